@@ -1,0 +1,187 @@
+#include "app.hpp"
+
+#include "ks/core/error.hpp"
+#include "panels/panels.hpp"
+
+#include <algorithm>
+#include <filesystem>
+
+namespace ks::app {
+
+void TimingHistory::push(float kernel, float interop, float frame)
+{
+    auto add = [](std::vector<float>& v, float x) {
+        if (v.size() == kCapacity)
+            v.erase(v.begin());
+        v.push_back(x);
+    };
+    add(kernelMs, kernel);
+    add(interopUs, interop);
+    add(frameMs, frame);
+}
+
+void LogBuffer::add(log::Level level, std::string_view text)
+{
+    std::lock_guard lock(mutex);
+    if (lines.size() == 500)
+        lines.pop_front();
+    lines.push_back({level, std::string(text)});
+}
+
+App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string glDescription) : m_options(options)
+{
+    AppState& s = m_state;
+    m_previousSink = log::setSink([this](log::Level level, std::string_view text) {
+        m_state.log.add(level, text);
+        if (level >= log::Level::Warning)
+            std::fprintf(stderr, "kernelscope %s: %.*s\n", std::string(log::levelName(level)).c_str(),
+                         int(text.size()), text.data());
+    });
+    s.dataRoot = std::move(dataRoot);
+    s.glDescription = std::move(glDescription);
+    s.glInfo = gl::contextInfo();
+    s.system = cuda::querySystem();
+
+    std::string arch = "sm_90"; // compile target when no device is there to ask
+    if (s.system.cudaAvailable) {
+        if (options.device >= int(s.system.devices.size())) {
+            log::error("--device " + std::to_string(options.device) + " does not exist; there are " +
+                       std::to_string(s.system.devices.size()) + " CUDA devices");
+        } else {
+            try {
+                s.cuda.emplace(options.device);
+                s.stream = cuda::Stream(cuda::Stream::Create{});
+                s.system.devices[std::size_t(options.device)] = cuda::queryDevice(options.device); // with free memory
+                arch = s.system.devices[std::size_t(options.device)].archName();
+                s.glCudaDevices = cuda::glDeviceOrdinals();
+            } catch (const Error& e) {
+                log::error(std::string("CUDA initialisation failed: ") + e.what());
+                s.system.cudaAvailable = false;
+                s.system.unavailableReason = e.what();
+                s.cuda.reset();
+            }
+        }
+    } else {
+        log::warning(s.system.unavailableReason);
+    }
+
+    s.imageView = render::ImageView(s.dataRoot / "shaders");
+
+    demo::DemoConfig config;
+    config.width = options.imageWidth;
+    config.height = options.imageHeight;
+    config.block = {unsigned(options.blockX), unsigned(options.blockY), 1};
+    // Interop needs the CUDA device to be the one rendering GL; with another GPU rendering GL the
+    // registration fails and says so.
+    s.demo.emplace(s.dataRoot / "kernels" / "thread_colors.cu", config, s.cuda.has_value(), arch);
+    const auto& compiled = s.demo->compileResult();
+    if (compiled.ok)
+        log::info("compiled kernels/thread_colors.cu for " + arch + " in " + std::to_string(int(compiled.compileMs)) +
+                  " ms");
+    else
+        log::error("kernels/thread_colors.cu failed to compile; see the Compile log panel");
+}
+
+App::~App()
+{
+    log::setSink(std::move(m_previousSink));
+}
+
+void App::applyCommands()
+{
+    Commands& c = m_state.commands;
+    if (c.setBlock && m_state.demo)
+        m_state.demo->setBlock(*c.setBlock);
+    c = {};
+}
+
+std::string App::statusLine() const
+{
+    const AppState& s = m_state;
+    std::string line;
+    if (const cuda::DeviceInfo* d = s.device())
+        line = "CUDA: " + d->name + " (" + d->archName() + ")";
+    else
+        line = "CUDA unavailable: " + s.system.unavailableReason;
+    if (s.demo)
+        line += "  |  demo: " + s.demo->status();
+    char fps[64];
+    std::snprintf(fps, sizeof fps, "  |  %.1f fps", double(s.fps));
+    return line + fps;
+}
+
+void App::frame(float timeSeconds, float deltaSeconds)
+{
+    AppState& s = m_state;
+    ++s.frameIndex;
+    if (deltaSeconds > 0)
+        s.fps = s.fps == 0 ? 1.f / deltaSeconds : s.fps * 0.95f + 0.05f / deltaSeconds;
+    s.lastFrameMs = double(deltaSeconds) * 1000.0;
+
+    if (s.demo && s.demo->running() && s.demo->frame(timeSeconds, s.stream.get())) {
+        const auto& t = s.demo->timings();
+        s.timings.push(t.kernelMs, float(t.mapUs + t.unmapUs), float(s.lastFrameMs));
+    }
+
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    setDefaultLayout("Viewport", display.x, display.y);
+    drawViewportPanel(s, s.commands);
+    setDefaultLayout("Launch", display.x, display.y);
+    drawLaunchPanel(s, s.commands);
+    setDefaultLayout("Device", display.x, display.y);
+    drawDevicePanel(s);
+    setDefaultLayout("Timings", display.x, display.y);
+    drawTimingsPanel(s);
+    setDefaultLayout("Compile log", display.x, display.y);
+    drawCompileLogPanel(s);
+    drawStatusBar(s, statusLine());
+    applyCommands();
+}
+
+void loadFonts(const AppOptions& options)
+{
+    ImGuiIO& io = ImGui::GetIO();
+    std::filesystem::path font = options.font;
+    if (font.empty()) {
+        for (const char* candidate : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+                                      "/usr/share/fonts/TTF/DejaVuSans.ttf"}) {
+            std::error_code ec;
+            if (std::filesystem::exists(candidate, ec)) {
+                font = candidate;
+                break;
+            }
+        }
+    }
+    std::error_code ec;
+    if (!font.empty() && std::filesystem::exists(font, ec) &&
+        io.Fonts->AddFontFromFileTTF(font.c_str(), options.fontSize)) {
+        return;
+    }
+    if (!options.font.empty())
+        log::warning("cannot load font " + options.font.string() + "; using ImGui's built-in font");
+    ImFontConfig config;
+    config.SizePixels = 13.f;
+    io.Fonts->AddFontDefault(&config);
+}
+
+void applyStyle()
+{
+    ImGui::StyleColorsDark();
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.WindowRounding = 4.f;
+    style.FrameRounding = 3.f;
+    style.GrabRounding = 3.f;
+    style.WindowBorderSize = 1.f;
+    style.WindowPadding = ImVec2(8, 8);
+    style.ItemSpacing = ImVec2(8, 5);
+    ImVec4* c = style.Colors;
+    c[ImGuiCol_WindowBg] = ImVec4(0.09f, 0.10f, 0.12f, 1.f);
+    c[ImGuiCol_TitleBg] = ImVec4(0.12f, 0.16f, 0.20f, 1.f);
+    c[ImGuiCol_TitleBgActive] = ImVec4(0.16f, 0.30f, 0.26f, 1.f);
+    c[ImGuiCol_Header] = ImVec4(0.18f, 0.32f, 0.28f, 1.f);
+    c[ImGuiCol_HeaderHovered] = ImVec4(0.24f, 0.44f, 0.36f, 1.f);
+    c[ImGuiCol_PlotLines] = ImVec4(0.46f, 0.85f, 0.35f, 1.f);
+    c[ImGuiCol_PlotHistogram] = ImVec4(0.46f, 0.85f, 0.35f, 1.f);
+}
+
+} // namespace ks::app

@@ -1,0 +1,27 @@
+// kernelscope: live CUDA experiments on OpenGL.
+#include "options.hpp"
+#include "platform/platforms.hpp"
+
+#include "ks/core/error.hpp"
+
+#include <cstdio>
+#include <exception>
+
+int main(int argc, char** argv)
+{
+    const ks::app::ParseOutcome parsed = ks::app::parseOptions(argc, argv);
+    if (!parsed.options)
+        return parsed.exitCode;
+    const ks::app::AppOptions& options = *parsed.options;
+    try {
+        if (options.headlessBecauseNoDisplay)
+            std::printf("kernelscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): rendering headless\n");
+        return options.headless ? ks::app::runHeadless(options) : ks::app::runWindowed(options);
+    } catch (const ks::Error& e) {
+        std::fprintf(stderr, "kernelscope: error: %s\n", e.what());
+        return 1;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "kernelscope: error: %s\n", e.what());
+        return 1;
+    }
+}

@@ -1,0 +1,18 @@
+#pragma once
+// Panels: each a function over the state it shows, pushing commands for what it wants changed.
+
+#include "app_state.hpp"
+
+namespace ks::app {
+
+void drawViewportPanel(AppState& state, Commands& commands);
+void drawDevicePanel(const AppState& state);
+void drawCompileLogPanel(AppState& state);
+void drawTimingsPanel(const AppState& state);
+void drawLaunchPanel(const AppState& state, Commands& commands);
+void drawStatusBar(const AppState& state, const std::string& statusLine);
+
+// Lays out the panels for a display of `size` (first use only; the user may move them after).
+void setDefaultLayout(const char* panel, float displayWidth, float displayHeight);
+
+} // namespace ks::app

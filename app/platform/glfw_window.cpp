@@ -1,0 +1,114 @@
+#include "platforms.hpp"
+
+#include "app.hpp"
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+#include "ks/gl/gl.hpp"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include <cstdio>
+#include <string>
+
+namespace ks::app {
+
+namespace {
+
+std::string glfwErrorText()
+{
+    const char* text = nullptr;
+    int code = glfwGetError(&text);
+    return text ? std::string(text) + " (GLFW error " + std::to_string(code) + ")" : "unknown GLFW error";
+}
+
+struct GlfwLibrary {
+    GlfwLibrary()
+    {
+        if (!glfwInit())
+            throw Error(ErrorDomain::System, "glfwInit", 0, "", glfwErrorText());
+    }
+    ~GlfwLibrary() { glfwTerminate(); }
+};
+
+struct Window {
+    GLFWwindow* handle = nullptr;
+    Window(int w, int h)
+    {
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
+        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
+        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+        handle = glfwCreateWindow(w, h, "Kernelscope", nullptr, nullptr);
+        if (!handle)
+            throw Error(ErrorDomain::Gl, "glfwCreateWindow", 0, "",
+                        "cannot open a window with an OpenGL 4.5 core context: " + glfwErrorText() +
+                            " (try --headless)");
+        glfwMakeContextCurrent(handle);
+        glfwSwapInterval(1);
+    }
+    ~Window() { glfwDestroyWindow(handle); }
+};
+
+struct ImGuiGlfw {
+    ImGuiGlfw(GLFWwindow* window, const AppOptions& options)
+    {
+        IMGUI_CHECKVERSION();
+        ImGui::CreateContext();
+        ImGui::GetIO().IniFilename = nullptr;
+        loadFonts(options);
+        applyStyle();
+        ImGui_ImplGlfw_InitForOpenGL(window, true);
+        ImGui_ImplOpenGL3_Init("#version 450 core");
+    }
+    ~ImGuiGlfw()
+    {
+        ImGui_ImplOpenGL3_Shutdown();
+        ImGui_ImplGlfw_Shutdown();
+        ImGui::DestroyContext();
+    }
+};
+
+void* glfwProc(const char* name)
+{
+    return reinterpret_cast<void*>(glfwGetProcAddress(name));
+}
+
+} // namespace
+
+int runWindowed(const AppOptions& options)
+{
+    const std::filesystem::path dataRoot = paths::dataRoot(options.dataDir);
+    GlfwLibrary glfw;
+    Window window(options.width, options.height);
+    gl::loadFunctions(&glfwProc);
+    ImGuiGlfw imgui(window.handle, options);
+    App app(options, dataRoot, std::string("GLFW window ") + glfwGetVersionString());
+
+    double last = glfwGetTime();
+    const double start = last;
+    while (!glfwWindowShouldClose(window.handle)) {
+        glfwPollEvents();
+        const double now = glfwGetTime();
+        const float dt = float(now - last);
+        last = now;
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        app.frame(float(now - start), dt);
+        ImGui::Render();
+        int fbw = 0, fbh = 0;
+        glfwGetFramebufferSize(window.handle, &fbw, &fbh);
+        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+        glViewport(0, 0, fbw, fbh);
+        glClearColor(0.05f, 0.05f, 0.06f, 1.f);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        glfwSwapBuffers(window.handle);
+    }
+    return 0;
+}
+
+} // namespace ks::app

@@ -1,0 +1,142 @@
+#pragma once
+// The CUDA driver API, loaded at run time.
+//
+// Kernelscope never links libcuda: it opens libcuda.so.1 with dlopen and resolves every entry
+// point through cuGetProcAddress for the CUDA version it was compiled against. A machine without
+// an NVIDIA driver therefore still starts the program; driverStatus() then says why CUDA is
+// unavailable ("CUDA driver not found: libcuda.so.1: cannot open shared object file") and
+// driver() throws a ks::Error carrying that reason.
+//
+// The loaded library is process-wide state by nature (one libcuda per process); it is loaded once,
+// on first use, under a lock, and never unloaded.
+
+#include <cuda.h>
+// cudaGL.h pulls in <GL/gl.h>; glad's header must come first (it then stands in for it).
+#include <glad/gl.h>
+#include <cudaGL.h>
+
+#include <source_location>
+#include <string>
+
+// X(name) for every driver entry point Kernelscope uses. The member of DriverApi takes the name
+// after cuda.h's version macros (cuMemAlloc -> cuMemAlloc_v2), so `api.cuMemAlloc(...)` calls the
+// versioned function, while the string given to cuGetProcAddress is the base name.
+#define KS_CUDA_DRIVER_FUNCTIONS_BASE(X)                                                                   \
+    X(cuGetErrorName)                                                                                      \
+    X(cuGetErrorString)                                                                                    \
+    X(cuInit)                                                                                              \
+    X(cuDriverGetVersion)                                                                                  \
+    X(cuDeviceGetCount)                                                                                    \
+    X(cuDeviceGet)                                                                                         \
+    X(cuDeviceGetName)                                                                                     \
+    X(cuDeviceGetAttribute)                                                                                \
+    X(cuDeviceTotalMem)                                                                                    \
+    X(cuDeviceGetPCIBusId)                                                                                 \
+    X(cuDevicePrimaryCtxRetain)                                                                            \
+    X(cuDevicePrimaryCtxRelease)                                                                           \
+    X(cuCtxSetCurrent)                                                                                     \
+    X(cuCtxGetCurrent)                                                                                     \
+    X(cuCtxGetDevice)                                                                                      \
+    X(cuCtxSynchronize)                                                                                    \
+    X(cuMemGetInfo)                                                                                        \
+    X(cuMemAlloc)                                                                                          \
+    X(cuMemFree)                                                                                           \
+    X(cuMemAllocHost)                                                                                      \
+    X(cuMemFreeHost)                                                                                       \
+    X(cuMemHostRegister)                                                                                   \
+    X(cuMemHostUnregister)                                                                                 \
+    X(cuMemcpyHtoD)                                                                                        \
+    X(cuMemcpyDtoH)                                                                                        \
+    X(cuMemcpyDtoD)                                                                                        \
+    X(cuMemcpyHtoDAsync)                                                                                   \
+    X(cuMemcpyDtoHAsync)                                                                                   \
+    X(cuMemcpyDtoDAsync)                                                                                   \
+    X(cuMemcpy2DAsync)                                                                                     \
+    X(cuMemsetD8)                                                                                          \
+    X(cuMemsetD32)                                                                                         \
+    X(cuMemsetD8Async)                                                                                     \
+    X(cuMemsetD32Async)                                                                                    \
+    X(cuStreamCreate)                                                                                      \
+    X(cuStreamDestroy)                                                                                     \
+    X(cuStreamSynchronize)                                                                                 \
+    X(cuStreamQuery)                                                                                       \
+    X(cuEventCreate)                                                                                       \
+    X(cuEventDestroy)                                                                                      \
+    X(cuEventRecord)                                                                                       \
+    X(cuEventQuery)                                                                                        \
+    X(cuEventSynchronize)                                                                                  \
+    X(cuEventElapsedTime)                                                                                  \
+    X(cuModuleLoadData)                                                                                    \
+    X(cuModuleLoadDataEx)                                                                                  \
+    X(cuModuleUnload)                                                                                      \
+    X(cuModuleGetFunction)                                                                                 \
+    X(cuModuleGetGlobal)                                                                                   \
+    X(cuFuncGetAttribute)                                                                                  \
+    X(cuFuncSetAttribute)                                                                                  \
+    X(cuLaunchKernel)                                                                                      \
+    X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                         \
+    X(cuOccupancyMaxPotentialBlockSize)                                                                    \
+    X(cuGraphicsGLRegisterBuffer)                                                                          \
+    X(cuGraphicsGLRegisterImage)                                                                           \
+    X(cuGraphicsUnregisterResource)                                                                        \
+    X(cuGraphicsMapResources)                                                                              \
+    X(cuGraphicsUnmapResources)                                                                            \
+    X(cuGraphicsResourceGetMappedPointer)                                                                  \
+    X(cuGraphicsSubResourceGetMappedArray)                                                                 \
+    X(cuGraphicsResourceSetMapFlags)                                                                       \
+    X(cuGLGetDevices)                                                                                      \
+    X(cuSurfObjectCreate)                                                                                  \
+    X(cuSurfObjectDestroy)                                                                                 \
+    X(cuTexObjectCreate)                                                                                   \
+    X(cuTexObjectDestroy)
+
+#if CUDA_VERSION >= 12040
+#define KS_CUDA_DRIVER_FUNCTIONS(X)                                                                        \
+    KS_CUDA_DRIVER_FUNCTIONS_BASE(X)                                                                       \
+    X(cuFuncGetParamInfo)                                                                                  \
+    X(cuFuncGetName)                                                                                       \
+    X(cuModuleGetFunctionCount)                                                                            \
+    X(cuModuleEnumerateFunctions)
+#else
+#define KS_CUDA_DRIVER_FUNCTIONS(X) KS_CUDA_DRIVER_FUNCTIONS_BASE(X)
+#endif
+
+namespace ks::cuda {
+
+struct DriverApi {
+#define KS_CUDA_DECLARE_MEMBER(fn) decltype(&::fn) fn = nullptr;
+    KS_CUDA_DRIVER_FUNCTIONS(KS_CUDA_DECLARE_MEMBER)
+#undef KS_CUDA_DECLARE_MEMBER
+};
+
+struct DriverStatus {
+    bool available = false;
+    std::string reason;      // why not, when !available ("CUDA driver not found: ...")
+    int driverVersion = 0;   // e.g. 13000, when the library loaded
+    int deviceCount = 0;
+};
+
+// Loads the driver on first call and never throws. Safe from any thread.
+const DriverStatus& driverStatus();
+
+// The loaded entry points. Throws ks::Error (domain Cuda) with driverStatus().reason when the
+// driver is unavailable or has no device.
+const DriverApi& driver(std::source_location where = std::source_location::current());
+
+// Throws a ks::Error naming `call`, the CUresult's name and text, and `where`.
+void check(CUresult result, const char* call, std::source_location where = std::source_location::current());
+
+// For destructors: logs instead of throwing.
+void checkNoThrow(CUresult result, const char* call,
+                  std::source_location where = std::source_location::current()) noexcept;
+
+// "CUDA_ERROR_INVALID_VALUE" (or "CUresult 123" when the driver is missing or does not know it).
+std::string resultName(CUresult result);
+std::string resultText(CUresult result);
+
+} // namespace ks::cuda
+
+// KS_CU(cuMemAlloc, &ptr, bytes): calls the loaded entry point and throws a ks::Error naming
+// "cuMemAlloc" and the caller's file and line on failure.
+#define KS_CU(fn, ...) ::ks::cuda::check(::ks::cuda::driver().fn(__VA_ARGS__), #fn)
+#define KS_CU_NOTHROW(fn, ...) ::ks::cuda::checkNoThrow(::ks::cuda::driver().fn(__VA_ARGS__), #fn)

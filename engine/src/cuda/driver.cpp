@@ -1,0 +1,133 @@
+#include "ks/cuda/driver.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
+
+#include <dlfcn.h>
+
+#include <mutex>
+
+namespace ks::cuda {
+namespace {
+
+struct LoadedDriver {
+    DriverApi api;
+    DriverStatus status;
+};
+
+using GetProcAddressFn = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
+
+LoadedDriver load()
+{
+    LoadedDriver d;
+    // KS_FAKE_NO_CUDA lets tests and users exercise the no-driver path on a machine that has one.
+    if (const char* fake = std::getenv("KS_FAKE_NO_CUDA"); fake && *fake && *fake != '0') {
+        d.status.reason = "CUDA driver not found: disabled by KS_FAKE_NO_CUDA";
+        return d;
+    }
+    void* lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        const char* why = dlerror();
+        d.status.reason = std::string("CUDA driver not found: ") + (why ? why : "libcuda.so.1 could not be loaded") +
+                          " (install the NVIDIA driver to run kernels; compiling and checking work without it)";
+        return d;
+    }
+    auto getProc = reinterpret_cast<GetProcAddressFn>(dlsym(lib, "cuGetProcAddress_v2"));
+    if (!getProc) {
+        d.status.reason = "CUDA driver too old: libcuda.so.1 has no cuGetProcAddress_v2 (need a driver for CUDA 12 "
+                          "or newer)";
+        return d;
+    }
+    std::string missing;
+#define KS_CUDA_RESOLVE(fn)                                                                                \
+    {                                                                                                      \
+        void* p = nullptr;                                                                                 \
+        CUdriverProcAddressQueryResult found{};                                                            \
+        if (getProc(#fn, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found) == CUDA_SUCCESS && p)      \
+            d.api.fn = reinterpret_cast<decltype(d.api.fn)>(p);                                            \
+        else                                                                                               \
+            missing += std::string(missing.empty() ? "" : ", ") + #fn;                                     \
+    }
+    KS_CUDA_DRIVER_FUNCTIONS(KS_CUDA_RESOLVE)
+#undef KS_CUDA_RESOLVE
+    if (!d.api.cuInit || !d.api.cuGetErrorName || !d.api.cuDeviceGetCount) {
+        d.status.reason = "CUDA driver unusable: missing entry points " + missing;
+        return d;
+    }
+    if (!missing.empty())
+        log::warning("CUDA driver lacks " + missing + "; features that use them are unavailable");
+    d.api.cuDriverGetVersion(&d.status.driverVersion);
+    if (CUresult r = d.api.cuInit(0); r != CUDA_SUCCESS) {
+        const char* name = nullptr;
+        d.api.cuGetErrorName(r, &name);
+        d.status.reason = std::string("CUDA unavailable: cuInit failed with ") + (name ? name : "?") +
+                          (r == CUDA_ERROR_NO_DEVICE ? " (no CUDA-capable device is visible)" : "");
+        return d;
+    }
+    d.api.cuDeviceGetCount(&d.status.deviceCount);
+    if (d.status.deviceCount == 0) {
+        d.status.reason = "CUDA unavailable: the driver reports no CUDA device";
+        return d;
+    }
+    d.status.available = true;
+    return d;
+}
+
+const LoadedDriver& loaded()
+{
+    static const LoadedDriver d = load();
+    return d;
+}
+
+} // namespace
+
+const DriverStatus& driverStatus()
+{
+    return loaded().status;
+}
+
+const DriverApi& driver(std::source_location where)
+{
+    const LoadedDriver& d = loaded();
+    if (!d.status.available)
+        throw Error(ErrorDomain::Cuda, "cuInit", CUDA_ERROR_NOT_INITIALIZED, "CUDA_ERROR_NOT_INITIALIZED",
+                    d.status.reason, where);
+    return d.api;
+}
+
+std::string resultName(CUresult result)
+{
+    const DriverApi& api = loaded().api;
+    const char* name = nullptr;
+    if (api.cuGetErrorName && api.cuGetErrorName(result, &name) == CUDA_SUCCESS && name)
+        return name;
+    return "CUresult " + std::to_string(int(result));
+}
+
+std::string resultText(CUresult result)
+{
+    const DriverApi& api = loaded().api;
+    const char* text = nullptr;
+    if (api.cuGetErrorString && api.cuGetErrorString(result, &text) == CUDA_SUCCESS && text)
+        return text;
+    return "unknown CUDA error";
+}
+
+void check(CUresult result, const char* call, std::source_location where)
+{
+    if (result == CUDA_SUCCESS)
+        return;
+    throw Error(ErrorDomain::Cuda, call, result, resultName(result), resultText(result), where);
+}
+
+void checkNoThrow(CUresult result, const char* call, std::source_location where) noexcept
+{
+    if (result == CUDA_SUCCESS)
+        return;
+    try {
+        log::error(formatError(where.file_name(), where.line(), call, result, resultName(result), resultText(result)));
+    } catch (...) {
+    }
+}
+
+} // namespace ks::cuda

@@ -1,0 +1,96 @@
+#include "ks/demo/thread_colors_demo.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+#include "ks/cuda/surface.hpp"
+
+#include <chrono>
+#include <vector>
+
+namespace ks::demo {
+
+namespace {
+using Clock = std::chrono::steady_clock;
+double microsSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+} // namespace
+
+ThreadColorsDemo::ThreadColorsDemo(const std::filesystem::path& kernelFile, const DemoConfig& config, bool cudaReady,
+                                   const std::string& arch)
+    : m_kernelFile(kernelFile), m_config(config), m_texture(config.width, config.height, GL_RGBA8, GL_NEAREST)
+{
+    // Neutral grey until a kernel writes, so a machine without CUDA shows an honest empty image.
+    std::vector<std::uint8_t> grey(std::size_t(config.width) * config.height * 4, 48);
+    m_texture.upload(GL_RGBA, GL_UNSIGNED_BYTE, grey.data());
+
+    std::string source;
+    try {
+        source = paths::readTextFile(kernelFile);
+    } catch (const Error& e) {
+        m_status = std::string("cannot read the demo kernel: ") + e.what();
+        return;
+    }
+    rtc::CompileOptions options;
+    options.arch = arch;
+    m_compile = rtc::compile(source, kernelFile.filename().string(), options);
+    if (!m_compile.ok) {
+        m_status = "the demo kernel did not compile; see the compile log";
+        return;
+    }
+    if (!cudaReady) {
+        m_status = "compiled for " + arch + "; not running: CUDA is unavailable";
+        return;
+    }
+    m_module = cuda::Module(m_compile.cubin.data());
+    m_kernel = m_module.function("thread_colors_surface");
+    m_resource = cuda::GraphicsResource::registerImage(m_texture.name(), GL_TEXTURE_2D,
+                                                       cuda::RegisterFlags::SurfaceLoadStore |
+                                                           cuda::RegisterFlags::WriteDiscard);
+    m_start = cuda::Event(cuda::Event::Create{});
+    m_stop = cuda::Event(cuda::Event::Create{});
+    m_running = true;
+    m_status = "running";
+}
+
+cuda::Dim3 ThreadColorsDemo::grid() const noexcept
+{
+    const auto& b = m_config.block;
+    return {(unsigned(m_config.width) + b.x - 1) / b.x, (unsigned(m_config.height) + b.y - 1) / b.y, 1};
+}
+
+bool ThreadColorsDemo::frame(float timeSeconds, CUstream stream)
+{
+    if (!m_running)
+        return false;
+    try {
+        auto t0 = Clock::now();
+        cuda::ScopedMap map({&m_resource}, stream);
+        m_timings.mapUs = microsSince(t0);
+        cuda::SurfaceObject surface(map.array(0));
+        CUsurfObject surf = surface.get();
+        int width = m_config.width, height = m_config.height;
+        void* params[] = {&surf, &width, &height, &timeSeconds};
+        m_start.record(stream);
+        m_kernel.launch({grid(), m_config.block, 0}, stream, params);
+        m_stop.record(stream);
+        auto t1 = Clock::now();
+        map.unmap();
+        m_timings.unmapUs = microsSince(t1);
+        m_stop.synchronize();
+        m_timings.kernelMs = m_stop.elapsedMsSince(m_start);
+        m_timings.valid = true;
+        m_status = "running";
+        return true;
+    } catch (const Error& e) {
+        m_timings.valid = false;
+        m_status = e.what();
+        // A refused launch (bad block size) keeps the demo alive; a driver fault does not.
+        if (e.domain() != ErrorDomain::Usage)
+            m_running = false;
+        return false;
+    }
+}
+
+} // namespace ks::demo

@@ -1,0 +1,75 @@
+#include "ks/gl/gl.hpp"
+
+#include "ks/core/error.hpp"
+
+#include <string_view>
+
+namespace ks::gl {
+
+std::string loadFunctions(ProcLoader loader)
+{
+    int version = gladLoadGL(reinterpret_cast<GLADloadfunc>(loader));
+    if (version == 0)
+        throw Error(ErrorDomain::Gl, "gladLoadGL", 0, "", "could not load OpenGL entry points from the current context");
+    int major = GLAD_VERSION_MAJOR(version), minor = GLAD_VERSION_MINOR(version);
+    if (major < 4 || (major == 4 && minor < 5))
+        throw Error(ErrorDomain::Gl, "gladLoadGL", version, "",
+                    "OpenGL 4.5 core is required, the context offers " + std::to_string(major) + "." +
+                        std::to_string(minor));
+    const GLubyte* v = glGetString(GL_VERSION);
+    return v ? reinterpret_cast<const char*>(v) : "";
+}
+
+std::string errorName(unsigned error)
+{
+    switch (error) {
+    case GL_NO_ERROR: return "GL_NO_ERROR";
+    case GL_INVALID_ENUM: return "GL_INVALID_ENUM";
+    case GL_INVALID_VALUE: return "GL_INVALID_VALUE";
+    case GL_INVALID_OPERATION: return "GL_INVALID_OPERATION";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "GL_INVALID_FRAMEBUFFER_OPERATION";
+    case GL_OUT_OF_MEMORY: return "GL_OUT_OF_MEMORY";
+    case GL_STACK_UNDERFLOW: return "GL_STACK_UNDERFLOW";
+    case GL_STACK_OVERFLOW: return "GL_STACK_OVERFLOW";
+    }
+    return "GL error " + std::to_string(error);
+}
+
+namespace {
+std::string describe(unsigned e)
+{
+    switch (e) {
+    case GL_INVALID_ENUM: return "an enum argument is out of range";
+    case GL_INVALID_VALUE: return "a numeric argument is out of range";
+    case GL_INVALID_OPERATION: return "the operation is not allowed in the current state";
+    case GL_INVALID_FRAMEBUFFER_OPERATION: return "the framebuffer object is not complete";
+    case GL_OUT_OF_MEMORY: return "there is not enough memory left to execute the command";
+    }
+    return "";
+}
+} // namespace
+
+void check(const char* call, std::source_location where)
+{
+    GLenum first = glGetError();
+    if (first == GL_NO_ERROR)
+        return;
+    // Drain the queue so that the next check does not report this call's leftovers.
+    for (int i = 0; i < 16 && glGetError() != GL_NO_ERROR; ++i) {
+    }
+    std::string_view name(call);
+    if (auto paren = name.find('('); paren != std::string_view::npos)
+        name = name.substr(0, paren);
+    throw Error(ErrorDomain::Gl, std::string(name), first, errorName(first), describe(first), where);
+}
+
+ContextInfo contextInfo()
+{
+    auto str = [](GLenum e) {
+        const GLubyte* s = glGetString(e);
+        return s ? std::string(reinterpret_cast<const char*>(s)) : std::string();
+    };
+    return {str(GL_VENDOR), str(GL_RENDERER), str(GL_VERSION), str(GL_SHADING_LANGUAGE_VERSION)};
+}
+
+} // namespace ks::gl

@@ -1,0 +1,67 @@
+#include "test_support.hpp"
+
+#include "ks/core/error.hpp"
+
+namespace ks::test {
+
+std::filesystem::path sourceDir()
+{
+    return KS_TEST_SOURCE_DIR;
+}
+
+std::filesystem::path referenceDir()
+{
+    return KS_TEST_REFERENCE_DIR;
+}
+
+void CudaTest::SetUp()
+{
+    KS_REQUIRE_CUDA();
+    m_context.emplace(0);
+    m_stream = cuda::Stream(cuda::Stream::Create{});
+}
+
+void GlTest::SetUp()
+{
+    try {
+        m_egl = gl::EglContext(gl::EglOptions{});
+    } catch (const Error& e) {
+        GTEST_SKIP() << "no headless GL: " << e.what();
+    }
+}
+
+void GlTest::TearDown()
+{
+    m_egl = gl::EglContext();
+}
+
+void InteropTest::SetUp()
+{
+    KS_REQUIRE_CUDA();
+    gl::EglOptions options;
+    options.cudaOrdinal = 0;
+    m_egl = gl::EglContext(options);
+    if (m_egl.cudaOrdinal() != 0)
+        GTEST_SKIP() << "the EGL device (" << m_egl.description() << ") is not CUDA device 0; interop needs both on one GPU";
+    m_context.emplace(0);
+    m_stream = cuda::Stream(cuda::Stream::Create{});
+}
+
+void InteropTest::TearDown()
+{
+    m_stream = cuda::Stream();
+    m_context.reset();
+    m_egl = gl::EglContext();
+}
+
+std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo, float hi)
+{
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> dist(lo, hi);
+    std::vector<float> v(n);
+    for (float& x : v)
+        x = dist(rng);
+    return v;
+}
+
+} // namespace ks::test

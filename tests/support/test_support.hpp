@@ -1,0 +1,59 @@
+#pragma once
+// Fixtures that acquire the hardware a test needs, or skip with the reason when it is missing.
+// A test never passes vacuously: no device means GTEST_SKIP() with driverStatus().reason.
+
+#include "ks/cuda/context.hpp"
+#include "ks/cuda/driver.hpp"
+#include "ks/cuda/stream.hpp"
+#include "ks/gl/egl_context.hpp"
+
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <optional>
+#include <random>
+#include <string>
+#include <vector>
+
+namespace ks::test {
+
+std::filesystem::path sourceDir();    // the repository root
+std::filesystem::path referenceDir(); // tests/reference
+
+// Skips the current test when CUDA is unavailable, printing why.
+#define KS_REQUIRE_CUDA()                                                                                  \
+    do {                                                                                                   \
+        if (!::ks::cuda::driverStatus().available)                                                         \
+            GTEST_SKIP() << "no CUDA device: " << ::ks::cuda::driverStatus().reason;                       \
+    } while (0)
+
+// A CUDA device: the primary context of device 0, current, and a stream.
+class CudaTest : public ::testing::Test {
+protected:
+    void SetUp() override;
+    std::optional<cuda::PrimaryContext> m_context;
+    cuda::Stream m_stream;
+};
+
+// A headless GL 4.5 context (Mesa's software device where there is no GPU).
+class GlTest : public ::testing::Test {
+protected:
+    void SetUp() override;
+    void TearDown() override;
+    gl::EglContext m_egl;
+};
+
+// CUDA and a GL context on the same GPU (the EGL device that is CUDA device 0).
+class InteropTest : public ::testing::Test {
+protected:
+    void SetUp() override;
+    void TearDown() override;
+    gl::EglContext m_egl;
+    std::optional<cuda::PrimaryContext> m_context;
+    cuda::Stream m_stream;
+};
+
+// Random floats from a fixed seed: never test on zeros.
+std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo = -1.f, float hi = 1.f);
+
+} // namespace ks::test

@@ -2,16 +2,21 @@
 
 #include "ks/core/error.hpp"
 
+#include <cstdlib>
+
 namespace ks::test {
 
 std::filesystem::path sourceDir()
 {
+    // Test binaries may be carried to another machine whose checkout lives elsewhere.
+    if (const char* dir = std::getenv("KS_SOURCE_DIR"); dir && *dir)
+        return dir;
     return KS_TEST_SOURCE_DIR;
 }
 
 std::filesystem::path referenceDir()
 {
-    return KS_TEST_REFERENCE_DIR;
+    return sourceDir() / "tests" / "reference";
 }
 
 void CudaTest::SetUp()

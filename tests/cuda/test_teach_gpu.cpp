@@ -174,39 +174,6 @@ struct SurfaceArray {
     }
 };
 
-const char* const kFill3d = R"(
-extern "C" __global__ void fill_3d(int* out, int nx, int ny, int nz)
-{
-    const int x = blockIdx.x * blockDim.x + threadIdx.x;
-    const int y = blockIdx.y * blockDim.y + threadIdx.y;
-    const int z = blockIdx.z * blockDim.z + threadIdx.z;
-    if (x >= nx || y >= ny || z >= nz)
-        return;
-    out[(z * ny + y) * nx + x] = x + 1000 * y + 1000000 * z;
-}
-)";
-
-const char* const kVectorAndTemplate = R"(
-extern "C" __global__ void write_vec(float4* out, const float* in, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        out[i] = make_float4(in[i], 2.f * in[i], 3.f, 4.f);
-        out[i].y += 1.f;
-        ++out[i].w;
-    }
-}
-namespace demo {
-template <typename T, int Scale = 2>
-__global__ void __launch_bounds__(256) scale_t(T* __restrict__ out, const T* in, int n)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    out[i] = in[i] * T(Scale);
-}
-}
-)";
-
 class TeachGpu : public CudaTest {
 protected:
     void SetUp() override
@@ -342,8 +309,8 @@ TEST_F(TeachGpu, TwoDimensionalBufferWithPartialBlocks)
 
 TEST_F(TeachGpu, ThreeDimensionalLaunch)
 {
-    const Loaded original = loadOriginal(kFill3d, "fill_3d");
-    const Loaded who = loadVariant(kFill3d, "fill_3d", VariantKind::WhoWrote);
+    const Loaded original = loadOriginal(teachingSource("write_patterns.cu"), "fill_3d");
+    const Loaded who = loadVariant(teachingSource("write_patterns.cu"), "fill_3d", VariantKind::WhoWrote);
     int nx = 10, ny = 9, nz = 7;
     const std::size_t n = std::size_t(nx) * ny * nz;
     std::vector<int> poison(n, -77);
@@ -431,9 +398,10 @@ TEST_F(TeachGpu, VectorMembersAndTemplates)
     int count = n;
     std::vector<void*> args = {&po, &pi, &count};
     const LaunchConfig l{ks::teach::gridToCover({unsigned(n), 1, 1}, {128, 1, 1}), {128, 1, 1}, 0};
+    const std::string patterns = teachingSource("write_patterns.cu");
     {
-        const Loaded original = loadOriginal(kVectorAndTemplate, "write_vec");
-        const Loaded who = loadVariant(kVectorAndTemplate, "write_vec", VariantKind::WhoWrote);
+        const Loaded original = loadOriginal(patterns, "write_vec");
+        const Loaded who = loadVariant(patterns, "write_vec", VariantKind::WhoWrote);
         out.upload(poison.data(), out.size());
         original.function.launch(l, m_stream.get(), args.data());
         m_stream.synchronize();
@@ -449,8 +417,8 @@ TEST_F(TeachGpu, VectorMembersAndTemplates)
         }
     }
     {
-        const Loaded original = loadOriginal(kVectorAndTemplate, "demo::scale_t", "float");
-        const Loaded who = loadVariant(kVectorAndTemplate, "scale_t", VariantKind::WhoWrote, "out", "float");
+        const Loaded original = loadOriginal(patterns, "demo::scale_t", "float");
+        const Loaded who = loadVariant(patterns, "scale_t", VariantKind::WhoWrote, "out", "float");
         out.upload(poison.data(), out.size());
         original.function.launch(l, m_stream.get(), args.data());
         m_stream.synchronize();
@@ -461,7 +429,7 @@ TEST_F(TeachGpu, VectorMembersAndTemplates)
         expectBitwiseEqual(download<float>(out), expected);
         for (int i = 0; i < n; ++i)
             expectWriter(run.records[i], i, 0, 0, l.block, m_device.smCount, "scale_t<float>");
-        const Loaded timeline = loadVariant(kVectorAndTemplate, "scale_t", VariantKind::BlockTimeline, "", "float");
+        const Loaded timeline = loadVariant(patterns, "scale_t", VariantKind::BlockTimeline, "", "float");
         out.upload(poison.data(), out.size());
         const auto t = ks::teach::runTimelineVariant(timeline.function, l, args, m_stream.get());
         expectBitwiseEqual(download<float>(out), expected);

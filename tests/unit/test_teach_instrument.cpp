@@ -29,34 +29,19 @@ std::string teachingSource(const std::string& file)
     return ks::paths::readTextFile(ks::test::sourceDir() / "kernels" / "teaching" / file);
 }
 
-const char* const kTemplateKernel = R"(// a template kernel in a namespace
-namespace demo {
-template <typename T, int Scale = 2>
-__global__ void __launch_bounds__(256) scale_t(T* __restrict__ out, const T* in, int n)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i >= n) return;
-    out[i] = in[i] * T(Scale);
-}
-}
-)";
-
-const char* const kVectorKernel = R"(
-extern "C" __global__ void write_vec(float4* out, int n)
+// Passing the recorded output on as a raw pointer, comparing it, and pointer arithmetic compile.
+const char* const kRawPointerEscape = R"(
+__device__ void helper(float* p, int i) { p[i] = 1.f; }
+extern "C" __global__ void escape(float* out, int n)
 {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) {
-        out[i] = make_float4(1.f, 2.f, 3.f, 4.f);
-        out[i].y += 1.f;
-        ++out[i].w;
-    }
-}
-extern "C" __global__ void histogram(unsigned* bins, const unsigned char* v, int n)
-{
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) atomicAdd(&bins[v[i] % 16], 1u);
-    unsigned* raw = bins; (void)raw;
-    bins++;
+    if (out == nullptr || i >= n) return;
+    helper(out, i);
+    float* q = out + 1;
+    *(out + i) = q[0];
+    out += 0;
+    out[i] -= 1.f;
+    out[i]++;
 }
 )";
 
@@ -211,9 +196,12 @@ INSTANTIATE_TEST_SUITE_P(
                       Sample{"too_few_blocks.cu", "", "scale_grid_stride", "", ""},
                       Sample{"divergence.cu", "", "diverge_by_lane", "", ""},
                       Sample{"occupancy.cu", "", "block_sum", "blockSums", ""},
-                      Sample{"", kTemplateKernel, "scale_t", "out", "float"},
-                      Sample{"", kTemplateKernel, "scale_t", "out", "int, 3"},
-                      Sample{"", kVectorKernel, "write_vec", "", ""}, Sample{"", kVectorKernel, "histogram", "bins", ""}),
+                      Sample{"write_patterns.cu", "", "scale_t", "out", "float"},
+                      Sample{"write_patterns.cu", "", "scale_t", "out", "int, 3"},
+                      Sample{"write_patterns.cu", "", "write_vec", "", ""},
+                      Sample{"write_patterns.cu", "", "histogram", "bins", ""},
+                      Sample{"write_patterns.cu", "", "fill_3d", "", ""},
+                      Sample{"", kRawPointerEscape, "escape", "", ""}),
     [](const ::testing::TestParamInfo<Sample>& info) {
         std::string n = info.param.kernel + "_" + std::to_string(info.index);
         std::replace_if(n.begin(), n.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');

@@ -10,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <filesystem>
 
 namespace {
 
@@ -217,4 +218,27 @@ TEST(Instrument, DemoSurfaceKernelWithEarlyReturnCompiles)
         EXPECT_EQ(b.variant.outputKind, kind == VariantKind::WhoWrote ? ParamKind::Surface : ParamKind::Value);
         EXPECT_NE(b.compile.ptx.find("sust."), std::string::npos) << "the user's surface write is still made";
     }
+}
+
+TEST(TeachingKernels, EveryFileCompilesAsShippedForHopper)
+{
+    int files = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(ks::test::sourceDir() / "kernels" / "teaching")) {
+        if (entry.path().extension() != ".cu")
+            continue;
+        ++files;
+        const std::string src = ks::paths::readTextFile(entry.path());
+        std::vector<std::string> instantiate; // templates are compiled by instantiating them
+        for (const auto& k : ks::teach::findKernels(src))
+            if (k.isTemplate())
+                instantiate.push_back(k.qualifier() + k.name + "<float>");
+        const auto plain = ks::rtc::compile(src, entry.path().filename().string(), hopper(), instantiate);
+        EXPECT_TRUE(plain.ok) << entry.path() << "\n" << plain.log;
+        for (const auto& k : ks::teach::findKernels(src))
+            if (!k.isTemplate()) {
+                EXPECT_NE(plain.ptx.find(".entry " + k.name), std::string::npos) << k.name;
+            }
+        EXPECT_TRUE(plain.diagnostics.empty()) << entry.path() << ": warnings\n" << plain.log;
+    }
+    EXPECT_GE(files, 7);
 }

@@ -189,6 +189,19 @@ TEST(LaunchPanel, TheoreticalOccupancyAndItsLimiter)
     EXPECT_EQ(occ.bySharedMemory, 233472 / (49 * 1024 + 1024));
     EXPECT_EQ(occ.blocksPerSm, 4);
     EXPECT_EQ(occ.limiter, OccupancyLimiter::SharedMemory);
+    // Registers are allocated per sub-partition (4 of 16384): 40 registers = 1280 per warp, 12 warps
+    // per sub-partition, 48 per SM: 24 blocks of 2 warps (not 65536 / 1280 / 2 = 25).
+    occ = theoreticalOccupancy(64, kernelWith(40), 0, h100);
+    EXPECT_EQ(occ.byRegisters, 24);
+    EXPECT_EQ(occ.blocksPerSm, 24);
+    EXPECT_EQ(occ.limiter, OccupancyLimiter::Registers);
+    // The hardware checks 9 warps of 176 registers as 12 (a multiple of 4): 12 x 5632 > 65536.
+    occ = theoreticalOccupancy(288, kernelWith(176), 0, h100);
+    EXPECT_EQ(occ.blocksPerSm, 0);
+    const auto refused = ks::cuda::checkLaunch({{1, 1, 1}, {288, 1, 1}, 0}, hopperLimits(), kernelWith(176));
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->limit, ks::cuda::LaunchLimit::RegistersPerBlock);
+    EXPECT_FALSE(ks::cuda::checkLaunch({{1, 1, 1}, {256, 1, 1}, 0}, hopperLimits(), kernelWith(176)));
     occ = theoreticalOccupancy(1024, kernelWith(255), 0, h100);
     EXPECT_EQ(occ.blocksPerSm, 0);
     EXPECT_NE(occ.explanation.find("does not fit"), std::string::npos);

@@ -61,7 +61,9 @@ std::optional<LaunchRefusal> checkLaunch(const LaunchConfig& c, const DeviceLimi
                                  std::to_string(a.numRegs) + " registers per thread, " +
                                  std::to_string(l.maxRegistersPerBlock) + " per block available)"};
     const unsigned warpSize = l.warpSize > 0 ? unsigned(l.warpSize) : 32u;
-    const unsigned long long warps = (threads + warpSize - 1) / warpSize;
+    // Registers go to warps in units of 256, and the hardware checks a block as if its warps were
+    // spread over all 4 sub-partitions of the register file (cuda_occupancy.h).
+    const unsigned long long warps = ((threads + warpSize - 1) / warpSize + 3) / 4 * 4;
     const unsigned long long regsPerWarp = (1ull * a.numRegs * warpSize + 255) / 256 * 256;
     if (l.maxRegistersPerBlock && a.numRegs > 0 && warps * regsPerWarp > unsigned(l.maxRegistersPerBlock))
         return LaunchRefusal{LaunchLimit::RegistersPerBlock,

@@ -63,10 +63,14 @@ Occupancy theoreticalOccupancy(unsigned threadsPerBlock, const cuda::FunctionAtt
     o.byRegisters = Occupancy::kNoLimit;
     if (a.numRegs > 0) {
         const unsigned long long perWarp = roundUp(1ull * a.numRegs * warpSize, unsigned(sm.registerAllocationUnit));
-        const unsigned long long perBlock = perWarp * unsigned(o.warpsPerBlock);
-        o.byRegisters = perBlock > unsigned(sm.maxRegistersPerBlock)
-                            ? 0
-                            : int(unsigned(sm.registersPerSm) / perWarp / unsigned(o.warpsPerBlock));
+        const unsigned parts = unsigned(std::max(1, sm.registerSubPartitions));
+        // The hardware checks the block as if its warps were spread over every sub-partition.
+        const unsigned long long assumed = perWarp * roundUp(unsigned(o.warpsPerBlock), parts);
+        if (a.numRegs > sm.maxRegistersPerThread || assumed > unsigned(sm.maxRegistersPerBlock) ||
+            perWarp * unsigned(o.warpsPerBlock) > unsigned(sm.maxRegistersPerBlock))
+            o.byRegisters = 0;
+        else
+            o.byRegisters = int(unsigned(sm.registersPerSm) / parts / perWarp * parts / unsigned(o.warpsPerBlock));
     }
     const unsigned long long shared = 1ull * unsigned(a.staticSharedBytes) + dynamicShared;
     o.bySharedMemory = Occupancy::kNoLimit;

@@ -29,6 +29,8 @@ struct SmResources {
     int reservedSharedPerBlock = 1024; // the system's share of every block (sm_80 and later)
     int sharedAllocationUnit = 128;
     int registerAllocationUnit = 256;  // registers of a warp are allocated in these units
+    int registerSubPartitions = 4;     // the register file is split into these; warps do not span them
+    int maxRegistersPerThread = 255;
     int warpSize = 32;
     static SmResources fromDevice(const cuda::DeviceInfo& device);
 };
@@ -50,8 +52,10 @@ struct Occupancy {
 };
 
 // Theoretical occupancy of blocks of `threadsPerBlock` threads of a kernel with `attrs` and
-// `dynamicSharedBytes`, following the CUDA occupancy calculator's rules. blocksPerSm == 0 when a
-// block does not fit on an SM at all.
+// `dynamicSharedBytes`, following the CUDA occupancy calculator's rules (cuda_occupancy.h: registers
+// per warp rounded to the allocation unit and allocated per sub-partition, shared memory per block
+// including the reserved share rounded to the allocation unit, the default carveout).
+// blocksPerSm == 0 when a block does not fit on an SM at all.
 Occupancy theoreticalOccupancy(unsigned threadsPerBlock, const cuda::FunctionAttributes& attrs,
                                unsigned dynamicSharedBytes, const SmResources& sm);
 

@@ -576,7 +576,6 @@ void readViews(const Json& json, Project& p, Context& ctx)
         const std::vector<double> range = r.numbers("range", 2, 2);
         if (!range.empty())
             v.range = {float(range[0]), float(range[1])};
-        v.autoRange = r.boolean("autoRange", false);
         v.scale = float(r.number("scale", 1));
         v.pointSize = float(r.number("pointSize", 2));
         const std::vector<double> c = r.numbers("color", 3, 4);
@@ -919,8 +918,6 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
             o["scalar"] = v.scalar;
         o["colormap"] = v.colormap;
         o["range"] = OJson::array({v.range[0], v.range[1]});
-        if (v.autoRange)
-            o["autoRange"] = true;
         o["scale"] = v.scale;
         if (v.kind == ViewKind::Points)
             o["pointSize"] = v.pointSize;

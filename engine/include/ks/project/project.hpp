@@ -130,7 +130,6 @@ struct ViewDesc {
     std::string scalar;  // points: a scalar per point through the colour map
     std::string colormap = "viridis";
     std::array<float, 2> range{0, 1};
-    bool autoRange = false;
     float scale = 1;      // heightfield height scale; image: value scale before the colour map
     float pointSize = 2;
     std::array<float, 4> color{0.46f, 0.85f, 0.35f, 1.f}; // points/plot without colours

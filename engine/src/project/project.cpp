@@ -341,7 +341,9 @@ void readResources(const Json& json, Project& p, Context& ctx)
         ResourceDesc d;
         d.name = m.key;
         d.pos = m.keyPos;
-        const std::string kind = r.choice("kind", {"buffer", "texture"}, "buffer", true);
+        const std::string kind = r.choice("kind", {"buffer", "texture"}, "", true);
+        if (kind.empty())
+            continue; // reported; the rest of the resource depends on its kind
         d.kind = kind == "texture" ? ResourceKind::Texture : ResourceKind::Buffer;
         d.discard = r.boolean("discard", false);
         if (d.kind == ResourceKind::Buffer) {
@@ -364,7 +366,7 @@ void readResources(const Json& json, Project& p, Context& ctx)
                                                                  std::to_string(d.count));
             } else if (count) {
                 d.count = *count;
-            } else if (r.ok()) {
+            } else if (!r.json().find("count") && !r.json().find("shape")) {
                 ctx.error(r.json().pos(), "buffer " + inQuotes(m.key) + " needs \"count\" or \"shape\"");
             }
         } else {

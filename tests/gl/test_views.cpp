@@ -133,3 +133,39 @@ TEST_F(PipelineNoCuda, ShadersReloadAndAFailedReloadKeepsTheOldProgram)
 }
 
 } // namespace
+
+// The whole app with a project open (Project, Views and Timings panels) renders headless.
+#include "app.hpp"
+#include "options.hpp"
+#include "platform/platforms.hpp"
+
+TEST(HeadlessAppProject, OpensAProjectAndDrawsItsPanels)
+{
+    ks::app::AppOptions options;
+    options.headless = true;
+    options.frames = 3;
+    options.width = 1000;
+    options.height = 600;
+    options.dataDir = ks::test::sourceDir();
+    options.project = ks::test::sourceDir() / "tests" / "projects" / "views_heightfield.json";
+    options.screenshot = std::filesystem::temp_directory_path() / "ks_headless_app_project.png";
+    std::filesystem::remove(options.screenshot);
+    int rc = -1;
+    try {
+        rc = ks::app::runHeadless(options);
+    } catch (const ks::Error& e) {
+        if (e.domain() == ks::ErrorDomain::Egl)
+            GTEST_SKIP() << "no headless GL: " << e.what();
+        throw;
+    }
+    ASSERT_EQ(rc, 0);
+    const ks::image::Rgba8Image shot = ks::image::readPng(options.screenshot);
+    // The height field's peak (viridis yellow-green) shows up inside the Views panel, top-left.
+    int greenish = 0;
+    for (int y = 0; y < 330; ++y)
+        for (int x = 0; x < 600; ++x) {
+            const std::uint8_t* p = &shot.pixels[(std::size_t(y) * 1000 + std::size_t(x)) * 4];
+            greenish += p[1] > 150 && p[1] > p[2] + 40 && p[0] < 230;
+        }
+    EXPECT_GT(greenish, 100);
+}

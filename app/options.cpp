@@ -36,9 +36,33 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--block", block, "The demo's block shape, X,Y (default 16,16)");
     cli.add_option("--time-step", o.timeStep, "Headless: simulated seconds per frame")->capture_default_str();
 
+    // The frame pipeline: projects, validation, dumps and timings.
+    cli.add_option("--project", o.project, "Open a project file (JSON; see docs/projects.md); headless: run it");
+    cli.add_option("--validate", o.validate,
+                   "Check a project without running it (no GPU needed): JSON, fields, files, kernel compiles, "
+                   "bindings. Prints FILE:LINE:COL: error: message per problem; exit 1 when there are any");
+    std::vector<std::string> dumps;
+    cli.add_option("--dump", dumps, "Headless: after the last frame write resource NAME as a NumPy file, NAME=out.npy")
+        ->take_all();
+    cli.add_option("--timings", o.timings, "Headless: write every frame's stage, interop and render timings as JSON");
+    std::uint64_t seed = 0;
+    auto* seedOption = cli.add_option("--seed", seed, "Seed for the project's random stages (overrides the project's)");
+    cli.add_option("--arch", o.arch, "--validate: the architecture kernels compile for when no GPU is present")
+        ->capture_default_str();
+
     try {
         cli.parse(argc, argv);
         o.framesGiven = cli.count("--frames") > 0;
+        if (*seedOption)
+            o.seed = seed;
+        for (const std::string& d : dumps) {
+            const auto eq = d.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 == d.size())
+                throw CLI::ValidationError("--dump", "expected NAME=FILE.npy, found '" + d + "'");
+            o.dumps.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+        }
+        if ((!o.dumps.empty() || !o.timings.empty()) && o.project.empty())
+            throw CLI::ValidationError("--dump/--timings", "need --project");
         auto parsePair = [](const std::string& text, char sep, int& a, int& b, const char* what) {
             const auto at = text.find(sep);
             if (at == std::string::npos)

@@ -3,6 +3,9 @@
 #include "ks/core/error.hpp"
 
 #include <cstdlib>
+#include <fstream>
+#include <stdexcept>
+#include <unistd.h>
 
 namespace ks::test {
 
@@ -57,6 +60,29 @@ void InteropTest::TearDown()
     m_stream = cuda::Stream();
     m_context.reset();
     m_egl = gl::EglContext();
+}
+
+TempDir::TempDir()
+{
+    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
+    path = std::filesystem::temp_directory_path() /
+           ("ks_" + std::to_string(::getpid()) + "_" + (test ? std::string(test->test_suite_name()) + "." + test->name() : "test"));
+    std::filesystem::remove_all(path);
+    std::filesystem::create_directories(path);
+}
+
+TempDir::~TempDir()
+{
+    std::error_code ec;
+    std::filesystem::remove_all(path, ec);
+}
+
+void writeFile(const std::filesystem::path& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush())
+        throw std::runtime_error("cannot write " + path.string());
 }
 
 std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo, float hi)

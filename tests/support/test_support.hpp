@@ -53,6 +53,19 @@ protected:
     cuda::Stream m_stream;
 };
 
+// A fresh folder under the system's temp directory, named after the running test and process;
+// removed with everything in it when the object dies.
+struct TempDir {
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    std::filesystem::path path;
+};
+
+// Writes `text` to `path` with ordinary open/write/close (as a plain editor save would).
+void writeFile(const std::filesystem::path& path, const std::string& text);
+
 // Random floats from a fixed seed: never test on zeros.
 std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo = -1.f, float hi = 1.f);
 

@@ -2,6 +2,9 @@
 // The data the panels draw from and the commands they push. Panels are functions over this state;
 // a panel never reaches into another panel: it pushes a Command that App applies after the UI.
 
+#include "editor_state.hpp"
+
+#include "ks/core/file_watcher.hpp"
 #include "ks/core/log.hpp"
 #include "ks/cuda/context.hpp"
 #include "ks/cuda/device_info.hpp"
@@ -9,6 +12,7 @@
 #include "ks/demo/thread_colors_demo.hpp"
 #include "ks/gl/gl.hpp"
 #include "ks/render/image_view.hpp"
+#include "ks/rtc/service.hpp"
 
 #include <deque>
 #include <filesystem>
@@ -38,8 +42,24 @@ struct LogBuffer {
     void add(log::Level level, std::string_view text);
 };
 
+struct JumpTo {
+    std::filesystem::path path;
+    int line = 0;
+};
+
 struct Commands {
     std::optional<cuda::Dim3> setBlock;
+    // The kernel editor's.
+    std::vector<int> textEdited; // tabs whose widget buffer the user changed this frame
+    std::optional<int> save;     // tab index (Ctrl+S)
+    std::optional<int> buildNow; // tab index (Ctrl+Enter)
+    std::optional<std::pair<int, ConflictChoice>> resolveConflict;
+    std::optional<std::pair<int, bool>> recovery; // tab index, true: restore the unsaved edits
+    bool optionsChanged = false;                  // EditorState's options or their text fields
+    std::optional<std::filesystem::path> openFile;
+    std::optional<int> closeTab;
+    std::optional<std::pair<std::filesystem::path, std::string>> setStage; // file, kernel
+    std::optional<JumpTo> jumpTo; // from another panel: show this line in the editor
 };
 
 // What the mouse is over in the viewport: the image pixel and the thread that wrote it.
@@ -68,6 +88,13 @@ struct AppState {
     ViewportState viewport;
     TimingHistory timings;
     LogBuffer log;
+    // Builds run on the service's worker; its results are taken in at frame boundaries. The cache
+    // outlives the service that compiles into it.
+    std::optional<rtc::CompileCache> compileCache;
+    std::optional<rtc::CompileService> compiler;
+    std::optional<FileWatcher> watcher; // empty when inotify is unavailable
+    std::optional<project::RecoveryStore> recovery;
+    EditorState editor;
     Commands commands;
     float fps = 0;
     double lastFrameMs = 0;

@@ -33,6 +33,17 @@ ParseOutcome parseOptions(int argc, char** argv)
     std::string block;
     cli.add_option("--block", block, "The demo's block shape, X,Y (default 16,16)");
     cli.add_option("--time-step", o.timeStep, "Headless: simulated seconds per frame")->capture_default_str();
+    cli.add_option("--kernel", o.kernelFile,
+                   "The .cu file the demo stage runs and the editor opens first (default kernels/thread_colors.cu)")
+        ->check(CLI::ExistingFile);
+    cli.add_option("--edit", o.editFiles, "More .cu files to open in editor tabs")->check(CLI::ExistingFile);
+    cli.add_option("--arch", o.arch, "Compile target when there is no CUDA device (sm_XX)")->capture_default_str();
+    cli.add_option("--edit-at-frame", o.editAtFrame,
+                   "Headless: after this frame, replace the stage file's text in the editor with --edit-with's "
+                   "(unsaved, built at once)")
+        ->check(CLI::PositiveNumber);
+    cli.add_option("--edit-with", o.editWith, "Headless: the replacement text for --edit-at-frame")
+        ->check(CLI::ExistingFile);
 
     try {
         cli.parse(argc, argv);
@@ -55,6 +66,10 @@ ParseOutcome parseOptions(int argc, char** argv)
             parsePair(image, 'x', o.imageWidth, o.imageHeight, "--image-size");
         if (!block.empty())
             parsePair(block, ',', o.blockX, o.blockY, "--block");
+        if ((o.editAtFrame > 0) != !o.editWith.empty())
+            throw CLI::ValidationError("--edit-at-frame", "--edit-at-frame and --edit-with go together");
+        if (o.arch.rfind("sm_", 0) != 0 && o.arch.rfind("compute_", 0) != 0)
+            throw CLI::ValidationError("--arch", "expected sm_XX or compute_XX, not '" + o.arch + "'");
     } catch (const CLI::ParseError& e) {
         return {std::nullopt, cli.exit(e)};
     }

@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ks::app {
 
@@ -20,6 +21,14 @@ struct AppOptions {
     int blockX = 16, blockY = 16;          // the demo's block shape
     int imageWidth = 768, imageHeight = 512;
     float timeStep = 1.f / 60.f;           // headless: simulated seconds per frame
+    std::filesystem::path kernelFile;      // the demo stage's file; default <data>/kernels/thread_colors.cu
+    std::vector<std::filesystem::path> editFiles; // more files to open in editor tabs
+    std::string arch = "sm_90";            // compile target when there is no device to ask
+    // Headless: after frame `editAtFrame` (1-based), the stage file's text becomes `editWith`'s
+    // content, as if typed (unsaved) and built at once. For tests and demonstrations.
+    int editAtFrame = 0;
+    std::filesystem::path editWith;
+    std::filesystem::path recoveryDir;     // where unsaved edits are kept; default RecoveryStore's
 };
 
 // Parses argv. Returns the options, or an exit code when the program should stop (after --help,

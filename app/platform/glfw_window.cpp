@@ -58,11 +58,12 @@ struct ImGuiGlfw {
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = nullptr;
-        loadFonts(options);
+        fonts = loadFonts(options);
         applyStyle();
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 450 core");
     }
+    UiFonts fonts;
     ~ImGuiGlfw()
     {
         ImGui_ImplOpenGL3_Shutdown();
@@ -85,7 +86,7 @@ int runWindowed(const AppOptions& options)
     Window window(options.width, options.height);
     gl::loadFunctions(&glfwProc);
     ImGuiGlfw imgui(window.handle, options);
-    App app(options, dataRoot, std::string("GLFW window ") + glfwGetVersionString());
+    App app(options, dataRoot, std::string("GLFW window ") + glfwGetVersionString(), imgui.fonts);
 
     double last = glfwGetTime();
     const double start = last;

@@ -1,6 +1,9 @@
 #include "test_support.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <fstream>
@@ -83,6 +86,36 @@ void writeFile(const std::filesystem::path& path, const std::string& text)
     out << text;
     if (!out.flush())
         throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string demoKernelSource()
+{
+    return paths::readTextFile(sourceDir() / "kernels" / "thread_colors.cu");
+}
+
+std::string demoKernelRedBlueSwapped()
+{
+    std::string s = demoKernelSource();
+    const std::string from = "make_uchar4(c.r, c.g, c.b, c.a)", to = "make_uchar4(c.b, c.g, c.r, c.a)";
+    int replaced = 0;
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()), ++replaced)
+        s.replace(at, from.size(), to);
+    if (replaced != 2)
+        throw std::runtime_error("kernels/thread_colors.cu changed: update demoKernelRedBlueSwapped()");
+    return s;
+}
+
+std::string demoKernelMissingSemicolon(int* causeLine)
+{
+    std::string s = demoKernelSource();
+    const std::string statement = "const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;";
+    const auto at = s.find(statement);
+    if (at == std::string::npos)
+        throw std::runtime_error("kernels/thread_colors.cu changed: update demoKernelMissingSemicolon()");
+    if (causeLine)
+        *causeLine = 1 + int(std::count(s.begin(), s.begin() + std::ptrdiff_t(at), '\n'));
+    s.erase(at + statement.size() - 1, 1);
+    return s;
 }
 
 std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo, float hi)

@@ -66,6 +66,14 @@ struct TempDir {
 // Writes `text` to `path` with ordinary open/write/close (as a plain editor save would).
 void writeFile(const std::filesystem::path& path, const std::string& text);
 
+// kernels/thread_colors.cu, and the edits of it the live-kernel tests make.
+std::string demoKernelSource();
+// Red and blue swapped in both kernels: a visible change with an exact host reference.
+std::string demoKernelRedBlueSwapped();
+// The ';' ending the first `const unsigned y = ...` dropped: NVRTC reports "expected a ';'" on the
+// next line; `causeLine` (1-based) receives the line that lost it.
+std::string demoKernelMissingSemicolon(int* causeLine = nullptr);
+
 // Random floats from a fixed seed: never test on zeros.
 std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo = -1.f, float hi = 1.f);
 

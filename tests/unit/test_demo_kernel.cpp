@@ -90,3 +90,27 @@ TEST(FitKeepAspect, CentresAndKeepsTheRatio)
     EXPECT_FLOAT_EQ(tall.y, 100.f);
     EXPECT_FLOAT_EQ(ks::render::fitKeepAspect(0, 10, 10, 10).width, 0.f);
 }
+
+// The edits the live-kernel tests and the edit-to-pixels bench make to the demo kernel: the
+// red/blue swap compiles for Hopper (so the GPU tests cannot fail on a typo), the dropped ';'
+// fails at the line after the one that lost it, with the likely cause marked.
+TEST(DemoKernel, TheLiveEditVariantsCompileOrFailAsIntended)
+{
+    ks::rtc::CompileOptions options;
+    options.arch = "sm_90";
+    options.includePaths.push_back((ks::test::sourceDir() / "kernels" / "include").string());
+    const auto swapped = ks::rtc::compile(ks::test::demoKernelRedBlueSwapped(), "thread_colors.cu", options);
+    ASSERT_TRUE(swapped.ok) << swapped.log;
+    EXPECT_NE(swapped.ptx.find(".entry thread_colors_surface"), std::string::npos);
+
+    int causeLine = 0;
+    const auto broken = ks::rtc::compile(ks::test::demoKernelMissingSemicolon(&causeLine), "thread_colors.cu", options);
+    EXPECT_FALSE(broken.ok);
+    bool error = false, cause = false;
+    for (const auto& d : broken.diagnostics) {
+        error |= d.severity == ks::rtc::Severity::Error && !d.likelyCause && d.line == causeLine + 1;
+        cause |= d.likelyCause && d.line == causeLine;
+    }
+    EXPECT_TRUE(error) << broken.log;
+    EXPECT_TRUE(cause) << broken.log;
+}

@@ -10,6 +10,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <ctime>
@@ -383,7 +384,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     // Under the text: the gutter, tinted diagnostic lines, the current line.
     const float windowX0 = ImGui::GetWindowPos().x;
     dl->AddRectFilled(ImVec2(windowX0, origin.y), ImVec2(windowX0 + gutterW, origin.y + inputH), theme::kGutterBg);
-    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_ChildWindows) || tab.cursorLine > 0) {
+    if (tab.editing) {
         const float y = textY + float(tab.cursorLine - 1) * lineH;
         dl->AddRectFilled(ImVec2(origin.x + gutterW, y), ImVec2(origin.x + gutterW + inputW, y + lineH),
                           theme::kCurrentLine);

@@ -2,7 +2,12 @@
 
 #include "ks/core/error.hpp"
 
+#include <unistd.h>
+
+#include <atomic>
 #include <cstdlib>
+#include <fstream>
+#include <stdexcept>
 
 namespace ks::test {
 
@@ -17,6 +22,32 @@ std::filesystem::path sourceDir()
 std::filesystem::path referenceDir()
 {
     return sourceDir() / "tests" / "reference";
+}
+
+TempDir::TempDir()
+{
+    static std::atomic<int> counter{0};
+    m_path = std::filesystem::temp_directory_path() /
+             ("ks-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(m_path);
+    std::filesystem::create_directories(m_path);
+}
+
+TempDir::~TempDir()
+{
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+}
+
+std::filesystem::path TempDir::write(const std::string& name, const std::string& text) const
+{
+    const std::filesystem::path p = m_path / name;
+    std::filesystem::create_directories(p.parent_path());
+    std::ofstream out(p, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out)
+        throw std::runtime_error("cannot write " + p.string());
+    return p;
 }
 
 void CudaTest::SetUp()

@@ -53,6 +53,21 @@ protected:
     cuda::Stream m_stream;
 };
 
+// A fresh folder under the system's temp folder, removed with everything in it when it dies.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const noexcept { return m_path; }
+    // Writes `text` to path()/name (creating folders) and returns the full path.
+    std::filesystem::path write(const std::string& name, const std::string& text) const;
+
+private:
+    std::filesystem::path m_path;
+};
+
 // Random floats from a fixed seed: never test on zeros.
 std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo = -1.f, float hi = 1.f);
 

@@ -232,8 +232,10 @@ CompileResult compile(const std::string& source, const std::string& fileName, co
 {
     const auto start = std::chrono::steady_clock::now();
     CompileResult result;
-    // Whatever the engine prepends, #line keeps every diagnostic on the user's line numbers.
-    const std::string text = "#line 1 \"" + fileName + "\"\n" + source;
+    // The program is named after the user's file and nothing is prepended, so NVRTC's file names
+    // and line numbers are the user's as they are. (A prelude would need a #line directive, and
+    // NVRTC turns its precompiled headers off for a file that has one: warning #20283-D.)
+    const std::string& text = source;
 
     nvrtcProgram raw = nullptr;
     checkNvrtc(nvrtcCreateProgram(&raw, text.c_str(), fileName.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
@@ -281,7 +283,7 @@ CompileResult compile(const std::string& source, const std::string& fileName, co
         result.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
         return result;
     }
-    result.diagnostics = parseLog(result.log);
+    result.diagnostics = parseLog(result.log, fileName);
     markLikelyCauses(result.diagnostics, source, fileName);
 
     if (compiled == NVRTC_SUCCESS) {

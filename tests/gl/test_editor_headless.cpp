@@ -25,7 +25,7 @@ class EditorHeadless : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        m_kernel = m_dir.path / "live.cu";
+        m_kernel = m_dir.path() / "live.cu";
         m_source = ks::test::demoKernelSource();
         ks::test::writeFile(m_kernel, m_source);
         m_options.headless = true;
@@ -33,7 +33,7 @@ protected:
         m_options.height = 720;
         m_options.dataDir = ks::test::sourceDir();
         m_options.kernelFile = m_kernel;
-        m_options.recoveryDir = m_dir.path / "recovery";
+        m_options.recoveryDir = m_dir.path() / "recovery";
         try {
             m_session = std::make_unique<HeadlessSession>(m_options);
         } catch (const ks::Error& e) {

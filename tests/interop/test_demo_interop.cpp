@@ -180,7 +180,7 @@ TEST_F(InteropTest, TheAppSwapsEditedKernelsAtFrameBoundaries)
 {
     m_egl = ks::gl::EglContext(); // the session makes its own context on this device
     ks::test::TempDir dir;
-    ks::test::writeFile(dir.path / "live.cu", ks::test::demoKernelSource());
+    ks::test::writeFile(dir.path() / "live.cu", ks::test::demoKernelSource());
     ks::app::AppOptions options;
     options.headless = true;
     options.width = 1000;
@@ -191,8 +191,8 @@ TEST_F(InteropTest, TheAppSwapsEditedKernelsAtFrameBoundaries)
     options.blockY = 8;
     options.timeStep = 0.25f;
     options.dataDir = ks::test::sourceDir();
-    options.kernelFile = dir.path / "live.cu";
-    options.recoveryDir = dir.path / "recovery";
+    options.kernelFile = dir.path() / "live.cu";
+    options.recoveryDir = dir.path() / "recovery";
     ks::app::HeadlessSession session(options);
     const ks::app::AppState& s = session.app().state();
     std::vector<std::uint8_t> px(200u * 120u * 4u);

@@ -3,12 +3,13 @@
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 
-#include <algorithm>
+#include <unistd.h>
 
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
-#include <unistd.h>
 
 namespace ks::test {
 
@@ -23,6 +24,29 @@ std::filesystem::path sourceDir()
 std::filesystem::path referenceDir()
 {
     return sourceDir() / "tests" / "reference";
+}
+
+TempDir::TempDir()
+{
+    static std::atomic<int> counter{0};
+    m_path = std::filesystem::temp_directory_path() /
+             ("ks-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(m_path);
+    std::filesystem::create_directories(m_path);
+}
+
+TempDir::~TempDir()
+{
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+}
+
+std::filesystem::path TempDir::write(const std::string& name, const std::string& text) const
+{
+    const std::filesystem::path p = m_path / name;
+    std::filesystem::create_directories(p.parent_path());
+    writeFile(p, text);
+    return p;
 }
 
 void CudaTest::SetUp()
@@ -63,21 +87,6 @@ void InteropTest::TearDown()
     m_stream = cuda::Stream();
     m_context.reset();
     m_egl = gl::EglContext();
-}
-
-TempDir::TempDir()
-{
-    const auto* test = ::testing::UnitTest::GetInstance()->current_test_info();
-    path = std::filesystem::temp_directory_path() /
-           ("ks_" + std::to_string(::getpid()) + "_" + (test ? std::string(test->test_suite_name()) + "." + test->name() : "test"));
-    std::filesystem::remove_all(path);
-    std::filesystem::create_directories(path);
-}
-
-TempDir::~TempDir()
-{
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
 }
 
 void writeFile(const std::filesystem::path& path, const std::string& text)

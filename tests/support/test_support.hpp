@@ -53,14 +53,19 @@ protected:
     cuda::Stream m_stream;
 };
 
-// A fresh folder under the system's temp directory, named after the running test and process;
-// removed with everything in it when the object dies.
-struct TempDir {
+// A fresh folder under the system's temp folder, removed with everything in it when it dies.
+class TempDir {
+public:
     TempDir();
     ~TempDir();
     TempDir(const TempDir&) = delete;
     TempDir& operator=(const TempDir&) = delete;
-    std::filesystem::path path;
+    const std::filesystem::path& path() const noexcept { return m_path; }
+    // Writes `text` to path()/name (creating folders) and returns the full path.
+    std::filesystem::path write(const std::string& name, const std::string& text) const;
+
+private:
+    std::filesystem::path m_path;
 };
 
 // Writes `text` to `path` with ordinary open/write/close (as a plain editor save would).

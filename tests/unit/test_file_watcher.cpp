@@ -47,7 +47,7 @@ std::vector<fs::path> pollFor(ks::FileWatcher& w, std::chrono::milliseconds time
 TEST(FileWatcher, SeesAPlainWrite)
 {
     TempDir dir;
-    const fs::path file = dir.path / "kernel.cu";
+    const fs::path file = dir.path() / "kernel.cu";
     writeFile(file, "one");
     ks::FileWatcher w;
     w.watch(file);
@@ -63,13 +63,13 @@ TEST(FileWatcher, SeesAPlainWrite)
 TEST(FileWatcher, SeesAnAtomicRenameAndKeepsWatchingAfterIt)
 {
     TempDir dir;
-    const fs::path file = dir.path / "kernel.cu";
+    const fs::path file = dir.path() / "kernel.cu";
     writeFile(file, "one");
     ks::FileWatcher w;
     w.watch(file);
     // What VS Code and most editors do: write elsewhere, rename over.
-    writeFile(dir.path / ".kernel.cu.tmp", "two");
-    fs::rename(dir.path / ".kernel.cu.tmp", file);
+    writeFile(dir.path() / ".kernel.cu.tmp", "two");
+    fs::rename(dir.path() / ".kernel.cu.tmp", file);
     auto changed = pollFor(w);
     ASSERT_EQ(changed.size(), 1u) << "the temp file is not watched, the rename target is";
     EXPECT_EQ(changed[0], ks::FileWatcher::normalize(file));
@@ -83,14 +83,14 @@ TEST(FileWatcher, SeesAnAtomicRenameAndKeepsWatchingAfterIt)
 TEST(FileWatcher, SeesDeleteAndRecreateCoalesced)
 {
     TempDir dir;
-    const fs::path file = dir.path / "kernel.cu";
+    const fs::path file = dir.path() / "kernel.cu";
     writeFile(file, "one");
     ks::FileWatcher w;
     w.watch(file);
     // vim with backupcopy=no: rename the original to a backup, write a new file, delete the backup.
-    fs::rename(file, dir.path / "kernel.cu~");
+    fs::rename(file, dir.path() / "kernel.cu~");
     writeFile(file, "two");
-    fs::remove(dir.path / "kernel.cu~");
+    fs::remove(dir.path() / "kernel.cu~");
     const auto changed = pollFor(w);
     ASSERT_EQ(changed.size(), 1u) << "several events of one save are reported once";
     EXPECT_EQ(changed[0], ks::FileWatcher::normalize(file));
@@ -106,15 +106,15 @@ TEST(FileWatcher, SeesDeleteAndRecreateCoalesced)
 TEST(FileWatcher, IgnoresUnrelatedFilesAndUnwatchedOnes)
 {
     TempDir dir;
-    const fs::path file = dir.path / "kernel.cu";
-    const fs::path other = dir.path / "other.cu";
+    const fs::path file = dir.path() / "kernel.cu";
+    const fs::path other = dir.path() / "other.cu";
     writeFile(file, "one");
     writeFile(other, "one");
     ks::FileWatcher w;
     w.watch(file);
     writeFile(other, "two");
-    writeFile(dir.path / "4913", ""); // vim's probe file
-    fs::remove(dir.path / "4913");
+    writeFile(dir.path() / "4913", ""); // vim's probe file
+    fs::remove(dir.path() / "4913");
     EXPECT_TRUE(pollFor(w, std::chrono::milliseconds(300)).empty());
 
     // Two files in one folder share its watch; unwatching one keeps the other.
@@ -137,7 +137,7 @@ TEST(FileWatcher, RefusesAFolderThatDoesNotExist)
 TEST(AtomicFile, ReplacesContentAndKeepsPermissions)
 {
     TempDir dir;
-    const fs::path file = dir.path / "k.cu";
+    const fs::path file = dir.path() / "k.cu";
     writeFile(file, "old");
     fs::permissions(file, fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
     ks::paths::writeFileAtomically(file, "new content");
@@ -146,8 +146,8 @@ TEST(AtomicFile, ReplacesContentAndKeepsPermissions)
               fs::perms::owner_read | fs::perms::owner_write | fs::perms::group_read);
     // No temporary file is left behind.
     int entries = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path))
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path()))
         ++entries;
     EXPECT_EQ(entries, 1);
-    EXPECT_THROW(ks::paths::writeFileAtomically(dir.path / "missing" / "k.cu", "x"), ks::Error);
+    EXPECT_THROW(ks::paths::writeFileAtomically(dir.path() / "missing" / "k.cu", "x"), ks::Error);
 }

@@ -42,11 +42,11 @@ KernelDocument openInConflict(const fs::path& file)
 TEST(KernelDocument, OpensCleanAndTracksEdits)
 {
     TempDir dir;
-    writeFile(dir.path / "k.cu", "A");
-    KernelDocument doc(dir.path / "k.cu");
+    writeFile(dir.path() / "k.cu", "A");
+    KernelDocument doc(dir.path() / "k.cu");
     EXPECT_EQ(doc.text(), "A");
     EXPECT_FALSE(doc.dirty());
-    EXPECT_EQ(doc.path(), ks::FileWatcher::normalize(dir.path / "k.cu"));
+    EXPECT_EQ(doc.path(), ks::FileWatcher::normalize(dir.path() / "k.cu"));
     const auto r0 = doc.revision();
     doc.edit("AB");
     EXPECT_TRUE(doc.dirty());
@@ -56,16 +56,16 @@ TEST(KernelDocument, OpensCleanAndTracksEdits)
     EXPECT_EQ(doc.revision(), r1) << "the same text is no change";
     doc.edit("A");
     EXPECT_FALSE(doc.dirty()) << "typing back to the disk text is clean again";
-    EXPECT_THROW(KernelDocument(dir.path / "missing.cu"), ks::Error);
+    EXPECT_THROW(KernelDocument(dir.path() / "missing.cu"), ks::Error);
 }
 
 TEST(KernelDocument, ReloadsSilentlyWhenClean)
 {
     TempDir dir;
-    writeFile(dir.path / "k.cu", "A");
-    KernelDocument doc(dir.path / "k.cu");
+    writeFile(dir.path() / "k.cu", "A");
+    KernelDocument doc(dir.path() / "k.cu");
     EXPECT_EQ(doc.syncWithDisk(), DiskChange::None);
-    writeFile(dir.path / "k.cu", "B");
+    writeFile(dir.path() / "k.cu", "B");
     const auto r = doc.revision();
     EXPECT_EQ(doc.syncWithDisk(), DiskChange::Reloaded);
     EXPECT_EQ(doc.text(), "B");
@@ -77,7 +77,7 @@ TEST(KernelDocument, ReloadsSilentlyWhenClean)
 TEST(KernelDocument, ConflictWhenDirtyAndEachResolution)
 {
     TempDir dir;
-    const fs::path file = dir.path / "k.cu";
+    const fs::path file = dir.path() / "k.cu";
     { // reload from disk: the edits go, the disk version comes in
         KernelDocument doc = openInConflict(file);
         EXPECT_TRUE(doc.conflict());
@@ -114,7 +114,7 @@ TEST(KernelDocument, ConflictWhenDirtyAndEachResolution)
 TEST(KernelDocument, SaveRefusesAChangeItHasNotSeen)
 {
     TempDir dir;
-    const fs::path file = dir.path / "k.cu";
+    const fs::path file = dir.path() / "k.cu";
     writeFile(file, "A");
     KernelDocument doc(file);
     doc.edit("mine");
@@ -127,7 +127,7 @@ TEST(KernelDocument, SaveRefusesAChangeItHasNotSeen)
 TEST(KernelDocument, SavesAtomicallyAndItsOwnSaveIsNoChange)
 {
     TempDir dir;
-    const fs::path file = dir.path / "k.cu";
+    const fs::path file = dir.path() / "k.cu";
     writeFile(file, "A");
     KernelDocument doc(file);
     doc.edit("B");
@@ -137,7 +137,7 @@ TEST(KernelDocument, SavesAtomicallyAndItsOwnSaveIsNoChange)
     EXPECT_EQ(doc.syncWithDisk(), DiskChange::None) << "the watcher's event for our own save";
     // Only the file itself in the folder: no temporary left behind.
     int entries = 0;
-    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path))
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator(dir.path()))
         ++entries;
     EXPECT_EQ(entries, 1);
 }
@@ -145,7 +145,7 @@ TEST(KernelDocument, SavesAtomicallyAndItsOwnSaveIsNoChange)
 TEST(KernelDocument, DeletedAndRecreated)
 {
     TempDir dir;
-    const fs::path file = dir.path / "k.cu";
+    const fs::path file = dir.path() / "k.cu";
     writeFile(file, "A");
     KernelDocument doc(file);
     fs::remove(file);
@@ -189,8 +189,8 @@ TEST(RecoveryStore, DefaultDirectoryFollowsXdg)
 TEST(RecoveryStore, WritesFindsListsAndRemoves)
 {
     TempDir dir;
-    RecoveryStore store(dir.path / "recovery"); // created on the first write
-    const fs::path a = dir.path / "a.cu", b = dir.path / "sub" / "a.cu";
+    RecoveryStore store(dir.path() / "recovery"); // created on the first write
+    const fs::path a = dir.path() / "a.cu", b = dir.path() / "sub" / "a.cu";
     EXPECT_FALSE(store.find(a));
     EXPECT_TRUE(store.list().empty());
     ASSERT_TRUE(store.write(a, "edits of a\n"));
@@ -226,7 +226,7 @@ TEST(RecoveryStore, SkipsTruncatedAndForeignFiles)
     EXPECT_TRUE(RecoveryStore::parse(RecoveryStore::format("/x/k.cu", "", 1))) << "empty text is fine";
 
     TempDir dir;
-    RecoveryStore store(dir.path);
+    RecoveryStore store(dir.path());
     writeFile(store.fileFor("/x/k.cu"), good.substr(0, good.size() - 1));
     EXPECT_FALSE(store.find("/x/k.cu"));
     EXPECT_TRUE(store.list().empty());
@@ -235,9 +235,9 @@ TEST(RecoveryStore, SkipsTruncatedAndForeignFiles)
 TEST(RecoveryStore, AnUnwritableDirectoryIsAValueNotAnException)
 {
     TempDir dir;
-    writeFile(dir.path / "file", "x");
-    RecoveryStore store(dir.path / "file" / "recovery"); // a file where the folder should be
-    EXPECT_FALSE(store.write(dir.path / "k.cu", "edits"));
+    writeFile(dir.path() / "file", "x");
+    RecoveryStore store(dir.path() / "file" / "recovery"); // a file where the folder should be
+    EXPECT_FALSE(store.write(dir.path() / "k.cu", "edits"));
 }
 
 TEST(Debouncer, FiresOncePerPauseAfterTheDelay)

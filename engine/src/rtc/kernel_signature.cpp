@@ -136,7 +136,7 @@ std::string joinType(const std::vector<Token>& t, std::size_t begin, std::size_t
     for (std::size_t i = begin; i < end; ++i) {
         const std::string& x = t[i].text;
         const bool glue = x == "*" || x == "&" || x == "::" || x == ">" || x == "," || x == "<" || x == "[" || x == "]";
-        const bool prevGlue = !s.empty() && (s.back() == ':' || s.back() == '<' || s.back() == '[');
+        const bool prevGlue = !s.empty() && (s.back() == ':' || s.back() == '<' || s.back() == '[' || s.back() == ' ');
         if (!s.empty() && !glue && !prevGlue)
             s += ' ';
         if (x == ",")

@@ -5,9 +5,9 @@
 
 #include "ks/project/debouncer.hpp"
 #include "ks/project/kernel_document.hpp"
-#include "ks/project/kernel_scan.hpp"
 #include "ks/project/recovery_store.hpp"
 #include "ks/rtc/compiler.hpp"
+#include "ks/rtc/kernel_signature.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -42,7 +42,7 @@ struct EditorTab {
     int widgetGeneration = 0;        // bumped when the text is replaced from outside the widget
     project::Debouncer debounce;
     BuildState build;
-    std::vector<project::KernelDeclaration> kernels; // scanned from the text (for the stage picker)
+    std::vector<rtc::KernelSignature> kernels; // found in the text (for the stage picker)
     std::uint64_t scannedRevision = 0;
     std::optional<project::RecoveryEntry> recovery; // unsaved edits found at open, on offer
     std::uint64_t recoveredRevision = 0;            // the revision last written to the recovery file

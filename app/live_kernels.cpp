@@ -101,7 +101,7 @@ void App::submitBuild(EditorTab& tab)
             tab.recoveredRevision = tab.doc.revision();
     }
     if (tab.scannedRevision != tab.doc.revision()) {
-        tab.kernels = project::findKernels(tab.doc.text());
+        tab.kernels = rtc::findKernels(tab.doc.text());
         tab.scannedRevision = tab.doc.revision();
     }
     rtc::CompileRequest request;

@@ -3,6 +3,7 @@
 // of diagnostics. It edits its own widget buffers and pushes Commands for everything else.
 #include "panels.hpp"
 
+#include "ks/demo/thread_colors_demo.hpp"
 #include "ks/rtc/diagnostics.hpp"
 #include "theme.hpp"
 
@@ -327,15 +328,15 @@ void drawStagePicker(const EditorState& ed, const EditorTab& tab, Commands& comm
         if (tab.kernels.empty())
             ImGui::TextDisabled("no __global__ functions in this file");
         for (const auto& k : tab.kernels) {
-            const bool fits = project::fitsDemoStage(k);
+            const bool fits = demo::ThreadColorsDemo::fitsStage(k);
             std::string label = k.name + "##" + std::to_string(k.line);
             if (ImGui::Selectable(label.c_str(), isStage && k.name == ed.stageKernel,
                                   fits ? 0 : ImGuiSelectableFlags_Disabled))
                 commands.setStage = {tab.doc.path(), k.name};
             if (!fits && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
                 ImGui::SetTooltip("The stage launches (cudaSurfaceObject_t, int width, int height, float time);\n"
-                                  "this kernel takes %zu parameter(s).",
-                                  k.parameters.size());
+                                  "this is %s%s.",
+                                  k.display().c_str(), k.isTemplate ? " (a template)" : "");
         }
         ImGui::EndCombo();
     }

@@ -5,6 +5,8 @@
 #include "ks/cuda/surface.hpp"
 
 #include <chrono>
+#include <iterator>
+#include <string_view>
 #include <vector>
 
 namespace ks::demo {
@@ -87,6 +89,21 @@ LoadOutcome ThreadColorsDemo::load(std::shared_ptr<const rtc::CompileResult> bui
     m_running = true;
     m_status = "running";
     return LoadOutcome::Swapped;
+}
+
+bool ThreadColorsDemo::fitsStage(const rtc::KernelSignature& k)
+{
+    static constexpr std::string_view kTypes[] = {"cudaSurfaceObject_t", "int", "int", "float"};
+    if (k.isTemplate || k.params.size() != std::size(kTypes))
+        return false;
+    for (std::size_t i = 0; i < std::size(kTypes); ++i) {
+        std::string_view type = k.params[i].type;
+        if (type.substr(0, 6) == "const ") // by value: const changes nothing for the caller
+            type.remove_prefix(6);
+        if (type != kTypes[i])
+            return false;
+    }
+    return true;
 }
 
 cuda::Dim3 ThreadColorsDemo::grid() const noexcept

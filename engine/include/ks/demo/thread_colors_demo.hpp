@@ -17,6 +17,7 @@
 #include "ks/cuda/module.hpp"
 #include "ks/gl/objects.hpp"
 #include "ks/rtc/compiler.hpp"
+#include "ks/rtc/kernel_signature.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -50,6 +51,9 @@ enum class LoadOutcome {
 class ThreadColorsDemo {
 public:
     static constexpr const char* kDefaultKernel = "thread_colors_surface";
+
+    // Whether `k` can be the stage's kernel: (cudaSurfaceObject_t, int, int, float), not a template.
+    static bool fitsStage(const rtc::KernelSignature& k);
 
     // `cudaReady`: a CUDA context is current on this thread (on the device rendering GL). Nothing
     // runs until load() gets a good build. Throws ks::Error for GL/CUDA failures (registration).

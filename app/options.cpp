@@ -34,6 +34,28 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--block", block, "The demo's block shape, X,Y (default 16,16)");
     cli.add_option("--time-step", o.timeStep, "Headless: simulated seconds per frame")->capture_default_str();
 
+    CheckOptions& check = o.check;
+    cli.add_option("--check", check.file,
+                   "Compile FILE.cu with NVRTC (no GPU or display needed), print diagnostics as FILE:LINE:COL: "
+                   "severity: message and each kernel's facts; exit 0 ok, 1 compile errors, 2 bad usage");
+    cli.add_option("--arch", check.arch, "--check: target architecture, e.g. sm_90 (default: the GPU's, else sm_90)")
+        ->check(CLI::Validator(
+            [](const std::string& a) {
+                return a.rfind("sm_", 0) == 0 || a.rfind("compute_", 0) == 0 ? std::string()
+                                                                             : "expected sm_XX or compute_XX";
+            },
+            "ARCH"));
+    cli.add_option("-D", check.defines, "--check: define a macro, NAME or NAME=VALUE (repeatable)");
+    cli.add_option("-I", check.includes, "--check: add an include folder (repeatable)");
+    cli.add_flag("--fast-math", check.fastMath, "--check: compile with --use_fast_math");
+    cli.add_flag("--lineinfo", check.lineInfo, "--check: compile with -lineinfo");
+    cli.add_flag("-G", check.debug, "--check: compile device code for debugging (-G)");
+    cli.add_option("--std", check.cppStandard, "--check: C++ standard")
+        ->check(CLI::IsMember({"c++11", "c++14", "c++17", "c++20"}))
+        ->capture_default_str();
+    cli.add_flag("--no-cache", check.noCache, "--check: compile even if the compile cache has the build; store nothing");
+    cli.add_flag("--clear-cache", check.clearCache, "Delete the compile cache ($XDG_CACHE_HOME/kernelscope) and exit");
+
     try {
         cli.parse(argc, argv);
         auto parsePair = [](const std::string& text, char sep, int& a, int& b, const char* what) {
@@ -56,7 +78,8 @@ ParseOutcome parseOptions(int argc, char** argv)
         if (!block.empty())
             parsePair(block, ',', o.blockX, o.blockY, "--block");
     } catch (const CLI::ParseError& e) {
-        return {std::nullopt, cli.exit(e)};
+        // --help and --version exit 0; every usage error exits 2, as the header promises.
+        return {std::nullopt, cli.exit(e) == 0 ? 0 : 2};
     }
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");

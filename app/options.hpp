@@ -4,8 +4,21 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ks::app {
+
+// --check FILE.cu and --clear-cache: compile without a GPU or GL and exit (see ks/rtc/check.hpp).
+struct CheckOptions {
+    std::string file;                  // --check; empty: not checking
+    std::string arch;                  // --arch; empty: the device's, else sm_90
+    std::vector<std::string> defines;  // -DNAME[=VALUE]
+    std::vector<std::string> includes; // -I DIR
+    bool fastMath = false, lineInfo = false, debug = false, noCache = false;
+    std::string cppStandard = "c++17";
+    bool clearCache = false;           // --clear-cache
+    bool requested() const { return !file.empty() || clearCache; }
+};
 
 struct AppOptions {
     bool headless = false;
@@ -20,6 +33,7 @@ struct AppOptions {
     int blockX = 16, blockY = 16;          // the demo's block shape
     int imageWidth = 768, imageHeight = 512;
     float timeStep = 1.f / 60.f;           // headless: simulated seconds per frame
+    CheckOptions check;
 };
 
 // Parses argv. Returns the options, or an exit code when the program should stop (after --help,

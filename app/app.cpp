@@ -43,7 +43,8 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
     s.glInfo = gl::contextInfo();
     s.system = cuda::querySystem();
 
-    std::string arch = options.arch; // compile target when no device is there to ask
+    // The compile target when no device is there to ask: --arch, else Hopper.
+    std::string arch = options.check.arch.empty() ? std::string("sm_90") : options.check.arch;
     if (s.system.cudaAvailable) {
         if (options.device >= int(s.system.devices.size())) {
             log::error("--device " + std::to_string(options.device) + " does not exist; there are " +

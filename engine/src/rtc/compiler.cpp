@@ -4,10 +4,13 @@
 #include "ks/core/paths.hpp"
 #include "ks/core/sha256.hpp"
 #include "ks/rtc/include_scanner.hpp"
+#include "ks/rtc/kernel_facts.hpp"
+#include "ks/rtc/symbols.hpp"
 
 #include <nvrtc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -21,6 +24,8 @@ namespace ks::rtc {
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr int kMaxStaticSharedBytes = 48 * 1024;
 
 void checkNvrtc(nvrtcResult r, const char* call, std::source_location where = std::source_location::current())
 {
@@ -314,8 +319,24 @@ CompileResult compile(const std::string& source, const std::string& fileName, co
             fileName, std::string("NVRTC failed: ") + nvrtcGetErrorString(compiled) +
                           (result.log.empty() ? "" : " (" + result.log + ")")));
     }
-    if (!result.ok && result.diagnostics.empty())
-        result.diagnostics.push_back(toolDiagnostic(fileName, "compilation failed: " + result.log));
+    const bool anyError = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (!result.ok && !anyError) {
+        // NVRTC can fail without a message: the back end refuses a kernel whose static shared
+        // memory exceeds 48 KiB, for instance, and says nothing. Name the cause where we can.
+        std::string why;
+        for (const PtxasKernelReport& k : parsePtxasReport(result.log).kernels)
+            if (k.sharedBytes > kMaxStaticSharedBytes)
+                why += (why.empty() ? "" : "; ") + std::string("kernel '") + demangle(k.symbol) + "' declares " +
+                       std::to_string(k.sharedBytes) + " bytes of static shared memory, more than the " +
+                       std::to_string(kMaxStaticSharedBytes) +
+                       " allowed (use extern __shared__ memory with a launch-time size and opt in with "
+                       "cuFuncSetAttribute)";
+        result.diagnostics.push_back(toolDiagnostic(
+            fileName, why.empty() ? std::string("compilation failed without an error message from NVRTC (") +
+                                        nvrtcGetErrorString(compiled) + "); see the log"
+                                  : why));
+    }
     result.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;
 }

@@ -5,7 +5,7 @@
 // and the theoretical occupancy for a block size (from the architecture's limits), sizes and
 // compile time; the PTX text, and SASS when the toolkit's disassembler is installed.
 //
-// With a device, ks/cuda/kernel_checks.hpp adds the driver's view (cuFuncGetParamInfo,
+// With a device, ks/rtc/kernel_checks.hpp adds the driver's view (cuFuncGetParamInfo,
 // cuFuncGetAttribute, cuOccupancy*) and reports where it disagrees.
 
 #include "ks/rtc/compiler.hpp"

@@ -70,22 +70,16 @@ LoadOutcome ThreadColorsDemo::load(std::shared_ptr<const rtc::CompileResult> bui
         m_status = "compiled; not running: CUDA is unavailable";
         return LoadOutcome::NotRunnable;
     }
-    try {
-        // Load and look up before touching the running module: a failure leaves it as it was.
-        cuda::Module module(m_offered->cubin.data());
-        cuda::Function kernel = module.function(symbol);
-        m_kernel = std::move(kernel);
-        m_module = std::move(module);
-    } catch (const Error& e) {
-        m_loadError = e.what();
+    const rtc::LiveModule::Outcome outcome = m_live.offer(m_offered, {symbol});
+    if (!outcome.swapped) {
+        m_loadError = outcome.failure;
         if (!hadKernel)
             m_status = "the demo kernel did not load: " + m_loadError;
         return LoadOutcome::LoadFailed;
     }
+    m_kernel = m_live.module().function(symbol);
     m_symbol = symbol;
-    m_runningBuild = m_offered;
     m_loadError.clear();
-    ++m_generation;
     m_running = true;
     m_status = "running";
     return LoadOutcome::Swapped;
@@ -133,7 +127,7 @@ bool ThreadColorsDemo::frame(float timeSeconds, CUstream stream)
         m_stop.synchronize();
         m_timings.kernelMs = m_stop.elapsedMsSince(m_start);
         m_timings.valid = true;
-        m_frameGeneration = m_generation;
+        m_frameGeneration = m_live.generation();
         m_status = "running";
         return true;
     } catch (const Error& e) {

@@ -18,6 +18,7 @@
 #include "ks/gl/objects.hpp"
 #include "ks/rtc/compiler.hpp"
 #include "ks/rtc/kernel_signature.hpp"
+#include "ks/rtc/live_module.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -81,7 +82,7 @@ public:
     // The newest build offered to load() (an empty, failed result before the first).
     const rtc::CompileResult& compileResult() const noexcept { return *m_offered; }
     // The build the running module came from; null while none runs.
-    const std::shared_ptr<const rtc::CompileResult>& runningBuild() const noexcept { return m_runningBuild; }
+    const std::shared_ptr<const rtc::CompileResult>& runningBuild() const noexcept { return m_live.build(); }
     const std::string& lastLoadError() const noexcept { return m_loadError; }
     const DemoTimings& timings() const noexcept { return m_timings; }
     const std::string& status() const noexcept { return m_status; }
@@ -93,7 +94,7 @@ public:
     // Counts the modules swapped in (0: none yet). lastFrameGeneration() is the generation the
     // last successful frame() launched: the first frame drawn with a new kernel is the first whose
     // lastFrameGeneration() equals the moduleGeneration() that load() produced.
-    std::uint64_t moduleGeneration() const noexcept { return m_generation; }
+    std::uint64_t moduleGeneration() const noexcept { return m_live.generation(); }
     std::uint64_t lastFrameGeneration() const noexcept { return m_frameGeneration; }
 
 private:
@@ -101,10 +102,9 @@ private:
     bool m_cudaReady = false;
     gl::Texture2D m_texture;
     std::shared_ptr<const rtc::CompileResult> m_offered;
-    std::shared_ptr<const rtc::CompileResult> m_runningBuild;
     // Declared after the texture: unregistered before the GL texture is deleted.
     cuda::GraphicsResource m_resource;
-    cuda::Module m_module;
+    rtc::LiveModule m_live; // the last good module: the engine's swap rules
     cuda::Function m_kernel;
     std::string m_symbol;
     cuda::Event m_start, m_stop;
@@ -112,7 +112,6 @@ private:
     std::string m_status;
     std::string m_loadError;
     bool m_running = false;
-    std::uint64_t m_generation = 0;
     std::uint64_t m_frameGeneration = 0;
 };
 

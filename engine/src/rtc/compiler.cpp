@@ -116,6 +116,8 @@ std::vector<std::string> buildOptionList(const CompileOptions& o)
         opts.push_back("-lineinfo");
     if (o.debug)
         opts.push_back("-G");
+    if (o.minimal)
+        opts.push_back("-minimal");
     if (o.ptxasVerbose && o.arch.rfind("sm_", 0) == 0)
         opts.push_back("-Xptxas=-v");
     for (const auto& d : o.defines)

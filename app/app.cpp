@@ -28,7 +28,8 @@ void LogBuffer::add(log::Level level, std::string_view text)
     lines.push_back({level, std::string(text)});
 }
 
-App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string glDescription) : m_options(options)
+App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string glDescription, UiFonts fonts)
+    : m_options(options)
 {
     AppState& s = m_state;
     m_previousSink = log::setSink([this](log::Level level, std::string_view text) {
@@ -42,7 +43,8 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
     s.glInfo = gl::contextInfo();
     s.system = cuda::querySystem();
 
-    std::string arch = "sm_90"; // compile target when no device is there to ask
+    // The compile target when no device is there to ask: --arch, else Hopper.
+    std::string arch = options.check.arch.empty() ? std::string("sm_90") : options.check.arch;
     if (s.system.cudaAvailable) {
         if (options.device >= int(s.system.devices.size())) {
             log::error("--device " + std::to_string(options.device) + " does not exist; there are " +
@@ -73,13 +75,24 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
     config.block = {unsigned(options.blockX), unsigned(options.blockY), 1};
     // Interop needs the CUDA device to be the one rendering GL; with another GPU rendering GL the
     // registration fails and says so.
-    s.demo.emplace(s.dataRoot / "kernels" / "thread_colors.cu", config, s.cuda.has_value(), arch);
-    const auto& compiled = s.demo->compileResult();
-    if (compiled.ok)
-        log::info("compiled kernels/thread_colors.cu for " + arch + " in " + std::to_string(int(compiled.compileMs)) +
-                  " ms");
-    else
-        log::error("kernels/thread_colors.cu failed to compile; see the Compile log panel");
+    s.demo.emplace(config, s.cuda.has_value());
+
+    // The live-kernel loop: compiles on the service's worker, files watched, unsaved edits kept.
+    s.compileCache.emplace(rtc::CompileCache::defaultDirectory());
+    s.compiler.emplace(*s.compileCache);
+    try {
+        s.watcher.emplace();
+    } catch (const Error& e) {
+        log::warning(std::string("files edited by other programs will not be reloaded: ") + e.what());
+    }
+    s.recovery.emplace(options.recoveryDir.empty() ? project::RecoveryStore::defaultDirectory() : options.recoveryDir);
+    EditorState& ed = s.editor;
+    ed.monoFont = fonts.mono;
+    ed.options.arch = arch;
+    ed.archFromDevice = s.cuda.has_value();
+    openDocument(options.kernelFile.empty() ? s.dataRoot / "kernels" / "thread_colors.cu" : options.kernelFile, true);
+    for (const auto& file : options.editFiles)
+        openDocument(file, false);
     s.arch = arch;
     s.project.recent = loadRecentProjects();
     if (!options.project.empty())
@@ -91,12 +104,13 @@ App::~App()
     log::setSink(std::move(m_previousSink));
 }
 
-void App::applyCommands()
+void App::applyCommands(double now)
 {
     Commands& c = m_state.commands;
     if (c.setBlock && m_state.demo)
         m_state.demo->setBlock(*c.setBlock);
     applyProjectCommands(c.project);
+    applyEditorCommands(now);
     c = {};
 }
 
@@ -131,6 +145,12 @@ void App::frame(float timeSeconds, float deltaSeconds)
         s.fps = float(1000.0 / s.smoothedFrameMs);
     }
 
+    // Frame boundary: files changed by other programs, builds due after a typing pause, and
+    // finished builds (a good one is swapped into the demo here, before it launches).
+    pollFiles();
+    fireTypingPauses(double(timeSeconds));
+    pollBuilds();
+
     if (!s.project.session && s.demo && s.demo->running() && s.demo->frame(timeSeconds, s.stream.get())) {
         const auto& t = s.demo->timings();
         s.timings.push(t.kernelMs, float(t.mapUs + t.unmapUs), float(s.lastFrameMs));
@@ -139,6 +159,8 @@ void App::frame(float timeSeconds, float deltaSeconds)
     projectFrame();
 
     const ImVec2 display = ImGui::GetIO().DisplaySize;
+    setDefaultLayout("Kernel editor", display.x, display.y);
+    drawEditorPanel(s.editor, s.commands);
     if (s.project.session) {
         setDefaultLayout("Project", display.x, display.y);
         drawProjectPanel(s, s.commands);
@@ -156,35 +178,44 @@ void App::frame(float timeSeconds, float deltaSeconds)
     setDefaultLayout("Timings", display.x, display.y);
     drawTimingsPanel(s);
     setDefaultLayout("Compile log", display.x, display.y);
-    drawCompileLogPanel(s);
+    drawCompileLogPanel(s, s.commands);
     drawStatusBar(s, statusLine());
-    applyCommands();
+    applyCommands(double(timeSeconds));
 }
 
-void loadFonts(const AppOptions& options)
+UiFonts loadFonts(const AppOptions& options)
 {
     ImGuiIO& io = ImGui::GetIO();
-    std::filesystem::path font = options.font;
-    if (font.empty()) {
-        for (const char* candidate : {"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                                      "/usr/share/fonts/TTF/DejaVuSans.ttf"}) {
+    auto firstExisting = [](std::initializer_list<const char*> candidates) {
+        for (const char* candidate : candidates) {
             std::error_code ec;
-            if (std::filesystem::exists(candidate, ec)) {
-                font = candidate;
-                break;
-            }
+            if (std::filesystem::exists(candidate, ec))
+                return std::filesystem::path(candidate);
         }
-    }
+        return std::filesystem::path();
+    };
+    // Latin-1 plus the punctuation, arrows, shapes and check marks the panels use (… ← ● ▲ ✔ ✖).
+    static constexpr ImWchar kRanges[] = {0x0020, 0x00FF, 0x2000, 0x206F, 0x2190, 0x21FF,
+                                          0x2500, 0x25FF, 0x2700, 0x27BF, 0};
+    UiFonts fonts;
+    std::filesystem::path font = options.font;
+    if (font.empty())
+        font = firstExisting({"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf"});
     std::error_code ec;
-    if (!font.empty() && std::filesystem::exists(font, ec) &&
-        io.Fonts->AddFontFromFileTTF(font.c_str(), options.fontSize)) {
-        return;
+    if (!font.empty() && std::filesystem::exists(font, ec))
+        fonts.ui = io.Fonts->AddFontFromFileTTF(font.c_str(), options.fontSize, nullptr, kRanges);
+    if (!fonts.ui) {
+        if (!options.font.empty())
+            log::warning("cannot load font " + options.font.string() + "; using ImGui's built-in font");
+        ImFontConfig config;
+        config.SizePixels = 13.f;
+        fonts.ui = io.Fonts->AddFontDefault(&config);
     }
-    if (!options.font.empty())
-        log::warning("cannot load font " + options.font.string() + "; using ImGui's built-in font");
-    ImFontConfig config;
-    config.SizePixels = 13.f;
-    io.Fonts->AddFontDefault(&config);
+    const std::filesystem::path mono = firstExisting(
+        {"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "/usr/share/fonts/TTF/DejaVuSansMono.ttf"});
+    if (!mono.empty())
+        fonts.mono = io.Fonts->AddFontFromFileTTF(mono.c_str(), options.fontSize - 1.f, nullptr, kRanges);
+    return fonts;
 }
 
 void applyStyle()

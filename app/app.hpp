@@ -10,6 +10,7 @@
 
 #include <imgui.h>
 
+#include <chrono>
 #include <filesystem>
 #include <memory>
 #include <optional>
@@ -18,10 +19,17 @@
 
 namespace ks::app {
 
+// The fonts the UI uses; `mono` is the source editor's (null: the UI font).
+struct UiFonts {
+    ImFont* ui = nullptr;
+    ImFont* mono = nullptr;
+};
+
 class App {
 public:
-    // The platform's GL context must be current; `glDescription` says what it is.
-    App(const AppOptions& options, std::filesystem::path dataRoot, std::string glDescription);
+    // The platform's GL context must be current; `glDescription` says what it is. Opens the demo
+    // stage's kernel file and submits its first build; nothing here waits for a compile.
+    App(const AppOptions& options, std::filesystem::path dataRoot, std::string glDescription, UiFonts fonts = {});
     ~App();
     App(const App&) = delete;
     App& operator=(const App&) = delete;
@@ -32,12 +40,31 @@ public:
     const AppState& state() const noexcept { return m_state; }
     std::string statusLine() const;
 
+    // Replaces the text of the open file `path` as if the user typed it (unsaved), and builds it
+    // at once, without the typing pause. For the headless runner, tests and benchmarks. Returns
+    // false when no tab holds `path`.
+    bool editDocument(const std::filesystem::path& path, std::string text);
+    // Fires pending typing-pause builds and waits until the compile service is idle, at most
+    // `timeout`; the next frame() takes the results in. Returns false on timeout.
+    bool settleBuilds(std::chrono::milliseconds timeout);
+    // The file the demo stage runs.
+    const std::filesystem::path& stagePath() const noexcept { return m_state.editor.stagePath; }
+
 private:
-    void applyCommands();
+    void applyCommands(double now);
     // The frame pipeline: open/save/close projects, run the open project's frame.
     void applyProjectCommands(ProjectCommands& commands);
     bool openProject(const std::filesystem::path& file);
     void projectFrame();
+    // The live-kernel loop (live_kernels.cpp).
+    void openDocument(const std::filesystem::path& path, bool stage);
+    void submitBuild(EditorTab& tab);
+    void pollFiles();
+    void pollBuilds();
+    void fireTypingPauses(double now);
+    void applyEditorCommands(double now);
+    void textReplaced(EditorTab& tab);
+    std::string stageSymbol(const EditorTab& tab, const rtc::CompileResult& result) const;
 
     AppOptions m_options;
     AppState m_state;
@@ -47,8 +74,9 @@ private:
 // Recently opened projects ($XDG_CONFIG_HOME/kernelscope/recent_projects), newest first.
 std::vector<std::filesystem::path> loadRecentProjects();
 
-// Loads the UI font (options.font, else DejaVu Sans if installed, else ImGui's built-in font).
-void loadFonts(const AppOptions& options);
+// Loads the UI font (options.font, else DejaVu Sans if installed, else ImGui's built-in font) and
+// the editor's (DejaVu Sans Mono if installed).
+UiFonts loadFonts(const AppOptions& options);
 // Colours and spacing of Kernelscope's UI.
 void applyStyle();
 

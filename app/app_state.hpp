@@ -2,6 +2,9 @@
 // The data the panels draw from and the commands they push. Panels are functions over this state;
 // a panel never reaches into another panel: it pushes a Command that App applies after the UI.
 
+#include "editor_state.hpp"
+
+#include "ks/core/file_watcher.hpp"
 #include "ks/core/log.hpp"
 #include "ks/cuda/context.hpp"
 #include "ks/cuda/device_info.hpp"
@@ -11,6 +14,7 @@
 #include "ks/pipeline/session.hpp"
 #include "ks/render/image_view.hpp"
 #include "ks/rtc/cache.hpp"
+#include "ks/rtc/service.hpp"
 
 #include <deque>
 #include <memory>
@@ -51,8 +55,24 @@ struct ProjectCommands {
     bool restart = false;
 };
 
+struct JumpTo {
+    std::filesystem::path path;
+    int line = 0;
+};
+
 struct Commands {
     std::optional<cuda::Dim3> setBlock;
+    // The kernel editor's.
+    std::vector<int> textEdited; // tabs whose widget buffer the user changed this frame
+    std::optional<int> save;     // tab index (Ctrl+S)
+    std::optional<int> buildNow; // tab index (Ctrl+Enter)
+    std::optional<std::pair<int, ConflictChoice>> resolveConflict;
+    std::optional<std::pair<int, bool>> recovery; // tab index, true: restore the unsaved edits
+    bool optionsChanged = false;                  // EditorState's options or their text fields
+    std::optional<std::filesystem::path> openFile;
+    std::optional<int> closeTab;
+    std::optional<std::pair<std::filesystem::path, std::string>> setStage; // file, kernel
+    std::optional<JumpTo> jumpTo; // from another panel: show this line in the editor
     ProjectCommands project;
 };
 
@@ -100,12 +120,18 @@ struct AppState {
     cuda::Stream stream;
     render::ImageView imageView;
     std::optional<demo::ThreadColorsDemo> demo;
-    rtc::CompileCache compileCache{rtc::CompileCache::defaultDirectory()};
+    // Builds run on the service's worker; its results are taken in at frame boundaries. The cache
+    // outlives the service that compiles into it.
+    std::optional<rtc::CompileCache> compileCache;
+    std::optional<rtc::CompileService> compiler;
     std::string arch = "sm_90";
     ProjectState project; // declared after the CUDA context and stream: destroyed before them
     ViewportState viewport;
     TimingHistory timings;
     LogBuffer log;
+    std::optional<FileWatcher> watcher; // empty when inotify is unavailable
+    std::optional<project::RecoveryStore> recovery;
+    EditorState editor;
     Commands commands;
     float fps = 0;
     double lastFrameMs = 0;

@@ -1,4 +1,5 @@
 // kernelscope: live CUDA experiments on OpenGL.
+#include "check_command.hpp"
 #include "options.hpp"
 #include "platform/platforms.hpp"
 
@@ -13,6 +14,8 @@ int main(int argc, char** argv)
     if (!parsed.options)
         return parsed.exitCode;
     const ks::app::AppOptions& options = *parsed.options;
+    if (options.check.requested()) // before any window, GL or CUDA context
+        return ks::app::runCheckCommands(options.check);
     try {
         if (options.headlessBecauseNoDisplay && options.validate.empty())
             std::printf("kernelscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): rendering headless\n");

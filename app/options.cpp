@@ -35,6 +35,39 @@ ParseOutcome parseOptions(int argc, char** argv)
     std::string block;
     cli.add_option("--block", block, "The demo's block shape, X,Y (default 16,16)");
     cli.add_option("--time-step", o.timeStep, "Headless: simulated seconds per frame")->capture_default_str();
+    cli.add_option("--kernel", o.kernelFile,
+                   "The .cu file the demo stage runs and the editor opens first (default kernels/thread_colors.cu)")
+        ->check(CLI::ExistingFile);
+    cli.add_option("--edit", o.editFiles, "More .cu files to open in editor tabs")->check(CLI::ExistingFile);
+    cli.add_option("--edit-at-frame", o.editAtFrame,
+                   "Headless: after this frame, replace the stage file's text in the editor with --edit-with's "
+                   "(unsaved, built at once)")
+        ->check(CLI::PositiveNumber);
+    cli.add_option("--edit-with", o.editWith, "Headless: the replacement text for --edit-at-frame")
+        ->check(CLI::ExistingFile);
+
+    CheckOptions& check = o.check;
+    cli.add_option("--check", check.file,
+                   "Compile FILE.cu with NVRTC (no GPU or display needed), print diagnostics as FILE:LINE:COL: "
+                   "severity: message and each kernel's facts; exit 0 ok, 1 compile errors, 2 bad usage");
+    cli.add_option("--arch", check.arch, "Target architecture, e.g. sm_90, for --check, --validate and for the editor's builds when there is no GPU "
+                   "(default: the GPU's, else sm_90)")
+        ->check(CLI::Validator(
+            [](const std::string& a) {
+                return a.rfind("sm_", 0) == 0 || a.rfind("compute_", 0) == 0 ? std::string()
+                                                                             : "expected sm_XX or compute_XX";
+            },
+            "ARCH"));
+    cli.add_option("-D", check.defines, "--check: define a macro, NAME or NAME=VALUE (repeatable)");
+    cli.add_option("-I", check.includes, "--check: add an include folder (repeatable)");
+    cli.add_flag("--fast-math", check.fastMath, "--check: compile with --use_fast_math");
+    cli.add_flag("--lineinfo", check.lineInfo, "--check: compile with -lineinfo");
+    cli.add_flag("-G", check.debug, "--check: compile device code for debugging (-G)");
+    cli.add_option("--std", check.cppStandard, "--check: C++ standard")
+        ->check(CLI::IsMember({"c++11", "c++14", "c++17", "c++20"}))
+        ->capture_default_str();
+    cli.add_flag("--no-cache", check.noCache, "--check: compile even if the compile cache has the build; store nothing");
+    cli.add_flag("--clear-cache", check.clearCache, "Delete the compile cache ($XDG_CACHE_HOME/kernelscope) and exit");
 
     // The frame pipeline: projects, validation, dumps and timings.
     cli.add_option("--project", o.project, "Open a project file (JSON; see docs/projects.md); headless: run it");
@@ -47,8 +80,6 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--timings", o.timings, "Headless: write every frame's stage, interop and render timings as JSON");
     std::uint64_t seed = 0;
     auto* seedOption = cli.add_option("--seed", seed, "Seed for the project's random stages (overrides the project's)");
-    cli.add_option("--arch", o.arch, "--validate: the architecture kernels compile for when no GPU is present")
-        ->capture_default_str();
 
     try {
         cli.parse(argc, argv);
@@ -82,8 +113,11 @@ ParseOutcome parseOptions(int argc, char** argv)
             parsePair(image, 'x', o.imageWidth, o.imageHeight, "--image-size");
         if (!block.empty())
             parsePair(block, ',', o.blockX, o.blockY, "--block");
+        if ((o.editAtFrame > 0) != !o.editWith.empty())
+            throw CLI::ValidationError("--edit-at-frame", "--edit-at-frame and --edit-with go together");
     } catch (const CLI::ParseError& e) {
-        return {std::nullopt, cli.exit(e)};
+        // --help and --version exit 0; every usage error exits 2, as the header promises.
+        return {std::nullopt, cli.exit(e) == 0 ? 0 : 2};
     }
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");

@@ -10,6 +10,18 @@
 
 namespace ks::app {
 
+// --check FILE.cu and --clear-cache: compile without a GPU or GL and exit (see ks/rtc/check.hpp).
+struct CheckOptions {
+    std::string file;                  // --check; empty: not checking
+    std::string arch;                  // --arch; empty: the device's, else sm_90
+    std::vector<std::string> defines;  // -DNAME[=VALUE]
+    std::vector<std::string> includes; // -I DIR
+    bool fastMath = false, lineInfo = false, debug = false, noCache = false;
+    std::string cppStandard = "c++17";
+    bool clearCache = false;           // --clear-cache
+    bool requested() const { return !file.empty() || clearCache; }
+};
+
 struct AppOptions {
     bool headless = false;
     bool headlessBecauseNoDisplay = false; // chosen automatically: no DISPLAY / WAYLAND_DISPLAY
@@ -30,7 +42,14 @@ struct AppOptions {
     std::vector<std::pair<std::string, std::filesystem::path>> dumps; // --dump NAME=out.npy
     std::filesystem::path timings;         // --timings out.json
     std::optional<std::uint64_t> seed;     // --seed: overrides the project's seed
-    std::string arch = "sm_90";            // --validate's compile target when no device is there
+    std::filesystem::path kernelFile;      // the demo stage's file; default <data>/kernels/thread_colors.cu
+    std::vector<std::filesystem::path> editFiles; // more files to open in editor tabs
+    // Headless: after frame `editAtFrame` (1-based), the stage file's text becomes `editWith`'s
+    // content, as if typed (unsaved) and built at once. For tests and demonstrations.
+    int editAtFrame = 0;
+    std::filesystem::path editWith;
+    std::filesystem::path recoveryDir;     // where unsaved edits are kept; default RecoveryStore's
+    CheckOptions check;
 };
 
 // Parses argv. Returns the options, or an exit code when the program should stop (after --help,

@@ -1,46 +1,85 @@
 #include "panels.hpp"
 
 #include "ks/rtc/diagnostics.hpp"
+#include "theme.hpp"
 
 #include <imgui.h>
 
 namespace ks::app {
 
-void drawCompileLogPanel(AppState& s)
+namespace {
+
+ImVec4 severityColour(const rtc::Diagnostic& d)
 {
-    ImGui::Begin("Compile log");
-    if (s.demo) {
-        const rtc::CompileResult& r = s.demo->compileResult();
-        const std::string file = s.demo->kernelFile().filename().string();
-        if (r.ok)
-            ImGui::TextColored(ImVec4(0.55f, 0.9f, 0.55f, 1.f), "%s: built in %.0f ms (%zu bytes CUBIN)", file.c_str(),
-                               r.compileMs, r.cubin.size());
-        else if (r.diagnostics.empty() && r.log.empty())
-            ImGui::TextColored(ImVec4(1.f, 0.7f, 0.35f, 1.f), "%s: %s", file.c_str(), s.demo->status().c_str());
-        else
-            ImGui::TextColored(ImVec4(1.f, 0.45f, 0.4f, 1.f), "%s: build failed", file.c_str());
+    if (d.likelyCause)
+        return theme::colour(theme::kLikelyCause);
+    return theme::colour(d.severity == rtc::Severity::Error     ? theme::kError
+                         : d.severity == rtc::Severity::Warning ? theme::kWarning
+                                                                : theme::kNote);
+}
+
+// One file's newest build: its outcome and its diagnostics (a click shows the line in the editor).
+void drawBuild(const AppState& s, const EditorTab& tab, Commands& commands)
+{
+    const std::string file = tab.doc.path().filename().string();
+    const BuildState& b = tab.build;
+    const bool isStage = tab.doc.path() == s.editor.stagePath;
+    ImGui::PushID(tab.doc.path().c_str());
+    if (!b.result) {
+        ImGui::TextColored(theme::colour(theme::kBusy), "%s: building\xE2\x80\xA6", file.c_str());
+    } else if (b.result->ok) {
+        ImGui::TextColored(theme::colour(theme::kOk), "%s: built in %.0f ms (NVRTC %.0f ms, %zu bytes CUBIN)%s",
+                           file.c_str(), b.resultTotalMs, b.result->compileMs, b.result->cubin.size(),
+                           b.inFlight ? "; rebuilding\xE2\x80\xA6" : "");
+    } else {
+        const bool keeps = isStage && s.demo && s.demo->kernel();
+        ImGui::TextColored(theme::colour(theme::kError), "%s: build failed%s%s", file.c_str(),
+                           keeps ? "; the last good kernel keeps running" : "",
+                           b.inFlight ? "; rebuilding\xE2\x80\xA6" : "");
+    }
+    if (isStage && s.demo) {
         if (const cuda::Function* k = s.demo->kernel()) {
             const auto& a = k->attributes();
-            ImGui::Text("%s: %d registers, %d B static shared, %d B local", k->name().c_str(), a.numRegs,
-                        a.staticSharedBytes, a.localBytes);
+            ImGui::TextDisabled("  running %s: %d registers, %d B static shared, %d B local", k->name().c_str(),
+                                a.numRegs, a.staticSharedBytes, a.localBytes);
         }
-        for (const rtc::Diagnostic& d : r.diagnostics) {
-            const ImVec4 colour = d.severity == rtc::Severity::Error     ? ImVec4(1.f, 0.45f, 0.4f, 1.f)
-                                  : d.severity == rtc::Severity::Warning ? ImVec4(1.f, 0.8f, 0.35f, 1.f)
-                                                                         : ImVec4(0.6f, 0.75f, 1.f, 1.f);
-            ImGui::TextColored(colour, "%s", rtc::formatDiagnostic(d).c_str());
-            if (!d.excerpt.empty())
-                ImGui::TextDisabled("    %s", d.excerpt.c_str());
-        }
-        if (!r.log.empty() && ImGui::CollapsingHeader("NVRTC log"))
-            ImGui::TextUnformatted(r.log.c_str());
+        if (!s.demo->lastLoadError().empty() && b.result && b.result->ok)
+            ImGui::TextColored(theme::colour(theme::kError), "  not loaded: %s", s.demo->lastLoadError().c_str());
     }
+    if (b.result) {
+        int i = 0;
+        for (const rtc::Diagnostic& d : b.result->diagnostics) {
+            ImGui::PushID(i++);
+            ImGui::PushStyleColor(ImGuiCol_Text, severityColour(d));
+            const std::string text = "  " + rtc::formatDiagnostic(d) + (d.likelyCause ? " (likely cause)" : "");
+            if (ImGui::Selectable(text.c_str()) && d.line > 0 && (d.file.empty() || d.file == file))
+                commands.jumpTo = JumpTo{tab.doc.path(), d.line};
+            ImGui::PopStyleColor();
+            if (!d.excerpt.empty())
+                ImGui::TextDisabled("      %s", d.excerpt.c_str());
+            ImGui::PopID();
+        }
+        if (!b.result->log.empty() && ImGui::TreeNode("NVRTC log")) {
+            ImGui::TextUnformatted(b.result->log.c_str());
+            ImGui::TreePop();
+        }
+    }
+    ImGui::PopID();
+}
+
+} // namespace
+
+void drawCompileLogPanel(AppState& s, Commands& commands)
+{
+    ImGui::Begin("Compile log");
+    for (const auto& tab : s.editor.tabs)
+        drawBuild(s, *tab, commands);
     if (ImGui::CollapsingHeader("Messages", ImGuiTreeNodeFlags_DefaultOpen)) {
         std::lock_guard lock(s.log.mutex);
         for (const LogLine& line : s.log.lines) {
-            const ImVec4 colour = line.level == log::Level::Error     ? ImVec4(1.f, 0.45f, 0.4f, 1.f)
-                                  : line.level == log::Level::Warning ? ImVec4(1.f, 0.8f, 0.35f, 1.f)
-                                                                      : ImVec4(0.75f, 0.75f, 0.75f, 1.f);
+            const ImVec4 colour = line.level == log::Level::Error     ? theme::colour(theme::kError)
+                                  : line.level == log::Level::Warning ? theme::colour(theme::kWarning)
+                                                                      : theme::colour(theme::kMuted);
             ImGui::PushStyleColor(ImGuiCol_Text, colour);
             ImGui::TextWrapped("%s", line.text.c_str());
             ImGui::PopStyleColor();

@@ -10,24 +10,28 @@ void setDefaultLayout(const char* panel, float w, float h)
 {
     const float status = ImGui::GetFrameHeight() + 8.f;
     const float usable = h - status;
-    const float left = w * 0.62f;
+    // Editor on the left, the picture in the middle, facts on the right.
+    const float editor = w * 0.40f;
+    const float right = w * 0.74f;
     struct Box {
         float x, y, w, h;
     } box{0, 0, w, usable};
-    if (!std::strcmp(panel, "Viewport"))
-        box = {0, 0, left, usable * 0.74f};
+    if (!std::strcmp(panel, "Kernel editor"))
+        box = {0, 0, editor, usable};
+    else if (!std::strcmp(panel, "Viewport"))
+        box = {editor, 0, right - editor, usable * 0.64f};
     else if (!std::strcmp(panel, "Launch"))
-        box = {0, usable * 0.74f, left, usable * 0.26f};
+        box = {editor, usable * 0.64f, right - editor, usable * 0.36f};
     else if (!std::strcmp(panel, "Device"))
-        box = {left, 0, w - left, usable * 0.46f};
+        box = {right, 0, w - right, usable * 0.40f};
     else if (!std::strcmp(panel, "Timings"))
-        box = {left, usable * 0.46f, w - left, usable * 0.27f};
+        box = {right, usable * 0.40f, w - right, usable * 0.25f};
     else if (!std::strcmp(panel, "Views"))
-        box = {0, 0, left, usable * 0.62f};
+        box = {editor, 0, right - editor, usable * 0.64f};
     else if (!std::strcmp(panel, "Project"))
-        box = {0, usable * 0.62f, left, usable * 0.38f};
+        box = {editor, usable * 0.64f, right - editor, usable * 0.36f};
     else if (!std::strcmp(panel, "Compile log"))
-        box = {left, usable * 0.73f, w - left, usable * 0.27f};
+        box = {right, usable * 0.65f, w - right, usable * 0.35f};
     ImGui::SetNextWindowPos(ImVec2(box.x, box.y), ImGuiCond_FirstUseEver);
     ImGui::SetNextWindowSize(ImVec2(box.w, box.h), ImGuiCond_FirstUseEver);
 }

@@ -7,7 +7,8 @@ namespace ks::app {
 
 void drawViewportPanel(AppState& state, Commands& commands);
 void drawDevicePanel(const AppState& state);
-void drawCompileLogPanel(AppState& state);
+void drawCompileLogPanel(AppState& state, Commands& commands);
+void drawEditorPanel(EditorState& editor, Commands& commands);
 void drawTimingsPanel(const AppState& state);
 void drawLaunchPanel(const AppState& state, Commands& commands);
 // The frame pipeline's panels (shown when a project is open; the opener otherwise).

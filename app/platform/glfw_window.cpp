@@ -14,6 +14,7 @@
 #include <imgui_impl_glfw.h>
 #include <imgui_impl_opengl3.h>
 
+#include <chrono>
 #include <cstdio>
 #include <string>
 
@@ -62,11 +63,12 @@ struct ImGuiGlfw {
         IMGUI_CHECKVERSION();
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = nullptr;
-        loadFonts(options);
+        fonts = loadFonts(options);
         applyStyle();
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 450 core");
     }
+    UiFonts fonts;
     ~ImGuiGlfw()
     {
         ImGui_ImplOpenGL3_Shutdown();
@@ -92,7 +94,8 @@ int runWindowed(const AppOptions& options)
     int major = 0, minor = 0, rev = 0;
     glfwGetVersion(&major, &minor, &rev);
     App app(options, dataRoot,
-            "GLFW " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(rev) + " window");
+            "GLFW " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(rev) + " window",
+            imgui.fonts);
 
     double last = glfwGetTime();
     const double start = last;
@@ -105,6 +108,9 @@ int runWindowed(const AppOptions& options)
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
         ImGui::NewFrame();
+        // A run of a given length shows finished builds in its last frame (as headless does).
+        if (options.framesGiven && frame + 1 == options.frames)
+            app.settleBuilds(std::chrono::seconds(60));
         app.frame(float(now - start), dt);
         ImGui::Render();
         int fbw = 0, fbh = 0;

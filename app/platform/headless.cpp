@@ -28,7 +28,7 @@ struct ImGuiGl {
         ImGuiIO& io = ImGui::GetIO();
         io.IniFilename = nullptr; // deterministic layout: screenshots must not depend on a saved file
         io.DisplaySize = ImVec2(width, height);
-        loadFonts(options);
+        fonts = loadFonts(options);
         applyStyle();
         ImGui_ImplOpenGL3_Init("#version 450 core");
     }
@@ -39,43 +39,93 @@ struct ImGuiGl {
     }
     ImGuiGl(const ImGuiGl&) = delete;
     ImGuiGl& operator=(const ImGuiGl&) = delete;
+    UiFonts fonts;
 };
 
-} // namespace
-
-int runHeadless(const AppOptions& options)
+gl::EglOptions eglOptionsFor(const AppOptions& options)
 {
-    const std::filesystem::path dataRoot = paths::dataRoot(options.dataDir);
     gl::EglOptions eglOptions;
     if (cuda::driverStatus().available)
         eglOptions.cudaOrdinal = options.device;
-    gl::EglContext context(eglOptions);
-    ImGuiGl imgui(options, float(options.width), float(options.height));
-    gl::Framebuffer window(options.width, options.height);
-    App app(options, dataRoot, context.description());
+    return eglOptions;
+}
 
-    using Clock = std::chrono::steady_clock;
-    auto last = Clock::now();
-    for (int frame = 0; frame < options.frames; ++frame) {
-        const auto now = Clock::now();
-        const float wall = std::chrono::duration<float>(now - last).count();
-        last = now;
-        ImGui::GetIO().DeltaTime = options.timeStep;
-        ImGui_ImplOpenGL3_NewFrame();
-        ImGui::NewFrame();
-        app.frame(float(frame) * options.timeStep, frame == 0 ? options.timeStep : wall);
-        ImGui::Render();
-        window.bind();
-        glClearColor(0.05f, 0.05f, 0.06f, 1.f);
-        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        glBindFramebuffer(GL_FRAMEBUFFER, 0);
+} // namespace
+
+struct HeadlessSession::Impl {
+    // Members in construction order; destroyed in reverse (the App before ImGui before GL).
+    AppOptions options;
+    gl::EglContext context;
+    ImGuiGl imgui;
+    gl::Framebuffer window;
+    App app;
+    std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
+    int frames = 0;
+
+    explicit Impl(const AppOptions& o)
+        : options(o), context(eglOptionsFor(o)), imgui(o, float(o.width), float(o.height)), window(o.width, o.height),
+          app(o, paths::dataRoot(o.dataDir), context.description(), imgui.fonts)
+    {
     }
+};
+
+HeadlessSession::HeadlessSession(const AppOptions& options) : m_impl(std::make_unique<Impl>(options)) {}
+HeadlessSession::~HeadlessSession() = default;
+
+App& HeadlessSession::app() noexcept
+{
+    return m_impl->app;
+}
+
+int HeadlessSession::framesRendered() const noexcept
+{
+    return m_impl->frames;
+}
+
+void HeadlessSession::renderFrame()
+{
+    Impl& m = *m_impl;
+    const auto now = std::chrono::steady_clock::now();
+    const float wall = std::chrono::duration<float>(now - m.last).count();
+    m.last = now;
+    ImGui::GetIO().DeltaTime = m.options.timeStep;
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui::NewFrame();
+    m.app.frame(float(m.frames) * m.options.timeStep, m.frames == 0 ? m.options.timeStep : wall);
+    ImGui::Render();
+    m.window.bind();
+    glClearColor(0.05f, 0.05f, 0.06f, 1.f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    ++m.frames;
+}
+
+image::Rgba8Image HeadlessSession::screenshot()
+{
     glFinish();
+    return {m_impl->options.width, m_impl->options.height, m_impl->window.readPixels()};
+}
+
+int runHeadless(const AppOptions& options)
+{
+    HeadlessSession session(options);
+    App& app = session.app();
+    const std::string editText = options.editWith.empty() ? std::string() : paths::readTextFile(options.editWith);
+    for (int frame = 1; frame <= options.frames; ++frame) {
+        // The last frame shows finished builds, so a screenshot never depends on compile speed.
+        if (frame == options.frames && !app.settleBuilds(std::chrono::seconds(60)))
+            std::printf("kernelscope: builds still running after 60 s; the screenshot shows them running\n");
+        session.renderFrame();
+        if (frame == options.editAtFrame)
+            app.editDocument(app.stagePath(), editText);
+    }
+    if (options.editAtFrame >= options.frames)
+        std::printf("kernelscope: --edit-at-frame %d is not before the last frame (%d): the edit is not shown\n",
+                    options.editAtFrame, options.frames);
     std::printf("kernelscope: %s\n", app.statusLine().c_str());
     if (!options.screenshot.empty()) {
-        image::Rgba8Image shot{options.width, options.height, window.readPixels()};
-        image::writePng(options.screenshot, shot);
+        image::writePng(options.screenshot, session.screenshot());
         std::printf("kernelscope: wrote screenshot %s (%dx%d, after %d frames%s)\n",
                     std::filesystem::absolute(options.screenshot).c_str(), options.width, options.height,
                     options.frames, options.headlessBecauseNoDisplay ? "; no display, so ran headless" : "");

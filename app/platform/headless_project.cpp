@@ -37,7 +37,7 @@ int runValidate(const AppOptions& options)
     }
     rtc::CompileCache cache(rtc::CompileCache::defaultDirectory());
     project::CheckOptions check;
-    check.compile.arch = options.arch;
+    check.compile.arch = options.check.arch.empty() ? std::string("sm_90") : options.check.arch;
     check.compile.ptxasVerbose = false;
     const std::vector<project::Problem> problems = project::checkProject(*loaded.project, cache, check);
     printProblems(problems);
@@ -45,7 +45,7 @@ int runValidate(const AppOptions& options)
         return 1;
     std::printf("%s: ok (%zu resources, %zu stages, %zu views; kernels compiled for %s)\n",
                 options.validate.string().c_str(), loaded.project->resources.size(), loaded.project->stages.size(),
-                loaded.project->views.size(), options.arch.c_str());
+                loaded.project->views.size(), check.compile.arch.c_str());
     return 0;
 }
 

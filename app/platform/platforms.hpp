@@ -3,7 +3,37 @@
 
 #include "options.hpp"
 
+#include "ks/image/png.hpp"
+
+#include <memory>
+
 namespace ks::app {
+
+class App;
+
+// The headless platform, one frame at a time: an EGL context (NVIDIA's EGL device, or Mesa's
+// software device), ImGui, a framebuffer the size of the window, and the App. For the headless
+// runner, tests and benchmarks that drive the App (edits, frames) and look at the result.
+// Throws ks::Error (Egl) when no headless GL context can be made. Thread: the creating thread.
+class HeadlessSession {
+public:
+    explicit HeadlessSession(const AppOptions& options);
+    ~HeadlessSession();
+    HeadlessSession(const HeadlessSession&) = delete;
+    HeadlessSession& operator=(const HeadlessSession&) = delete;
+
+    App& app() noexcept;
+    // One frame at simulated time framesRendered() * options.timeStep: the App's CUDA work and
+    // UI, drawn into the window framebuffer.
+    void renderFrame();
+    int framesRendered() const noexcept;
+    // The window as drawn by the last frame (waits for GL).
+    image::Rgba8Image screenshot();
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> m_impl;
+};
 
 // Offscreen on EGL's device platform; renders options.frames frames, writes options.screenshot.
 // Returns the process exit status.

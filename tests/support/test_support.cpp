@@ -1,8 +1,15 @@
 #include "test_support.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
 #include <cstdlib>
+#include <fstream>
+#include <stdexcept>
 
 namespace ks::test {
 
@@ -17,6 +24,29 @@ std::filesystem::path sourceDir()
 std::filesystem::path referenceDir()
 {
     return sourceDir() / "tests" / "reference";
+}
+
+TempDir::TempDir()
+{
+    static std::atomic<int> counter{0};
+    m_path = std::filesystem::temp_directory_path() /
+             ("ks-test-" + std::to_string(::getpid()) + "-" + std::to_string(counter++));
+    std::filesystem::remove_all(m_path);
+    std::filesystem::create_directories(m_path);
+}
+
+TempDir::~TempDir()
+{
+    std::error_code ec;
+    std::filesystem::remove_all(m_path, ec);
+}
+
+std::filesystem::path TempDir::write(const std::string& name, const std::string& text) const
+{
+    const std::filesystem::path p = m_path / name;
+    std::filesystem::create_directories(p.parent_path());
+    writeFile(p, text);
+    return p;
 }
 
 void CudaTest::SetUp()
@@ -57,6 +87,44 @@ void InteropTest::TearDown()
     m_stream = cuda::Stream();
     m_context.reset();
     m_egl = gl::EglContext();
+}
+
+void writeFile(const std::filesystem::path& path, const std::string& text)
+{
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    out << text;
+    if (!out.flush())
+        throw std::runtime_error("cannot write " + path.string());
+}
+
+std::string demoKernelSource()
+{
+    return paths::readTextFile(sourceDir() / "kernels" / "thread_colors.cu");
+}
+
+std::string demoKernelRedBlueSwapped()
+{
+    std::string s = demoKernelSource();
+    const std::string from = "make_uchar4(c.r, c.g, c.b, c.a)", to = "make_uchar4(c.b, c.g, c.r, c.a)";
+    int replaced = 0;
+    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()), ++replaced)
+        s.replace(at, from.size(), to);
+    if (replaced != 2)
+        throw std::runtime_error("kernels/thread_colors.cu changed: update demoKernelRedBlueSwapped()");
+    return s;
+}
+
+std::string demoKernelMissingSemicolon(int* causeLine)
+{
+    std::string s = demoKernelSource();
+    const std::string statement = "const unsigned y = blockIdx.y * blockDim.y + threadIdx.y;";
+    const auto at = s.find(statement);
+    if (at == std::string::npos)
+        throw std::runtime_error("kernels/thread_colors.cu changed: update demoKernelMissingSemicolon()");
+    if (causeLine)
+        *causeLine = 1 + int(std::count(s.begin(), s.begin() + std::ptrdiff_t(at), '\n'));
+    s.erase(at + statement.size() - 1, 1);
+    return s;
 }
 
 std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo, float hi)

@@ -53,6 +53,32 @@ protected:
     cuda::Stream m_stream;
 };
 
+// A fresh folder under the system's temp folder, removed with everything in it when it dies.
+class TempDir {
+public:
+    TempDir();
+    ~TempDir();
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+    const std::filesystem::path& path() const noexcept { return m_path; }
+    // Writes `text` to path()/name (creating folders) and returns the full path.
+    std::filesystem::path write(const std::string& name, const std::string& text) const;
+
+private:
+    std::filesystem::path m_path;
+};
+
+// Writes `text` to `path` with ordinary open/write/close (as a plain editor save would).
+void writeFile(const std::filesystem::path& path, const std::string& text);
+
+// kernels/thread_colors.cu, and the edits of it the live-kernel tests make.
+std::string demoKernelSource();
+// Red and blue swapped in both kernels: a visible change with an exact host reference.
+std::string demoKernelRedBlueSwapped();
+// The ';' ending the first `const unsigned y = ...` dropped: NVRTC reports "expected a ';'" on the
+// next line; `causeLine` (1-based) receives the line that lost it.
+std::string demoKernelMissingSemicolon(int* causeLine = nullptr);
+
 // Random floats from a fixed seed: never test on zeros.
 std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo = -1.f, float hi = 1.f);
 

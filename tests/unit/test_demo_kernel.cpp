@@ -1,7 +1,9 @@
 // The default demo's kernel compiles with NVRTC on any machine (no GPU needed), and its colour
 // function makes blocks and threads tell apart.
 #include "ks/core/paths.hpp"
+#include "ks/demo/thread_colors_demo.hpp"
 #include "ks/rtc/compiler.hpp"
+#include "ks/rtc/kernel_signature.hpp"
 #include "ks/render/image_view.hpp"
 
 #include "test_support.hpp"
@@ -89,4 +91,47 @@ TEST(FitKeepAspect, CentresAndKeepsTheRatio)
     EXPECT_FLOAT_EQ(tall.width, 200.f);
     EXPECT_FLOAT_EQ(tall.y, 100.f);
     EXPECT_FLOAT_EQ(ks::render::fitKeepAspect(0, 10, 10, 10).width, 0.f);
+}
+
+// The edits the live-kernel tests and the edit-to-pixels bench make to the demo kernel: the
+// red/blue swap compiles for Hopper (so the GPU tests cannot fail on a typo), the dropped ';'
+// fails at the line after the one that lost it, with the likely cause marked.
+TEST(DemoKernel, TheLiveEditVariantsCompileOrFailAsIntended)
+{
+    ks::rtc::CompileOptions options;
+    options.arch = "sm_90";
+    options.includePaths.push_back((ks::test::sourceDir() / "kernels" / "include").string());
+    const auto swapped = ks::rtc::compile(ks::test::demoKernelRedBlueSwapped(), "thread_colors.cu", options);
+    ASSERT_TRUE(swapped.ok) << swapped.log;
+    EXPECT_NE(swapped.ptx.find(".entry thread_colors_surface"), std::string::npos);
+
+    int causeLine = 0;
+    const auto broken = ks::rtc::compile(ks::test::demoKernelMissingSemicolon(&causeLine), "thread_colors.cu", options);
+    EXPECT_FALSE(broken.ok);
+    bool error = false, cause = false;
+    for (const auto& d : broken.diagnostics) {
+        error |= d.severity == ks::rtc::Severity::Error && !d.likelyCause && d.line == causeLine + 1;
+        cause |= d.likelyCause && d.line == causeLine;
+    }
+    EXPECT_TRUE(error) << broken.log;
+    EXPECT_TRUE(cause) << broken.log;
+}
+
+// The editor's stage picker offers the kernels the demo stage can launch.
+TEST(DemoKernel, TheStageTakesSurfaceKernelsOnly)
+{
+    using ks::demo::ThreadColorsDemo;
+    const auto kernels = ks::rtc::findKernels(ks::test::demoKernelSource());
+    ASSERT_EQ(kernels.size(), 2u);
+    EXPECT_EQ(kernels[0].name, ThreadColorsDemo::kDefaultKernel);
+    EXPECT_TRUE(ThreadColorsDemo::fitsStage(kernels[0]));
+    EXPECT_FALSE(ThreadColorsDemo::fitsStage(kernels[1])) << "a uchar4* is not a surface";
+    const auto more = ks::rtc::findKernels(
+        "extern \"C\" __global__ void a(const cudaSurfaceObject_t s, const int w, int h, float t) {}\n"
+        "template <class T> __global__ void b(cudaSurfaceObject_t s, int w, int h, T t) {}\n"
+        "__global__ void c(cudaSurfaceObject_t s, int w, int h) {}\n");
+    ASSERT_EQ(more.size(), 3u);
+    EXPECT_TRUE(ThreadColorsDemo::fitsStage(more[0])) << "const by value is the same launch";
+    EXPECT_FALSE(ThreadColorsDemo::fitsStage(more[1])) << "a template needs an instantiation";
+    EXPECT_FALSE(ThreadColorsDemo::fitsStage(more[2]));
 }

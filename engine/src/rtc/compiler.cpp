@@ -2,9 +2,15 @@
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
+#include "ks/core/sha256.hpp"
+#include "ks/rtc/include_scanner.hpp"
+#include "ks/rtc/kernel_facts.hpp"
+#include "ks/rtc/symbols.hpp"
 
 #include <nvrtc.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -18,6 +24,8 @@ namespace ks::rtc {
 namespace fs = std::filesystem;
 
 namespace {
+
+constexpr int kMaxStaticSharedBytes = 48 * 1024;
 
 void checkNvrtc(nvrtcResult r, const char* call, std::source_location where = std::source_location::current())
 {
@@ -51,6 +59,19 @@ std::string cudaIncludeDir()
     return {};
 }
 
+std::vector<std::string> toolkitIncludeDirs()
+{
+    std::vector<std::string> dirs;
+    if (std::string cuda = cudaIncludeDir(); !cuda.empty()) {
+        // CUDA 13 keeps CUB/Thrust/libcu++ under include/cccl; their headers must come first.
+        std::error_code ec;
+        if (fs::is_directory(fs::path(cuda) / "cccl", ec))
+            dirs.push_back((fs::path(cuda) / "cccl").string());
+        dirs.push_back(cuda);
+    }
+    return dirs;
+}
+
 std::vector<std::string> defaultIncludePaths()
 {
     std::vector<std::string> paths;
@@ -59,12 +80,27 @@ std::vector<std::string> defaultIncludePaths()
     } catch (const Error&) {
         // No data root (a test binary run from elsewhere): user includes simply are not found.
     }
-    if (std::string cuda = cudaIncludeDir(); !cuda.empty()) {
-        // CUDA 13 keeps CUB/Thrust/libcu++ under include/cccl; their headers must come first.
-        std::error_code ec;
-        if (fs::is_directory(fs::path(cuda) / "cccl", ec))
-            paths.push_back((fs::path(cuda) / "cccl").string());
-        paths.push_back(cuda);
+    for (std::string& dir : toolkitIncludeDirs())
+        paths.push_back(std::move(dir));
+    return paths;
+}
+
+std::vector<std::string> includeSearchPath(const CompileOptions& o)
+{
+    std::vector<std::string> paths = o.includePaths;
+    for (std::string& p : defaultIncludePaths())
+        paths.push_back(std::move(p));
+    for (std::size_t i = 0; i < o.extra.size(); ++i) {
+        const std::string& e = o.extra[i];
+        for (std::string_view prefix : {"--include-path=", "-I"}) {
+            if (e.rfind(prefix, 0) != 0)
+                continue;
+            if (e.size() > prefix.size())
+                paths.push_back(e.substr(prefix.size()));
+            else if (i + 1 < o.extra.size())
+                paths.push_back(o.extra[i + 1]);
+            break;
+        }
     }
     return paths;
 }
@@ -80,6 +116,8 @@ std::vector<std::string> buildOptionList(const CompileOptions& o)
         opts.push_back("-lineinfo");
     if (o.debug)
         opts.push_back("-G");
+    if (o.minimal)
+        opts.push_back("-minimal");
     if (o.ptxasVerbose && o.arch.rfind("sm_", 0) == 0)
         opts.push_back("-Xptxas=-v");
     for (const auto& d : o.defines)
@@ -100,21 +138,131 @@ std::string nvrtcVersionString()
     return std::to_string(major) + "." + std::to_string(minor);
 }
 
+bool nvrtcSupportsPch()
+{
+    int major = 0, minor = 0;
+    nvrtcVersion(&major, &minor);
+    return major > 12 || (major == 12 && minor >= 8);
+}
+
+std::string_view pchUseName(PchUse use) noexcept
+{
+    switch (use) {
+    case PchUse::Off: return "off";
+    case PchUse::NotApplicable: return "n/a";
+    case PchUse::Created: return "created";
+    case PchUse::Used: return "used";
+    case PchUse::HeapExhausted: return "heap exhausted";
+    case PchUse::Failed: return "failed";
+    }
+    return "?";
+}
+
+namespace {
+
+// NVRTC keeps automatic PCHs in an in-process heap and names them after a folder that must exist.
+// It reuses a PCH without checking whether the headers it was made from changed since (seen with
+// CUDA 13.0: an edited user header kept its old macro values), so each state of the user's
+// headers and options gets its own folder: a changed header means a new folder and a fresh PCH.
+// The folders are process-wide by nature (so is NVRTC's heap); they are removed at exit.
+class PchFolders {
+public:
+    PchFolders() : m_root(fs::temp_directory_path() / ("kernelscope-pch-" + std::to_string(::getpid()))) {}
+    ~PchFolders()
+    {
+        std::error_code ec;
+        fs::remove_all(m_root, ec);
+    }
+    // Empty when the folder cannot be made (then compiles go without PCH).
+    fs::path folderFor(const Sha256::Digest& state) const
+    {
+        fs::path dir = m_root / Sha256::hex(state).substr(0, 24);
+        std::error_code ec;
+        fs::create_directories(dir, ec);
+        return ec ? fs::path() : dir;
+    }
+
+private:
+    fs::path m_root;
+};
+
+fs::path pchFolder(const std::string& source, const std::string& fileName, const CompileOptions& options,
+                   const std::vector<std::string>& optionList)
+{
+    static const PchFolders folders;
+    Sha256 state;
+    for (const auto& o : optionList)
+        state.field(o);
+    scanIncludes(source, fileName, includeSearchPath(options), toolkitIncludeDirs()).hashInto(state);
+    return folders.folderFor(state.finish());
+}
+
+int flowCallback(void* payload, void*)
+{
+    return static_cast<const std::atomic<bool>*>(payload)->load(std::memory_order_relaxed) ? 1 : 0;
+}
+
+// Takes NVRTC's PCH messages out of the log (they are not diagnostics) and says whether a PCH
+// was reused.
+bool stripPchMessages(std::string& log)
+{
+    bool used = false;
+    std::string kept;
+    std::size_t start = 0;
+    while (start < log.size()) {
+        std::size_t end = log.find('\n', start);
+        end = end == std::string::npos ? log.size() : end + 1;
+        const std::string_view line(log.data() + start, end - start);
+        if (line.find("\": using precompiled header file \"") != std::string_view::npos)
+            used = true;
+        else if (line.find("\": creating precompiled header file \"") == std::string_view::npos)
+            kept += line;
+        start = end;
+    }
+    log = std::move(kept);
+    return used;
+}
+
+Diagnostic toolDiagnostic(const std::string& fileName, std::string message)
+{
+    Diagnostic d;
+    d.file = fileName;
+    d.severity = Severity::Error;
+    d.message = std::move(message);
+    return d;
+}
+
+} // namespace
+
 CompileResult compile(const std::string& source, const std::string& fileName, const CompileOptions& options,
-                      const std::vector<std::string>& nameExpressions)
+                      const std::vector<std::string>& nameExpressions, const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
     CompileResult result;
-    // Whatever the engine prepends, #line keeps every diagnostic on the user's line numbers.
-    const std::string text = "#line 1 \"" + fileName + "\"\n" + source;
+    // The program is named after the user's file and nothing is prepended, so NVRTC's file names
+    // and line numbers are the user's as they are. (A prelude would need a #line directive, and
+    // NVRTC turns its precompiled headers off for a file that has one: warning #20283-D.)
+    const std::string& text = source;
 
     nvrtcProgram raw = nullptr;
     checkNvrtc(nvrtcCreateProgram(&raw, text.c_str(), fileName.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
     ProgramPtr program(raw);
     for (const auto& name : nameExpressions)
         checkNvrtc(nvrtcAddNameExpression(raw, name.c_str()), "nvrtcAddNameExpression");
+    if (cancel)
+        checkNvrtc(nvrtcSetFlowCallback(raw, flowCallback, const_cast<std::atomic<bool>*>(cancel)),
+                   "nvrtcSetFlowCallback");
 
-    const std::vector<std::string> opts = buildOptionList(options);
+    std::vector<std::string> opts = buildOptionList(options);
+    bool pchOn = false;
+    if (options.precompiledHeaders && nvrtcSupportsPch()) {
+        if (fs::path dir = pchFolder(source, fileName, options, opts); !dir.empty()) {
+            pchOn = true;
+            opts.push_back("-pch");
+            opts.push_back("-pch-dir=" + dir.string());
+            opts.push_back("-pch-verbose=false");
+        }
+    }
     std::vector<const char*> argv;
     for (const auto& o : opts)
         argv.push_back(o.c_str());
@@ -127,7 +275,22 @@ CompileResult compile(const std::string& source, const std::string& fileName, co
         checkNvrtc(nvrtcGetProgramLog(raw, result.log.data()), "nvrtcGetProgramLog");
     while (!result.log.empty() && result.log.back() == '\0')
         result.log.pop_back();
-    result.diagnostics = parseLog(result.log);
+    const bool pchUsed = stripPchMessages(result.log);
+    if (pchOn) {
+        switch (nvrtcGetPCHCreateStatus(raw)) {
+        case NVRTC_SUCCESS: result.pch = PchUse::Created; break;
+        case NVRTC_ERROR_PCH_CREATE_HEAP_EXHAUSTED: result.pch = PchUse::HeapExhausted; break;
+        case NVRTC_ERROR_PCH_CREATE: result.pch = PchUse::Failed; break;
+        default: result.pch = pchUsed ? PchUse::Used : PchUse::NotApplicable; break;
+        }
+    }
+
+    if (compiled == NVRTC_ERROR_CANCELLED) {
+        result.cancelled = true;
+        result.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return result;
+    }
+    result.diagnostics = parseLog(result.log, fileName);
     markLikelyCauses(result.diagnostics, source, fileName);
 
     if (compiled == NVRTC_SUCCESS) {
@@ -153,18 +316,28 @@ CompileResult compile(const std::string& source, const std::string& fileName, co
     } else if (compiled != NVRTC_ERROR_COMPILATION) {
         // NVRTC itself failed (bad option, out of memory): report it as a diagnostic too, so the
         // user sees it in the same place, and keep the result a value.
-        Diagnostic d;
-        d.file = fileName;
-        d.severity = Severity::Error;
-        d.message = std::string("NVRTC failed: ") + nvrtcGetErrorString(compiled) +
-                    (result.log.empty() ? "" : " (" + result.log + ")");
-        result.diagnostics.push_back(std::move(d));
+        result.toolFailure = true;
+        result.diagnostics.push_back(toolDiagnostic(
+            fileName, std::string("NVRTC failed: ") + nvrtcGetErrorString(compiled) +
+                          (result.log.empty() ? "" : " (" + result.log + ")")));
     }
-    if (!result.ok && result.diagnostics.empty()) {
-        Diagnostic d;
-        d.file = fileName;
-        d.message = "compilation failed: " + result.log;
-        result.diagnostics.push_back(std::move(d));
+    const bool anyError = std::any_of(result.diagnostics.begin(), result.diagnostics.end(),
+                                      [](const Diagnostic& d) { return d.severity == Severity::Error; });
+    if (!result.ok && !anyError) {
+        // NVRTC can fail without a message: the back end refuses a kernel whose static shared
+        // memory exceeds 48 KiB, for instance, and says nothing. Name the cause where we can.
+        std::string why;
+        for (const PtxasKernelReport& k : parsePtxasReport(result.log).kernels)
+            if (k.sharedBytes > kMaxStaticSharedBytes)
+                why += (why.empty() ? "" : "; ") + std::string("kernel '") + demangle(k.symbol) + "' declares " +
+                       std::to_string(k.sharedBytes) + " bytes of static shared memory, more than the " +
+                       std::to_string(kMaxStaticSharedBytes) +
+                       " allowed (use extern __shared__ memory with a launch-time size and opt in with "
+                       "cuFuncSetAttribute)";
+        result.diagnostics.push_back(toolDiagnostic(
+            fileName, why.empty() ? std::string("compilation failed without an error message from NVRTC (") +
+                                        nvrtcGetErrorString(compiled) + "); see the log"
+                                  : why));
     }
     result.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;

@@ -1,5 +1,7 @@
 #include "ks/rtc/diagnostics.hpp"
 
+#include "ks/rtc/symbols.hpp"
+
 #include <regex>
 #include <sstream>
 
@@ -51,19 +53,38 @@ Severity parseSeverity(const std::string& s)
 
 bool isCaretLine(std::string_view line)
 {
-    std::size_t caret = line.find('^');
-    return caret != std::string_view::npos && line.find_first_not_of(' ') == caret &&
-           line.find_first_not_of(' ', caret + 1) == std::string_view::npos;
+    const std::size_t caret = line.find_first_not_of(" \t");
+    return caret != std::string_view::npos && line[caret] == '^' &&
+           line.find_first_not_of(" \t", caret + 1) == std::string_view::npos;
+}
+
+std::string trim(std::string_view s)
+{
+    const std::size_t a = s.find_first_not_of(" \t");
+    if (a == std::string_view::npos)
+        return {};
+    const std::size_t b = s.find_last_not_of(" \t\r");
+    return std::string(s.substr(a, b - a + 1));
 }
 
 } // namespace
 
-std::vector<Diagnostic> parseLog(std::string_view log)
+std::vector<Diagnostic> parseLog(std::string_view log, std::string_view defaultFile)
 {
     // "file(12): error: msg", "file(12): warning #177-D: msg", "file(12): catastrophic error: msg",
-    // and location-less "error: msg" / "catastrophic error: msg".
-    static const std::regex located(R"(^(.*)\((\d+)\): (catastrophic error|error|warning|remark|note)( #[0-9A-Za-z-]+)?: (.*)$)");
-    static const std::regex bare(R"(^(catastrophic error|error|warning|remark|note)( #[0-9A-Za-z-]+)?: (.*)$)");
+    // "file(12): remark #20200-D: msg".
+    static const std::regex located(
+        R"(^(.*)\((\d+)\): (catastrophic error|error|warning|remark|note)( #[0-9A-Za-z-]+)?: (.*)$)");
+    // Location-less: "error: msg", "Command-line error: msg", "nvrtc: error: msg".
+    static const std::regex bare(
+        R"(^(?:nvrtc: |Command-line )?(catastrophic error|error|warning|remark|note)( #[0-9A-Za-z-]+)?: (.*)$)");
+    // ptxas: "ptxas fatal   : msg", "ptxas error   : msg", "ptxas warning : msg" and
+    // "ptxas application ptx input, line 27; error   : msg".
+    static const std::regex ptxas(R"(^ptxas(?: application ptx input, line (\d+);)? *(fatal|error|warning) *: (.*)$)");
+    // "detected during instantiation of "..." at line 10" / "... at line 10 of "b.cuh"" and the
+    // indented list after "detected during:".
+    static const std::regex context(R"(^\s+(?:detected during(?::)? ?)?(.*?) at line (\d+)(?: of \"?([^"]+)\"?)?\s*$)");
+
     std::vector<Diagnostic> out;
     const auto lines = splitLines(log);
     for (std::size_t i = 0; i < lines.size(); ++i) {
@@ -76,15 +97,34 @@ std::vector<Diagnostic> parseLog(std::string_view log)
             d.severity = parseSeverity(m[3]);
             d.code = m[4].matched ? std::string(m[4]).substr(1) : "";
             d.message = m[5];
+        } else if (std::regex_match(line, m, ptxas)) {
+            d.severity = m[2] == "warning" ? Severity::Warning : Severity::Error;
+            d.message = "ptxas";
+            if (m[1].matched)
+                d.message += " (PTX line " + std::string(m[1]) + ")";
+            d.message += ": " + annotateMangledNames(std::string(m[3]));
         } else if (std::regex_match(line, m, bare)) {
             d.severity = parseSeverity(m[1]);
             d.code = m[2].matched ? std::string(m[2]).substr(1) : "";
             d.message = m[3];
+        } else if (!out.empty() && std::regex_match(line, m, context)) {
+            // Where a template that failed was used: a note at that line, after its error.
+            Diagnostic n;
+            const Diagnostic& owner = out.back();
+            n.file = m[3].matched ? std::string(m[3]) : owner.file;
+            n.line = std::stoi(m[2]);
+            n.severity = Severity::Note;
+            std::string what = trim(std::string(m[1]));
+            n.message = what.empty() ? "required from here" : "detected during " + what;
+            out.push_back(std::move(n));
+            continue;
         } else {
             continue;
         }
+        if (d.file.empty())
+            d.file = std::string(defaultFile);
         // The quoted source line and the caret under the column follow, both indented by two
-        // spaces more than the source.
+        // spaces more than the source (tabs are reproduced, so positions agree).
         if (i + 2 < lines.size() && isCaretLine(lines[i + 2])) {
             std::string_view src = lines[i + 1];
             const std::size_t caret = lines[i + 2].find('^');

@@ -23,9 +23,20 @@ struct Diagnostic {
     bool likelyCause = false;
 };
 
-// Parses an NVRTC (EDG front end) log: "file(line): severity[ #code]: message", the quoted source
-// line and the caret that gives the column. ptxas lines and summaries are skipped.
-std::vector<Diagnostic> parseLog(std::string_view log);
+// Parses an NVRTC log into diagnostics, in the log's order:
+// - the front end's "file(line): severity[ #code]: message", with the quoted source line and the
+//   caret that gives the column (tabs kept, so the column counts characters); "catastrophic
+//   error" (a missing include, #error) is an error. A diagnostic inside an included header carries
+//   that header's file name as NVRTC spells it.
+// - "detected during instantiation of ... at line N [of "file"]" context lines become Notes at
+//   that line (where the template was used), following their error.
+// - location-less "error: ...", "Command-line error: ...", "nvrtc: error: ..." (bad options).
+// - ptxas' "error"/"warning"/"fatal" lines (the back end: unresolved externs, bad inline asm):
+//   located at no line of the user's; PTX line numbers go into the message.
+// ptxas' info lines (see kernel_facts.hpp), summaries ("2 errors detected ...") and the
+// "Remark: The warnings can be suppressed ..." hint are skipped. Diagnostics without a file get
+// `defaultFile` (the file being compiled).
+std::vector<Diagnostic> parseLog(std::string_view log, std::string_view defaultFile = {});
 
 // For errors of the "expected a ';'"-kind (reported at the token after the real cause) that sit at
 // the start of their line, appends a Note at the preceding non-blank line of `source` with

@@ -5,7 +5,9 @@
 // that owns the CUDA context.
 //
 // Requests carry a `slot` (usually the kernel file's path): a newer request for the same slot
-// supersedes an older one that has not started, so typing fast never queues stale builds.
+// supersedes an older one that has not started, so typing fast never queues stale builds; a
+// running build of that slot is cancelled too (NVRTC stops at its next check point), so the new
+// one starts sooner. Requests run one at a time, oldest first, through the CompileCache.
 
 #include "ks/rtc/cache.hpp"
 
@@ -36,12 +38,13 @@ struct CompletedCompile {
     std::shared_ptr<const CompileResult> result;
     double queuedMs = 0;  // from submit to start
     double totalMs = 0;   // from submit to completion
+    CacheSource cacheSource = CacheSource::Compiled; // where the result came from
 };
 
 class CompileService {
 public:
     explicit CompileService(CompileCache& cache);
-    ~CompileService(); // finishes the running compile, drops queued ones, joins the worker
+    ~CompileService(); // cancels the running compile, drops queued ones, joins the worker
     CompileService(const CompileService&) = delete;
     CompileService& operator=(const CompileService&) = delete;
 
@@ -52,12 +55,17 @@ public:
     std::vector<CompletedCompile> poll();
 
     // Blocks until the build with `ticket` finished (or was superseded: then nullopt), at most
-    // `timeout`. For tests, the headless runner and --check.
+    // `timeout` (then nullopt too). For tests, the headless runner and --check. A build that
+    // wait() returned is not returned by poll() again, and vice versa; finished builds that
+    // nobody collects are kept (the newest 256) until then.
     std::optional<CompletedCompile> wait(std::uint64_t ticket, std::chrono::milliseconds timeout);
 
-    // Whether a build is running or queued, and for how long the current one has run.
+    // Whether a build is running or queued, and for how long the current one has run (0 when
+    // none runs).
     bool busy() const;
     double busySeconds() const;
+    // Whether `ticket` was superseded (dropped before it ran, or cancelled while running).
+    bool superseded(std::uint64_t ticket) const;
 
 private:
     struct Impl;

@@ -1,0 +1,99 @@
+#pragma once
+// The state of the kernel editor: open documents (tabs), their builds, the session's compile
+// options, and which kernel the demo stage runs. The editor panel draws from it and edits its own
+// widget buffers; everything else goes through Commands that App applies.
+
+#include "ks/project/debouncer.hpp"
+#include "ks/project/kernel_document.hpp"
+#include "ks/project/recovery_store.hpp"
+#include "ks/rtc/compiler.hpp"
+#include "ks/rtc/kernel_signature.hpp"
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct ImFont;
+
+namespace ks::app {
+
+// The builds of one document.
+struct BuildState {
+    std::uint64_t ticket = 0;           // the newest request submitted (0: none)
+    std::uint64_t submittedRevision = 0; // the document revision it builds
+    double submittedAt = 0;              // steady-clock seconds
+    bool inFlight = false;               // submitted and not finished
+    // The newest finished build and what it was of.
+    std::shared_ptr<const rtc::CompileResult> result;
+    std::uint64_t resultRevision = 0;
+    double resultTotalMs = 0;            // submit to completion (queue + compile)
+    int errors = 0, warnings = 0;
+};
+
+// One open file.
+struct EditorTab {
+    explicit EditorTab(project::KernelDocument d) : doc(std::move(d)), buffer(doc.text()) {}
+
+    project::KernelDocument doc;
+    std::string buffer;              // the text widget's buffer; equals doc.text() after each frame
+    int widgetGeneration = 0;        // bumped when the text is replaced from outside the widget
+    project::Debouncer debounce;
+    BuildState build;
+    std::vector<rtc::KernelSignature> kernels; // found in the text (for the stage picker)
+    std::uint64_t scannedRevision = 0;
+    std::optional<project::RecoveryEntry> recovery; // unsaved edits found at open, on offer
+    std::uint64_t recoveredRevision = 0;            // the revision last written to the recovery file
+    std::string message;                            // the last save/reload message for this file
+
+    // Widget-side state (owned by the editor panel).
+    int cursorLine = 1, cursorColumn = 1;
+    int jumpToLine = 0;     // > 0: scroll there and put the cursor on it
+    int cursorOffset = 0;
+    int pendingCursor = -1; // byte offset the widget's callback moves the cursor to
+    int refocusOffset = -1; // give the widget the focus back with the cursor here (after Ctrl+Enter)
+    int lastCursorLine = 0;
+    bool editing = false;   // the text widget was active in the last frame
+};
+
+struct EditorState {
+    std::vector<std::unique_ptr<EditorTab>> tabs;
+    int selectTab = -1; // > = 0: the tab bar selects it next frame
+    int activeTab = 0;
+
+    // The demo stage: which file and kernel the viewport runs.
+    std::filesystem::path stagePath;
+    std::string stageKernel = "thread_colors_surface";
+
+    rtc::CompileOptions options;     // for every build of the session
+    bool archFromDevice = false;     // the target is the running device's (no picker)
+    bool buildOnPause = true;
+    double pauseSeconds = 0.35;
+    // Text fields of the options UI (parsed into `options` when applied).
+    std::string definesText, includesText;
+    std::string openPathText;
+
+    ImFont* monoFont = nullptr; // the source font (DejaVu Sans Mono when installed)
+
+    EditorTab* find(const std::filesystem::path& path)
+    {
+        for (auto& t : tabs)
+            if (t->doc.path() == path)
+                return t.get();
+        return nullptr;
+    }
+    const EditorTab* stage() const
+    {
+        for (const auto& t : tabs)
+            if (t->doc.path() == stagePath)
+                return t.get();
+        return nullptr;
+    }
+};
+
+// What a conflict's user chose.
+enum class ConflictChoice { ReloadFromDisk, KeepMine, SaveMine };
+
+} // namespace ks::app

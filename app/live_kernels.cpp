@@ -1,0 +1,359 @@
+// The live-kernel loop of the App: documents opened and watched, builds submitted to the compile
+// service (after a typing pause, on Ctrl+Enter, when another program saved the file), finished
+// builds taken in at the frame boundary and a good one swapped into the demo stage.
+#include "app.hpp"
+
+#include "ks/core/error.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+namespace ks::app {
+
+namespace {
+
+double steadySeconds()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+std::vector<std::string> splitList(const std::string& text, const char* separators)
+{
+    std::vector<std::string> out;
+    std::string item;
+    auto flush = [&] {
+        const auto b = item.find_first_not_of(" \t");
+        const auto e = item.find_last_not_of(" \t");
+        if (b != std::string::npos)
+            out.push_back(item.substr(b, e - b + 1));
+        item.clear();
+    };
+    for (char c : text) {
+        if (std::strchr(separators, c))
+            flush();
+        else
+            item += c;
+    }
+    flush();
+    return out;
+}
+
+} // namespace
+
+void App::openDocument(const std::filesystem::path& path, bool stage)
+{
+    AppState& s = m_state;
+    EditorState& ed = s.editor;
+    const std::filesystem::path normal = FileWatcher::normalize(path);
+    if (EditorTab* open = ed.find(normal)) {
+        ed.selectTab = int(std::find_if(ed.tabs.begin(), ed.tabs.end(), [&](auto& t) { return t.get() == open; }) -
+                           ed.tabs.begin());
+        if (stage)
+            ed.stagePath = normal;
+        return;
+    }
+    try {
+        auto tab = std::make_unique<EditorTab>(project::KernelDocument(normal));
+        tab->debounce.setDelay(ed.pauseSeconds);
+        if (auto found = s.recovery->find(normal)) {
+            if (found->text != tab->doc.text())
+                tab->recovery = std::move(found); // offered in the editor: restore or discard
+            else
+                s.recovery->remove(normal);
+        }
+        if (s.watcher) {
+            try {
+                s.watcher->watch(normal);
+            } catch (const Error& e) {
+                log::warning(std::string("not watching ") + normal.string() + ": " + e.what());
+            }
+        }
+        ed.tabs.push_back(std::move(tab));
+        ed.selectTab = int(ed.tabs.size()) - 1;
+        if (stage)
+            ed.stagePath = normal;
+        submitBuild(*ed.tabs.back());
+    } catch (const Error& e) {
+        log::error("cannot open " + normal.string() + ": " + e.what());
+    }
+}
+
+std::string App::stageSymbol(const EditorTab& tab, const rtc::CompileResult& result) const
+{
+    // A kernel that is not extern "C" has a mangled symbol: the build asked NVRTC for it.
+    const std::string& name = m_state.editor.stageKernel;
+    for (const auto& k : tab.kernels)
+        if (k.name == name && !k.externC && !result.loweredNames.empty() && !result.loweredNames[0].empty())
+            return result.loweredNames[0];
+    return name;
+}
+
+void App::submitBuild(EditorTab& tab)
+{
+    AppState& s = m_state;
+    EditorState& ed = s.editor;
+    // Unsaved edits reach the disk before the compiler sees them: a crash in a build (or after it)
+    // cannot take them away.
+    if (tab.doc.dirty() && tab.recoveredRevision != tab.doc.revision() && !tab.recovery) {
+        if (s.recovery->write(tab.doc.path(), tab.doc.text()))
+            tab.recoveredRevision = tab.doc.revision();
+    }
+    if (tab.scannedRevision != tab.doc.revision()) {
+        tab.kernels = rtc::findKernels(tab.doc.text());
+        tab.scannedRevision = tab.doc.revision();
+    }
+    rtc::CompileRequest request;
+    request.slot = tab.doc.path().string();
+    request.source = tab.doc.text();
+    request.fileName = tab.doc.path().filename().string();
+    request.options = ed.options;
+    // Quoted includes resolve next to the file, as they would for nvcc; kernels/include of this
+    // data root is always there (the engine's default follows the executable's).
+    request.options.includePaths.push_back(tab.doc.path().parent_path().string());
+    request.options.includePaths.push_back((s.dataRoot / "kernels" / "include").string());
+    if (tab.doc.path() == ed.stagePath) {
+        for (const auto& k : tab.kernels)
+            if (k.name == ed.stageKernel && !k.externC)
+                request.nameExpressions.push_back(k.name);
+    }
+    tab.build.ticket = s.compiler->submit(std::move(request));
+    tab.build.submittedRevision = tab.doc.revision();
+    tab.build.submittedAt = steadySeconds();
+    tab.build.inFlight = true;
+    tab.debounce.cancel();
+}
+
+void App::textReplaced(EditorTab& tab)
+{
+    // The widget holds its own copy while it has focus: a new widget id makes it take this text.
+    tab.buffer = tab.doc.text();
+    ++tab.widgetGeneration;
+}
+
+void App::pollFiles()
+{
+    AppState& s = m_state;
+    if (!s.watcher)
+        return;
+    for (const std::filesystem::path& path : s.watcher->poll()) {
+        EditorTab* tab = s.editor.find(path);
+        if (!tab)
+            continue;
+        const std::string name = path.filename().string();
+        switch (tab->doc.syncWithDisk()) {
+        case project::DiskChange::None:
+            break;
+        case project::DiskChange::Reloaded:
+            textReplaced(*tab);
+            tab->message = "reloaded: changed on disk";
+            log::info(name + " changed on disk: reloaded and rebuilding");
+            submitBuild(*tab);
+            break;
+        case project::DiskChange::Conflict:
+            tab->message.clear();
+            log::warning(name + " changed on disk while it has unsaved edits here: choose in the editor");
+            break;
+        case project::DiskChange::Deleted:
+            tab->message = "deleted on disk; Save writes it back";
+            log::warning(name + " was deleted on disk; its text stays open (unsaved)");
+            break;
+        }
+    }
+}
+
+void App::pollBuilds()
+{
+    AppState& s = m_state;
+    EditorState& ed = s.editor;
+    for (rtc::CompletedCompile& done : s.compiler->poll()) {
+        EditorTab* tab = ed.find(done.slot);
+        if (!tab || done.ticket != tab->build.ticket || !done.result)
+            continue; // closed, or superseded by a newer build of the same file
+        BuildState& b = tab->build;
+        b.inFlight = false;
+        b.result = done.result;
+        b.resultRevision = b.submittedRevision;
+        b.resultTotalMs = done.totalMs;
+        b.errors = b.warnings = 0;
+        for (const auto& d : done.result->diagnostics) {
+            b.errors += d.severity == rtc::Severity::Error && !d.likelyCause;
+            b.warnings += d.severity == rtc::Severity::Warning;
+        }
+        const std::string name = tab->doc.path().filename().string();
+        if (tab->doc.path() != ed.stagePath || !s.demo) {
+            if (!done.result->ok)
+                log::info(name + ": " + std::to_string(b.errors) + " error(s)");
+            continue;
+        }
+        const demo::LoadOutcome outcome = s.demo->load(done.result, stageSymbol(*tab, *done.result));
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.0f ms", done.totalMs);
+        switch (outcome) {
+        case demo::LoadOutcome::Swapped:
+            log::info(name + ": built in " + ms + ", " + s.demo->kernelSymbol() + " swapped in");
+            break;
+        case demo::LoadOutcome::BuildFailed:
+            log::info(name + ": " + std::to_string(b.errors) + " error(s)" +
+                      (s.demo->kernel() ? "; the last good kernel keeps running" : ""));
+            break;
+        case demo::LoadOutcome::LoadFailed:
+            log::error(name + ": built, but " + ed.stageKernel + " did not load (" + s.demo->lastLoadError() +
+                       "); the last good kernel keeps running");
+            break;
+        case demo::LoadOutcome::NotRunnable:
+            log::info(name + ": built for " + ed.options.arch + " in " + ms + " (not run: CUDA is unavailable)");
+            break;
+        }
+    }
+}
+
+void App::fireTypingPauses(double now)
+{
+    for (auto& tab : m_state.editor.tabs)
+        if (tab->debounce.fire(now))
+            submitBuild(*tab);
+}
+
+bool App::editDocument(const std::filesystem::path& path, std::string text)
+{
+    EditorTab* tab = m_state.editor.find(FileWatcher::normalize(path));
+    if (!tab)
+        return false;
+    tab->doc.edit(std::move(text));
+    textReplaced(*tab);
+    submitBuild(*tab);
+    return true;
+}
+
+bool App::settleBuilds(std::chrono::milliseconds timeout)
+{
+    for (auto& tab : m_state.editor.tabs)
+        if (tab->debounce.pending())
+            submitBuild(*tab);
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    while (m_state.compiler->busy()) {
+        if (std::chrono::steady_clock::now() >= end)
+            return false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+    return true;
+}
+
+void App::applyEditorCommands(double now)
+{
+    AppState& s = m_state;
+    EditorState& ed = s.editor;
+    Commands& c = s.commands;
+    auto tabAt = [&](int i) -> EditorTab* { return i >= 0 && i < int(ed.tabs.size()) ? ed.tabs[std::size_t(i)].get() : nullptr; };
+
+    for (int i : c.textEdited) {
+        if (EditorTab* tab = tabAt(i)) {
+            tab->doc.edit(tab->buffer);
+            tab->message.clear();
+            if (!tab->doc.dirty()) {
+                s.recovery->remove(tab->doc.path()); // typed back to the saved text
+                tab->recoveredRevision = 0;
+            }
+            if (ed.buildOnPause)
+                tab->debounce.touch(now);
+        }
+    }
+    if (EditorTab* tab = c.save ? tabAt(*c.save) : nullptr) {
+        const std::string name = tab->doc.path().filename().string();
+        try {
+            if (tab->doc.save()) {
+                s.recovery->remove(tab->doc.path());
+                tab->recoveredRevision = 0;
+                tab->recovery.reset();
+                tab->message = "saved";
+                log::info("saved " + tab->doc.path().string());
+                if (tab->build.submittedRevision != tab->doc.revision())
+                    submitBuild(*tab);
+            } else {
+                tab->message = "not saved: it changed on disk; choose below";
+                log::warning(name + " changed on disk since it was opened; not saved (choose in the editor)");
+            }
+        } catch (const Error& e) {
+            tab->message = std::string("save failed: ") + e.what();
+            log::error("cannot save " + tab->doc.path().string() + ": " + e.what());
+        }
+    }
+    if (EditorTab* tab = c.buildNow ? tabAt(*c.buildNow) : nullptr)
+        submitBuild(*tab);
+    if (c.resolveConflict) {
+        if (EditorTab* tab = tabAt(c.resolveConflict->first)) {
+            try {
+                switch (c.resolveConflict->second) {
+                case ConflictChoice::ReloadFromDisk:
+                    tab->doc.reloadFromDisk();
+                    s.recovery->remove(tab->doc.path());
+                    textReplaced(*tab);
+                    submitBuild(*tab);
+                    break;
+                case ConflictChoice::KeepMine:
+                    tab->doc.keepMine();
+                    break;
+                case ConflictChoice::SaveMine:
+                    tab->doc.saveMineOverDisk();
+                    s.recovery->remove(tab->doc.path());
+                    tab->message = "saved over the disk version";
+                    break;
+                }
+            } catch (const Error& e) {
+                tab->message = std::string("save failed: ") + e.what();
+                log::error(e.what());
+            }
+        }
+    }
+    if (c.recovery) {
+        if (EditorTab* tab = tabAt(c.recovery->first); tab && tab->recovery) {
+            if (c.recovery->second) {
+                tab->doc.edit(tab->recovery->text);
+                textReplaced(*tab);
+                tab->recoveredRevision = tab->doc.revision(); // the recovery file holds it already
+                tab->message = "restored unsaved edits";
+                submitBuild(*tab);
+            } else {
+                s.recovery->remove(tab->doc.path());
+            }
+            tab->recovery.reset();
+        }
+    }
+    if (c.optionsChanged) {
+        ed.options.defines = splitList(ed.definesText, " ,;");
+        ed.options.includePaths = splitList(ed.includesText, ";\n");
+        for (auto& tab : ed.tabs)
+            submitBuild(*tab);
+    }
+    if (c.setStage) {
+        ed.stagePath = FileWatcher::normalize(c.setStage->first);
+        ed.stageKernel = c.setStage->second;
+        if (EditorTab* tab = ed.find(ed.stagePath))
+            submitBuild(*tab); // a cache hit unless the kernel needs its lowered name
+    }
+    if (c.openFile)
+        openDocument(*c.openFile, false);
+    if (c.jumpTo) {
+        if (EditorTab* tab = ed.find(FileWatcher::normalize(c.jumpTo->path))) {
+            tab->jumpToLine = c.jumpTo->line;
+            ed.selectTab = int(std::find_if(ed.tabs.begin(), ed.tabs.end(), [&](auto& t) { return t.get() == tab; }) -
+                               ed.tabs.begin());
+        }
+    }
+    if (EditorTab* tab = c.closeTab ? tabAt(*c.closeTab) : nullptr) {
+        if (tab->doc.dirty()) {
+            tab->message = "unsaved edits: save first (or edit back) to close";
+        } else if (tab->doc.path() == ed.stagePath) {
+            tab->message = "the viewport runs this file: pick another stage kernel first";
+        } else {
+            if (s.watcher)
+                s.watcher->unwatch(tab->doc.path());
+            ed.tabs.erase(ed.tabs.begin() + *c.closeTab);
+            ed.selectTab = std::min(*c.closeTab, int(ed.tabs.size()) - 1);
+        }
+    }
+}
+
+} // namespace ks::app

@@ -1,0 +1,646 @@
+// The kernel editor: tabs of open files, a source view with line numbers and diagnostics in the
+// gutter, the build status, compile options, the demo stage's kernel picker, and a clickable list
+// of diagnostics. It edits its own widget buffers and pushes Commands for everything else.
+#include "panels.hpp"
+
+#include "ks/demo/thread_colors_demo.hpp"
+#include "ks/rtc/diagnostics.hpp"
+#include "theme.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::app {
+
+namespace {
+
+double steadySeconds()
+{
+    return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// Byte offsets where each line starts.
+std::vector<int> lineStarts(const std::string& text)
+{
+    std::vector<int> starts{0};
+    for (int i = 0; i < int(text.size()); ++i)
+        if (text[std::size_t(i)] == '\n')
+            starts.push_back(i + 1);
+    return starts;
+}
+
+std::string_view lineText(const std::string& text, const std::vector<int>& starts, int line)
+{
+    const int b = starts[std::size_t(line)];
+    const int e = line + 1 < int(starts.size()) ? starts[std::size_t(line) + 1] - 1 : int(text.size());
+    return std::string_view(text).substr(std::size_t(b), std::size_t(std::max(0, e - b)));
+}
+
+// The diagnostics of this file by line, most severe first. Those of included files go to the list only.
+std::map<int, std::vector<const rtc::Diagnostic*>> byLine(const rtc::CompileResult* r, const std::string& fileName)
+{
+    std::map<int, std::vector<const rtc::Diagnostic*>> lines;
+    if (!r)
+        return lines;
+    for (const auto& d : r->diagnostics)
+        if (d.line > 0 && (d.file.empty() || d.file == fileName))
+            lines[d.line].push_back(&d);
+    for (auto& [line, ds] : lines)
+        std::stable_sort(ds.begin(), ds.end(), [](const rtc::Diagnostic* a, const rtc::Diagnostic* b) {
+            return int(a->severity) + (a->likelyCause ? 10 : 0) < int(b->severity) + (b->likelyCause ? 10 : 0);
+        });
+    return lines;
+}
+
+const char* severityIcon(const rtc::Diagnostic& d)
+{
+    if (d.likelyCause)
+        return "?";
+    switch (d.severity) {
+    case rtc::Severity::Error:
+        return "\xE2\x9C\x96"; // heavy multiplication x
+    case rtc::Severity::Warning:
+        return "\xE2\x96\xB2"; // triangle
+    default:
+        return "\xE2\x97\x8F"; // circle
+    }
+}
+
+ImU32 severityColour(const rtc::Diagnostic& d)
+{
+    if (d.likelyCause)
+        return theme::kLikelyCause;
+    switch (d.severity) {
+    case rtc::Severity::Error:
+        return theme::kError;
+    case rtc::Severity::Warning:
+        return theme::kWarning;
+    default:
+        return theme::kNote;
+    }
+}
+
+std::string describe(const rtc::Diagnostic& d)
+{
+    if (d.likelyCause)
+        return d.message; // the engine's note already says what it is
+    return std::string(rtc::severityName(d.severity)) + (d.code.empty() ? "" : " " + d.code) + ": " + d.message;
+}
+
+void drawMarker(ImDrawList* dl, ImVec2 centre, float r, const rtc::Diagnostic& d)
+{
+    const ImU32 c = severityColour(d);
+    if (d.likelyCause) {
+        dl->AddCircle(centre, r, c, 16, 2.f);
+    } else if (d.severity == rtc::Severity::Error) {
+        dl->AddCircleFilled(centre, r, c, 16);
+        const float k = r * 0.45f;
+        dl->AddLine(ImVec2(centre.x - k, centre.y - k), ImVec2(centre.x + k, centre.y + k), theme::kMarkerInk, 1.6f);
+        dl->AddLine(ImVec2(centre.x - k, centre.y + k), ImVec2(centre.x + k, centre.y - k), theme::kMarkerInk, 1.6f);
+    } else if (d.severity == rtc::Severity::Warning) {
+        dl->AddTriangleFilled(ImVec2(centre.x, centre.y - r), ImVec2(centre.x + r, centre.y + r * 0.8f),
+                              ImVec2(centre.x - r, centre.y + r * 0.8f), c);
+    } else {
+        dl->AddCircleFilled(centre, r * 0.6f, c, 12);
+    }
+}
+
+// A wavy underline from x0 to x1 at y.
+void squiggle(ImDrawList* dl, float x0, float x1, float y, ImU32 colour)
+{
+    const float step = 3.f;
+    ImVec2 points[256];
+    int n = 0;
+    for (float x = x0; x <= x1 && n < 256; x += step, ++n)
+        points[n] = ImVec2(x, y + ((n & 1) ? 1.5f : -0.5f));
+    if (n > 1)
+        dl->AddPolyline(points, n, colour, 0, 1.2f);
+}
+
+struct CallbackData {
+    EditorTab* tab;
+};
+
+int editorCallback(ImGuiInputTextCallbackData* data)
+{
+    auto* tab = static_cast<CallbackData*>(data->UserData)->tab;
+    if (data->EventFlag != ImGuiInputTextFlags_CallbackAlways)
+        return 0;
+    if (tab->pendingCursor >= 0) {
+        const int at = std::min(tab->pendingCursor, data->BufTextLen);
+        data->CursorPos = data->SelectionStart = data->SelectionEnd = at;
+        tab->pendingCursor = -1;
+    }
+    int line = 1, column = 1;
+    for (int i = 0; i < data->CursorPos && i < data->BufTextLen; ++i) {
+        if (data->Buf[i] == '\n') {
+            ++line;
+            column = 1;
+        } else {
+            ++column;
+        }
+    }
+    tab->cursorLine = line;
+    tab->cursorColumn = column;
+    tab->cursorOffset = data->CursorPos;
+    return 0;
+}
+
+// One line of build status: building… / built / errors.
+void drawBuildStatus(const EditorTab& tab)
+{
+    const BuildState& b = tab.build;
+    if (b.inFlight) {
+        const double seconds = steadySeconds() - b.submittedAt;
+        const char* spin[] = {"\xE2\x97\x90", "\xE2\x97\x93", "\xE2\x97\x91", "\xE2\x97\x92"}; // ◐◓◑◒
+        ImGui::TextColored(theme::colour(theme::kBusy), "%s building\xE2\x80\xA6 %.1f s", spin[int(seconds * 8) % 4],
+                           seconds);
+        return;
+    }
+    if (!b.result) {
+        ImGui::TextDisabled("not built yet");
+        return;
+    }
+    const rtc::CompileResult& r = *b.result;
+    if (r.ok) {
+        ImGui::TextColored(theme::colour(theme::kOk), "\xE2\x9C\x94 built in %.0f ms", b.resultTotalMs);
+        if (b.warnings) {
+            ImGui::SameLine();
+            ImGui::TextColored(theme::colour(theme::kWarning), "\xC2\xB7 %d warning%s", b.warnings,
+                               b.warnings == 1 ? "" : "s");
+        }
+    } else {
+        ImGui::TextColored(theme::colour(theme::kError), "\xE2\x9C\x96 %d error%s", b.errors, b.errors == 1 ? "" : "s");
+        if (b.warnings) {
+            ImGui::SameLine();
+            ImGui::TextColored(theme::colour(theme::kWarning), "\xC2\xB7 %d warning%s", b.warnings,
+                               b.warnings == 1 ? "" : "s");
+        }
+        ImGui::SameLine();
+        ImGui::TextDisabled("(%.0f ms)", b.resultTotalMs);
+    }
+    if (b.resultRevision != tab.doc.revision()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("\xC2\xB7 edited since");
+    }
+}
+
+void drawOptionsPopup(EditorState& ed, Commands& commands)
+{
+    if (!ImGui::BeginPopup("compile-options"))
+        return;
+    rtc::CompileOptions& o = ed.options;
+    bool changed = false;
+    ImGui::TextDisabled("Compile options (every file of the session)");
+    changed |= ImGui::Checkbox("fast math (-use_fast_math)", &o.fastMath);
+    changed |= ImGui::Checkbox("line info (-lineinfo)", &o.lineInfo);
+    changed |= ImGui::Checkbox("device debug (-G)", &o.debug);
+    const char* standards[] = {"c++11", "c++14", "c++17", "c++20"};
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::BeginCombo("C++ standard", o.cppStandard.c_str())) {
+        for (const char* std : standards)
+            if (ImGui::Selectable(std, o.cppStandard == std)) {
+                o.cppStandard = std;
+                changed = true;
+            }
+        ImGui::EndCombo();
+    }
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ed.archFromDevice) {
+        ImGui::Text("target %s (the device's)", o.arch.c_str());
+    } else if (ImGui::BeginCombo("target (no device)", o.arch.c_str())) {
+        for (const char* arch : {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "sm_120"})
+            if (ImGui::Selectable(arch, o.arch == arch)) {
+                o.arch = arch;
+                changed = true;
+            }
+        ImGui::EndCombo();
+    }
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
+    ImGui::InputTextWithHint("defines", "NAME NAME=VALUE ...", &ed.definesText);
+    changed |= ImGui::IsItemDeactivatedAfterEdit();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
+    ImGui::InputTextWithHint("include paths", "/path/a;/path/b", &ed.includesText);
+    changed |= ImGui::IsItemDeactivatedAfterEdit();
+    float pause = float(ed.pauseSeconds);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::SliderFloat("typing pause", &pause, 0.1f, 2.f, "%.2f s")) {
+        ed.pauseSeconds = double(pause);
+        for (auto& tab : ed.tabs)
+            tab->debounce.setDelay(ed.pauseSeconds);
+    }
+    if (changed)
+        commands.optionsChanged = true;
+    ImGui::EndPopup();
+}
+
+// A coloured box with a wrapped message and buttons (wrapping to new rows as needed); returns the
+// index of the button pressed, or -1. The box is drawn behind its content through a second draw
+// channel, so it takes exactly the height the text needs.
+int banner(const char* id, ImU32 tint, const std::string& text, std::initializer_list<const char*> buttons)
+{
+    int pressed = -1;
+    ImGui::PushID(id);
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->ChannelsSplit(2);
+    dl->ChannelsSetCurrent(1);
+    const float pad = 6.f;
+    const ImVec2 start = ImGui::GetCursorScreenPos();
+    const float width = ImGui::GetContentRegionAvail().x;
+    ImGui::SetCursorScreenPos(ImVec2(start.x + pad, start.y + pad));
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + width - 2.f * pad);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    const float rowEnd = start.x + width - pad;
+    int i = 0;
+    for (const char* b : buttons) {
+        const float w = ImGui::CalcTextSize(b).x + ImGui::GetStyle().FramePadding.x * 2.f;
+        if (i) {
+            ImGui::SameLine();
+            if (ImGui::GetCursorScreenPos().x + w > rowEnd)
+                ImGui::NewLine();
+        }
+        if (ImGui::SmallButton(b))
+            pressed = i;
+        ++i;
+    }
+    ImGui::EndGroup();
+    const float bottom = ImGui::GetItemRectMax().y + pad;
+    dl->ChannelsSetCurrent(0);
+    dl->AddRectFilled(start, ImVec2(start.x + width, bottom), tint, 4.f);
+    dl->ChannelsMerge();
+    ImGui::SetCursorScreenPos(ImVec2(start.x, bottom + ImGui::GetStyle().ItemSpacing.y));
+    ImGui::Dummy(ImVec2(0, 0));
+    ImGui::PopID();
+    return pressed;
+}
+
+void drawBanners(int index, EditorTab& tab, Commands& commands)
+{
+    const std::string name = tab.doc.path().filename().string();
+    if (tab.recovery) {
+        char when[64] = "earlier";
+        const std::time_t t = std::time_t(tab.recovery->savedAtUnix);
+        if (std::tm tm{}; localtime_r(&t, &tm))
+            std::strftime(when, sizeof when, "%Y-%m-%d %H:%M", &tm);
+        const int b = banner("##recovery", theme::kBannerInfo,
+                             "Unsaved edits of " + name + " from an earlier session (kept " + when + ").",
+                             {"Restore them", "Discard them"});
+        if (b >= 0)
+            commands.recovery = {index, b == 0};
+    }
+    if (tab.doc.conflict()) {
+        const int b = banner("##conflict", theme::kBannerConflict,
+                             name + " changed on disk while you have unsaved edits here. Nothing is overwritten until "
+                                    "you choose.",
+                             {"Reload from disk", "Keep mine", "Save mine over disk"});
+        if (b >= 0)
+            commands.resolveConflict = {index, b == 0   ? ConflictChoice::ReloadFromDisk
+                                               : b == 1 ? ConflictChoice::KeepMine
+                                                        : ConflictChoice::SaveMine};
+    } else if (tab.doc.missingOnDisk()) {
+        if (banner("##deleted", theme::kBannerConflict, name + " was deleted on disk. Its text stays open here.",
+                   {"Save it back"}) == 0)
+            commands.save = index;
+    }
+}
+
+void drawStagePicker(const EditorState& ed, const EditorTab& tab, Commands& commands)
+{
+    const bool isStage = tab.doc.path() == ed.stagePath;
+    ImGui::TextDisabled("viewport runs");
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6, ImGui::GetContentRegionAvail().x));
+    const std::string preview = isStage ? ed.stageKernel : std::string("(a kernel of ") +
+                                                               ed.stagePath.filename().string() + ")";
+    if (ImGui::BeginCombo("##stage", preview.c_str())) {
+        if (tab.kernels.empty())
+            ImGui::TextDisabled("no __global__ functions in this file");
+        for (const auto& k : tab.kernels) {
+            const bool fits = demo::ThreadColorsDemo::fitsStage(k);
+            std::string label = k.name + "##" + std::to_string(k.line);
+            if (ImGui::Selectable(label.c_str(), isStage && k.name == ed.stageKernel,
+                                  fits ? 0 : ImGuiSelectableFlags_Disabled))
+                commands.setStage = {tab.doc.path(), k.name};
+            if (!fits && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("The stage launches (cudaSurfaceObject_t, int width, int height, float time);\n"
+                                  "this is %s%s.",
+                                  k.display().c_str(), k.isTemplate ? " (a template)" : "");
+        }
+        ImGui::EndCombo();
+    }
+}
+
+// The source view: gutter (line numbers, markers), the text widget, inline messages.
+void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Commands& commands)
+{
+    if (ed.monoFont)
+        ImGui::PushFont(ed.monoFont);
+    const float lineH = ImGui::GetTextLineHeight();
+    const float charW = ImGui::CalcTextSize("0").x;
+    const ImVec2 framePadding(6.f, 4.f);
+    const std::vector<int> starts = lineStarts(tab.buffer);
+    const int lineCount = int(starts.size());
+    const int digits = lineCount >= 1000 ? 4 : 3;
+    const float markerW = lineH;
+    const float gutterW = charW * float(digits) + markerW + 14.f;
+
+    ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, theme::kCodeBg);
+    ImGui::BeginChild("##code", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
+    ImGui::PopStyleColor();
+    ImGui::PopStyleVar();
+
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 origin = ImGui::GetCursorScreenPos();
+    const float visibleH = ImGui::GetWindowHeight();
+    const float scrollY = ImGui::GetScrollY();
+    const float textX = origin.x + gutterW + framePadding.x;
+    const float textY = origin.y + framePadding.y;
+
+    float longest = 0;
+    for (int l = 0; l < lineCount; ++l) {
+        const auto t = lineText(tab.buffer, starts, l);
+        longest = std::max(longest, ImGui::CalcTextSize(t.data(), t.data() + t.size()).x);
+    }
+    const float avail = ImGui::GetContentRegionAvail().x;
+    const float inputW = std::max(avail - gutterW, longest + charW * 40.f);
+    const float inputH = std::max(visibleH - 2.f, float(lineCount + 4) * lineH + framePadding.y * 2.f);
+
+    const auto diagnostics = byLine(tab.build.result.get(), tab.doc.path().filename().string());
+    const int firstVisible = std::max(0, int((scrollY - framePadding.y) / lineH) - 1);
+    const int lastVisible = std::min(lineCount - 1, int((scrollY + visibleH) / lineH) + 1);
+
+    // Under the text: the gutter, tinted diagnostic lines, the current line.
+    const float windowX0 = ImGui::GetWindowPos().x;
+    dl->AddRectFilled(ImVec2(windowX0, origin.y), ImVec2(windowX0 + gutterW, origin.y + inputH), theme::kGutterBg);
+    if (tab.editing) {
+        const float y = textY + float(tab.cursorLine - 1) * lineH;
+        dl->AddRectFilled(ImVec2(origin.x + gutterW, y), ImVec2(origin.x + gutterW + inputW, y + lineH),
+                          theme::kCurrentLine);
+    }
+    for (const auto& [line, ds] : diagnostics) {
+        if (line > lineCount)
+            continue;
+        const float y = textY + float(line - 1) * lineH;
+        const ImU32 tint = ds.front()->likelyCause ? theme::kLikelyCauseLine
+                           : ds.front()->severity == rtc::Severity::Error   ? theme::kErrorLine
+                           : ds.front()->severity == rtc::Severity::Warning ? theme::kWarningLine
+                                                                            : theme::kNoteLine;
+        dl->AddRectFilled(ImVec2(origin.x + gutterW, y), ImVec2(origin.x + gutterW + inputW, y + lineH), tint);
+    }
+    for (int l = firstVisible; l <= lastVisible; ++l) {
+        char number[16];
+        std::snprintf(number, sizeof number, "%*d", digits, l + 1);
+        const float y = textY + float(l) * lineH;
+        dl->AddText(ImVec2(windowX0 + markerW + 4.f, y), l + 1 == tab.cursorLine ? theme::kLineNumberCurrent : theme::kLineNumber,
+                    number);
+    }
+    for (const auto& [line, ds] : diagnostics) {
+        if (line > lineCount)
+            continue;
+        const float y = textY + float(line - 1) * lineH;
+        drawMarker(dl, ImVec2(windowX0 + markerW * 0.5f + 2.f, y + lineH * 0.5f), lineH * 0.36f, *ds.front());
+        // The token at the column, underlined; the first message at the end of the line.
+        const auto text = lineText(tab.buffer, starts, line - 1);
+        const rtc::Diagnostic& d = *ds.front();
+        if (d.column > 0 && !d.likelyCause) {
+            const std::size_t c0 = std::min(text.size(), std::size_t(d.column - 1));
+            std::size_t c1 = c0;
+            while (c1 < text.size() && (std::isalnum(static_cast<unsigned char>(text[c1])) || text[c1] == '_'))
+                ++c1;
+            c1 = std::max(c1, std::min(text.size(), c0 + 1));
+            const float x0 = textX + ImGui::CalcTextSize(text.data(), text.data() + c0).x;
+            const float x1 = std::max(x0 + charW, textX + ImGui::CalcTextSize(text.data(), text.data() + c1).x);
+            squiggle(dl, x0, x1, y + lineH - 1.f, severityColour(d));
+        }
+        const float endX = textX + ImGui::CalcTextSize(text.data(), text.data() + text.size()).x + charW * 3.f;
+        std::string inline_ = "\xE2\x86\x90 " + describe(d);
+        if (ds.size() > 1)
+            inline_ += "  (+" + std::to_string(ds.size() - 1) + ")";
+        dl->AddText(ImVec2(endX, y), (severityColour(d) & 0x00FFFFFF) | 0xC0000000, inline_.c_str());
+    }
+
+    // The text widget, transparent over what was drawn; sized to its content so that the child
+    // scrolls (with the gutter) instead of the widget.
+    if (tab.jumpToLine > 0) {
+        const int line = std::clamp(tab.jumpToLine, 1, lineCount);
+        tab.pendingCursor = starts[std::size_t(line - 1)];
+        ImGui::SetScrollY(std::max(0.f, framePadding.y + float(line - 1) * lineH - visibleH * 0.35f));
+        ImGui::SetKeyboardFocusHere(0);
+        tab.jumpToLine = 0;
+    } else if (tab.refocusOffset >= 0 && !tab.editing) { // the frame after the widget let go
+        tab.pendingCursor = tab.refocusOffset;
+        tab.refocusOffset = -1;
+        ImGui::SetKeyboardFocusHere(0);
+    }
+    ImGui::SetCursorScreenPos(ImVec2(origin.x + gutterW, origin.y));
+    ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
+    ImGui::PushStyleColor(ImGuiCol_Text, theme::kCodeText);
+    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, framePadding);
+    ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 0.f);
+    CallbackData cb{&tab};
+    const std::string id = "##source" + std::to_string(tab.widgetGeneration);
+    if (ImGui::InputTextMultiline(id.c_str(), &tab.buffer, ImVec2(inputW, inputH),
+                                  ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways, editorCallback,
+                                  &cb))
+        commands.textEdited.push_back(index);
+    const bool active = ImGui::IsItemActive();
+    ImGui::PopStyleVar(2);
+    ImGui::PopStyleColor(2);
+
+    // Keep the cursor's line in view as it moves (the widget itself never scrolls).
+    if (active && tab.cursorLine != tab.lastCursorLine) {
+        const float top = framePadding.y + float(tab.cursorLine - 1) * lineH;
+        if (top < ImGui::GetScrollY())
+            ImGui::SetScrollY(top);
+        else if (top + lineH * 2.f > ImGui::GetScrollY() + visibleH)
+            ImGui::SetScrollY(top + lineH * 2.f - visibleH);
+    }
+    tab.lastCursorLine = tab.cursorLine;
+    tab.editing = active;
+
+    // Hovering a gutter marker shows every message of its line.
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem) && mouse.x < windowX0 + gutterW) {
+        const int line = int((mouse.y - textY) / lineH) + 1;
+        if (auto it = diagnostics.find(line); it != diagnostics.end()) {
+            ImGui::BeginTooltip();
+            for (const rtc::Diagnostic* d : it->second) {
+                ImGui::PushStyleColor(ImGuiCol_Text, severityColour(*d));
+                ImGui::TextUnformatted(describe(*d).c_str());
+                ImGui::PopStyleColor();
+                if (d->likelyCause)
+                    ImGui::TextDisabled("  the error is reported on a later line; the cause is usually here");
+            }
+            ImGui::EndTooltip();
+        }
+    }
+    ImGui::EndChild();
+    if (ed.monoFont)
+        ImGui::PopFont();
+}
+
+void drawDiagnosticsList(EditorTab& tab, float height)
+{
+    ImGui::BeginChild("##diagnostics", ImVec2(0, height), true);
+    const rtc::CompileResult* r = tab.build.result.get();
+    if (!r) {
+        ImGui::TextDisabled(tab.build.inFlight ? "the first build is running" : "not built yet");
+    } else if (r->diagnostics.empty()) {
+        ImGui::TextColored(theme::colour(r->ok ? theme::kOk : theme::kError), r->ok ? "No problems." : "%s",
+                           r->ok ? "" : "The build failed without a diagnostic; see the Compile log.");
+    }
+    if (r) {
+        const std::string fileName = tab.doc.path().filename().string();
+        int i = 0;
+        for (const rtc::Diagnostic& d : r->diagnostics) {
+            ImGui::PushID(i++);
+            ImGui::PushStyleColor(ImGuiCol_Text, severityColour(d));
+            ImGui::TextUnformatted(severityIcon(d));
+            ImGui::PopStyleColor();
+            ImGui::SameLine();
+            const bool here = d.file.empty() || d.file == fileName;
+            char where[96];
+            if (d.line <= 0)
+                std::snprintf(where, sizeof where, "%s", d.file.c_str());
+            else if (here)
+                std::snprintf(where, sizeof where, "%d:%d", d.line, std::max(d.column, 1));
+            else
+                std::snprintf(where, sizeof where, "%s:%d", d.file.c_str(), d.line);
+            const std::string label = std::string(where) + "  " + describe(d);
+            if (ImGui::Selectable(label.c_str(), false, ImGuiSelectableFlags_AllowDoubleClick) && here && d.line > 0)
+                tab.jumpToLine = d.line;
+            if (ImGui::IsItemHovered() && !d.excerpt.empty())
+                ImGui::SetTooltip("%s", d.excerpt.c_str());
+            ImGui::PopID();
+        }
+    }
+    ImGui::EndChild();
+}
+
+void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
+{
+    // Shortcuts while this editor has focus. Letters are contiguous key indices in every backend
+    // ImGui ships (GLFW's are ASCII), so 'S' is A's index + 18.
+    const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && io.KeyCtrl) {
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_A) + ('S' - 'A'), false))
+            commands.save = index;
+        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
+            ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false)) {
+            commands.buildNow = index;
+            // Ctrl+Enter ends the multi-line widget's edit: give it the focus and cursor back.
+            if (tab.editing)
+                tab.refocusOffset = tab.cursorOffset;
+        }
+    }
+
+    // Toolbar: actions, then the stage picker.
+    if (ImGui::Button("Build"))
+        commands.buildNow = index;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Build now (Ctrl+Enter)");
+    ImGui::SameLine();
+    ImGui::BeginDisabled(!tab.doc.dirty());
+    if (ImGui::Button("Save"))
+        commands.save = index;
+    ImGui::EndDisabled();
+    if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("Save (Ctrl+S), atomically: %s", tab.doc.path().c_str());
+    ImGui::SameLine();
+    if (ImGui::Button("Options\xE2\x80\xA6"))
+        ImGui::OpenPopup("compile-options");
+    drawOptionsPopup(ed, commands);
+    ImGui::SameLine();
+    ImGui::Checkbox("on pause", &ed.buildOnPause);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Build %.2f s after you stop typing", ed.pauseSeconds);
+    ImGui::SameLine();
+    ImGui::TextDisabled("|");
+    ImGui::SameLine();
+    drawStagePicker(ed, tab, commands);
+
+    drawBanners(index, tab, commands);
+
+    // Source, a status strip (build result, cursor), the diagnostics.
+    const float listH = ImGui::GetTextLineHeightWithSpacing() * 5.f + 10.f;
+    const float stripH = ImGui::GetFrameHeightWithSpacing();
+    const float sourceH = std::max(80.f, ImGui::GetContentRegionAvail().y - listH - stripH);
+    drawSource(ed, index, tab, sourceH, commands);
+    drawBuildStatus(tab);
+    if (!tab.message.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("\xC2\xB7 %s", tab.message.c_str());
+    }
+    char position[64];
+    std::snprintf(position, sizeof position, "Ln %d, Col %d", tab.cursorLine, tab.cursorColumn);
+    ImGui::SameLine();
+    const float right = ImGui::GetContentRegionAvail().x - ImGui::CalcTextSize(position).x;
+    if (right > 0)
+        ImGui::SetCursorPosX(ImGui::GetCursorPosX() + right);
+    ImGui::TextDisabled("%s", position);
+    drawDiagnosticsList(tab, 0.f);
+}
+} // namespace
+
+void drawEditorPanel(EditorState& ed, Commands& commands)
+{
+    ImGui::Begin("Kernel editor");
+    if (ImGui::BeginTabBar("##files", ImGuiTabBarFlags_FittingPolicyScroll | ImGuiTabBarFlags_Reorderable)) {
+        for (int i = 0; i < int(ed.tabs.size()); ++i) {
+            EditorTab& tab = *ed.tabs[std::size_t(i)];
+            ImGuiTabItemFlags flags = tab.doc.dirty() ? ImGuiTabItemFlags_UnsavedDocument : 0;
+            if (ed.selectTab == i)
+                flags |= ImGuiTabItemFlags_SetSelected;
+            bool open = true;
+            const std::string label = tab.doc.path().filename().string() + "##" + tab.doc.path().string();
+            // Always closable: the unsaved marker takes the close button's place (the App refuses to
+            // close a file with unsaved edits or the one the viewport runs, and says why).
+            const bool visible = ImGui::BeginTabItem(label.c_str(), &open, flags);
+            if (ImGui::IsItemHovered())
+                ImGui::SetTooltip("%s%s", tab.doc.path().c_str(),
+                                  tab.doc.path() == ed.stagePath ? "\n(the viewport runs a kernel of this file)" : "");
+            if (visible) {
+                ed.activeTab = i;
+                drawTab(ed, i, tab, commands);
+                ImGui::EndTabItem();
+            }
+            if (!open)
+                commands.closeTab = i;
+        }
+        if (ImGui::TabItemButton("+", ImGuiTabItemFlags_Trailing | ImGuiTabItemFlags_NoTooltip))
+            ImGui::OpenPopup("open-file");
+        if (ImGui::BeginPopup("open-file")) {
+            ImGui::TextDisabled("Open a .cu file in a new tab");
+            ImGui::SetNextItemWidth(ImGui::GetFontSize() * 24);
+            bool go = ImGui::InputTextWithHint("##path", "/path/to/kernel.cu", &ed.openPathText,
+                                               ImGuiInputTextFlags_EnterReturnsTrue);
+            ImGui::SameLine();
+            go |= ImGui::Button("Open");
+            if (go && !ed.openPathText.empty()) {
+                commands.openFile = std::filesystem::path(ed.openPathText);
+                ImGui::CloseCurrentPopup();
+            }
+            ImGui::EndPopup();
+        }
+        ImGui::EndTabBar();
+    }
+    if (ed.tabs.empty())
+        ImGui::TextDisabled("No file is open: + opens one.");
+    ed.selectTab = -1;
+    ImGui::End();
+}
+
+} // namespace ks::app

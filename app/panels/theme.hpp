@@ -1,0 +1,39 @@
+#pragma once
+// Kernelscope's colours, shared by the panels (one place to tune readability).
+
+#include <imgui.h>
+
+namespace ks::app::theme {
+
+// Severities and states.
+constexpr ImU32 kError = IM_COL32(240, 100, 92, 255);
+constexpr ImU32 kWarning = IM_COL32(236, 190, 84, 255);
+constexpr ImU32 kNote = IM_COL32(112, 170, 250, 255);
+constexpr ImU32 kLikelyCause = IM_COL32(250, 150, 64, 255);
+constexpr ImU32 kOk = IM_COL32(132, 220, 132, 255);
+constexpr ImU32 kBusy = IM_COL32(240, 200, 92, 255);
+constexpr ImU32 kMuted = IM_COL32(190, 190, 190, 255);
+
+// The source view.
+constexpr ImU32 kCodeBg = IM_COL32(17, 19, 23, 255);
+constexpr ImU32 kGutterBg = IM_COL32(24, 27, 33, 255);
+constexpr ImU32 kCodeText = IM_COL32(216, 220, 226, 255);
+constexpr ImU32 kLineNumber = IM_COL32(92, 100, 114, 255);
+constexpr ImU32 kLineNumberCurrent = IM_COL32(196, 202, 212, 255);
+constexpr ImU32 kCurrentLine = IM_COL32(255, 255, 255, 12);
+constexpr ImU32 kErrorLine = IM_COL32(240, 100, 92, 40);
+constexpr ImU32 kWarningLine = IM_COL32(236, 190, 84, 30);
+constexpr ImU32 kNoteLine = IM_COL32(112, 170, 250, 22);
+constexpr ImU32 kLikelyCauseLine = IM_COL32(250, 150, 64, 34);
+constexpr ImU32 kMarkerInk = IM_COL32(22, 22, 26, 255);
+
+// Banners over the source.
+constexpr ImU32 kBannerInfo = IM_COL32(38, 66, 104, 255);
+constexpr ImU32 kBannerConflict = IM_COL32(104, 48, 40, 255);
+
+inline ImVec4 colour(ImU32 c)
+{
+    return ImGui::ColorConvertU32ToFloat4(c);
+}
+
+} // namespace ks::app::theme

@@ -1,0 +1,51 @@
+#pragma once
+// `kernelscope --check FILE.cu`: compile a kernel file without running anything (no GPU, no GL)
+// and report diagnostics, then the kernels' facts. The app's command line only maps its flags to
+// a CheckRequest and prints what formatCheckReport() returns.
+
+#include "ks/rtc/cache.hpp"
+#include "ks/rtc/kernel_facts.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+namespace ks::rtc {
+
+struct CheckRequest {
+    std::string file;      // as given on the command line; diagnostics print it this way
+    CompileOptions options; // options.arch empty: defaultCheckArch()
+    bool useCache = true;   // false: compile, neither read nor write the disk cache
+    std::filesystem::path cacheDirectory; // empty: CompileCache::defaultDirectory()
+    int occupancyBlockSize = 256;         // the block size whose occupancy is shown
+};
+
+struct CheckReport {
+    std::string usageError; // not empty: the request itself is wrong (missing file, bad arch)
+    std::string file;
+    std::string arch;
+    std::shared_ptr<const CompileResult> result;
+    CacheSource source = CacheSource::Compiled;
+    double totalMs = 0; // request to result, cache lookup included
+    std::filesystem::path cacheDirectory; // empty when the disk cache was off
+    ModuleFacts facts;
+    int occupancyBlockSize = 256;
+
+    bool ok() const { return usageError.empty() && result && result->ok; }
+    // 0 success, 1 compile errors, 2 bad usage.
+    int exitCode() const { return !usageError.empty() ? 2 : ok() ? 0 : 1; }
+};
+
+// The running device's architecture ("sm_90") when the CUDA driver has a device, else "sm_90".
+std::string defaultCheckArch();
+
+// Never throws for the user's mistakes (they are usageError or diagnostics); an NVRTC that cannot
+// run at all becomes a diagnostic too.
+CheckReport checkFile(const CheckRequest& request);
+
+// Diagnostics as "FILE:LINE:COL: severity: message" (with the source excerpt and a caret under
+// the column, as compilers print them), a summary line, then on success each kernel with its
+// parameters and facts.
+std::string formatCheckReport(const CheckReport& report);
+
+} // namespace ks::rtc

@@ -1,0 +1,130 @@
+// `kernelscope --check`: the engine's checkFile/formatCheckReport and the app's flag parsing.
+// Real NVRTC compiles for sm_90; no GPU, no GL.
+#include "ks/rtc/check.hpp"
+
+#include "../../app/options.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace ks::rtc;
+
+namespace {
+
+struct CheckFixture : ::testing::Test {
+    ks::test::TempDir dir;
+    CheckRequest request(const std::string& file)
+    {
+        CheckRequest r;
+        r.file = file;
+        r.options.arch = "sm_90";
+        r.cacheDirectory = dir.path() / "cache";
+        return r;
+    }
+};
+
+ks::app::ParseOutcome parse(std::vector<std::string> args)
+{
+    args.insert(args.begin(), "kernelscope");
+    std::vector<char*> argv;
+    for (auto& a : args)
+        argv.push_back(a.data());
+    return ks::app::parseOptions(int(argv.size()), argv.data());
+}
+
+} // namespace
+
+TEST_F(CheckFixture, ASuccessfulCheckListsEveryKernelWithItsFacts)
+{
+    const auto file = dir.write("k.cu", "extern \"C\" __global__ void saxpy(float a, const float* x, float* y, int n)\n"
+                                        "{\n"
+                                        "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                        "    if (i < n) y[i] = a * x[i] + y[i];\n"
+                                        "}\n"
+                                        "__global__ void tile(float* p)\n"
+                                        "{\n"
+                                        "    __shared__ float t[256];\n"
+                                        "    t[threadIdx.x] = p[threadIdx.x];\n"
+                                        "    __syncthreads();\n"
+                                        "    p[threadIdx.x] = t[255 - threadIdx.x];\n"
+                                        "}\n");
+    const CheckReport report = checkFile(request(file.string()));
+    ASSERT_TRUE(report.ok()) << formatCheckReport(report);
+    EXPECT_EQ(report.exitCode(), 0);
+    EXPECT_EQ(report.source, CacheSource::Compiled);
+    const std::string text = formatCheckReport(report);
+    EXPECT_NE(text.find(file.string() + ": ok for sm_90"), std::string::npos) << text;
+    EXPECT_NE(text.find("kernel saxpy(float a, const float* x, float* y, int n)"), std::string::npos) << text;
+    EXPECT_NE(text.find("kernel tile(float* p)"), std::string::npos) << text;
+    EXPECT_NE(text.find("shared memory   1.0 KiB static"), std::string::npos) << text;
+    EXPECT_NE(text.find("registers"), std::string::npos);
+    EXPECT_NE(text.find("CUBIN"), std::string::npos);
+    EXPECT_EQ(text.find("note:"), std::string::npos) << "no mismatches expected:\n" << text;
+
+    // The second check comes from the disk cache; --no-cache compiles again.
+    const CheckReport again = checkFile(request(file.string()));
+    EXPECT_EQ(again.source, CacheSource::Disk);
+    EXPECT_NE(formatCheckReport(again).find("from the disk cache"), std::string::npos);
+    CheckRequest noCache = request(file.string());
+    noCache.useCache = false;
+    EXPECT_EQ(checkFile(noCache).source, CacheSource::Compiled);
+}
+
+TEST_F(CheckFixture, CompileErrorsPrintAsFileLineColumnAndExitOne)
+{
+    const auto file = dir.write("bad.cu", "extern \"C\" __global__ void k(float* p)\n"
+                                          "{\n"
+                                          "    int unused;\n"
+                                          "    p[0] = nope;\n"
+                                          "}\n");
+    // The file as the user typed it: a relative path from the current folder would print as is.
+    const CheckReport report = checkFile(request(file.string()));
+    EXPECT_EQ(report.exitCode(), 1);
+    const std::string text = formatCheckReport(report);
+    EXPECT_NE(text.find(file.string() + ":4:12: error: identifier \"nope\" is undefined\n"), std::string::npos) << text;
+    EXPECT_NE(text.find(file.string() + ":3:9: warning: variable \"unused\" was declared but never referenced"),
+              std::string::npos)
+        << text;
+    EXPECT_NE(text.find("1 error, 1 warning"), std::string::npos) << text;
+}
+
+TEST_F(CheckFixture, BadUsageExitsTwo)
+{
+    EXPECT_EQ(checkFile(request((dir.path() / "missing.cu").string())).exitCode(), 2);
+    EXPECT_EQ(checkFile(request(dir.path().string())).exitCode(), 2) << "a folder";
+    const auto file = dir.write("k.cu", "extern \"C\" __global__ void k() {}\n");
+    CheckRequest badArch = request(file.string());
+    badArch.options.arch = "gfx90a";
+    const CheckReport r = checkFile(badArch);
+    EXPECT_EQ(r.exitCode(), 2);
+    EXPECT_NE(formatCheckReport(r).find("not a GPU architecture"), std::string::npos);
+}
+
+TEST(CheckOptions, FlagsMapToCompileOptionsAndUsageErrorsExitTwo)
+{
+    const auto ok = parse({"--check", "k.cu", "--arch", "sm_80", "-DSCALE=2", "-D", "FLAG", "-I", "inc", "--fast-math",
+                           "--lineinfo", "-G", "--std", "c++20", "--no-cache"});
+    ASSERT_TRUE(ok.options);
+    const auto& c = ok.options->check;
+    EXPECT_TRUE(c.requested());
+    EXPECT_EQ(c.file, "k.cu");
+    EXPECT_EQ(c.arch, "sm_80");
+    EXPECT_EQ(c.defines, (std::vector<std::string>{"SCALE=2", "FLAG"}));
+    EXPECT_EQ(c.includes, std::vector<std::string>{"inc"});
+    EXPECT_TRUE(c.fastMath && c.lineInfo && c.debug && c.noCache);
+    EXPECT_EQ(c.cppStandard, "c++20");
+    EXPECT_TRUE(parse({"--clear-cache"}).options->check.clearCache);
+    EXPECT_FALSE(parse({}).options->check.requested());
+
+    testing::internal::CaptureStderr();
+    testing::internal::CaptureStdout();
+    const auto badStd = parse({"--check", "k.cu", "--std", "c++99"});
+    const auto badArch = parse({"--check", "k.cu", "--arch", "banana"});
+    const auto unknown = parse({"--check", "k.cu", "--frobnicate"});
+    testing::internal::GetCapturedStdout();
+    testing::internal::GetCapturedStderr();
+    EXPECT_FALSE(badStd.options);
+    EXPECT_EQ(badStd.exitCode, 2);
+    EXPECT_EQ(badArch.exitCode, 2);
+    EXPECT_EQ(unknown.exitCode, 2);
+}

@@ -1,0 +1,356 @@
+// Kernel facts without a device: signatures from source, host layouts of parameter types (against
+// the host compiler's own <vector_types.h>), ptxas' report, PTX parameter layouts, and the whole
+// collection on real NVRTC builds, mismatches included.
+#include "ks/rtc/kernel_facts.hpp"
+
+#include <vector_types.h>
+
+#include <gtest/gtest.h>
+
+using namespace ks::rtc;
+
+namespace {
+
+const KernelSignature* byName(const std::vector<KernelSignature>& ks, const std::string& name)
+{
+    for (const auto& k : ks)
+        if (k.name == name)
+            return &k;
+    return nullptr;
+}
+
+const KernelFacts* factsOf(const ModuleFacts& m, const std::string& name)
+{
+    for (const auto& k : m.kernels)
+        if (k.name == name)
+            return &k;
+    return nullptr;
+}
+
+std::string problems(const ModuleFacts& m)
+{
+    std::string s;
+    for (const auto& k : m.kernels)
+        for (const auto& p : k.problems)
+            s += k.name + ": " + p + "\n";
+    return s;
+}
+
+ModuleFacts build(const std::string& source, const std::string& arch = "sm_90")
+{
+    const auto kernels = findKernels(source);
+    const auto names = nameExpressionsFor(kernels);
+    CompileOptions o;
+    o.arch = arch;
+    const CompileResult r = compile(source, "facts.cu", o, names);
+    EXPECT_TRUE(r.ok) << r.log;
+    return collectFacts(kernels, names, r, arch);
+}
+
+const std::string kMixed = R"src(// kernels of every shape the scanner knows
+#include <cuda_fp16.h>
+/* __global__ void commented_out(int x) {} */
+#define NOT_A_KERNEL "__global__ void in_a_string()"
+
+extern "C" __global__ void plain(float* __restrict__ out, const float* in, int n, float scale = 2.0f)
+{
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = in[i] * scale;
+}
+
+extern "C" {
+__global__ void vectors(float3 v, int2 i, double2 d, char c, short s, unsigned long long u, float* out)
+{
+    out[0] = v.x + i.y + d.x + c + s + u;
+}
+}
+
+namespace outer { namespace inner {
+__global__ void __launch_bounds__(128, 2) bounded(int* data, int /*unused*/, float arr[])
+{
+    data[threadIdx.x] = int(arr[threadIdx.x]);
+}
+} }
+
+template <typename T, int N>
+__global__ void scaled(T* data, T factor)
+{
+    data[threadIdx.x % N] *= factor;
+}
+template __global__ void scaled<float, 4>(float*, float);
+template __global__ void scaled<double, 8>(double*, double);
+
+__global__ void declared_only(int* p);
+
+__global__ void cpp_kernel(half h, unsigned int count, long long* out)
+{
+    out[count] = (long long)__half2float(h);
+}
+)src";
+
+} // namespace
+
+TEST(KernelSignatures, FindsEveryShapeWithNamesTypesAndQualifiers)
+{
+    const auto ks = findKernels(kMixed);
+    ASSERT_EQ(ks.size(), 5u);
+
+    const auto* plain = byName(ks, "plain");
+    ASSERT_TRUE(plain);
+    EXPECT_TRUE(plain->externC);
+    EXPECT_EQ(plain->line, 6);
+    EXPECT_EQ(plain->display(), "plain(float* __restrict__ out, const float* in, int n, float scale)");
+
+    const auto* vectors = byName(ks, "vectors");
+    ASSERT_TRUE(vectors);
+    EXPECT_TRUE(vectors->externC) << "inside an extern \"C\" block";
+    ASSERT_EQ(vectors->params.size(), 7u);
+    EXPECT_EQ(vectors->params[5].type, "unsigned long long");
+    EXPECT_EQ(vectors->params[5].name, "u");
+
+    const auto* bounded = byName(ks, "outer::inner::bounded");
+    ASSERT_TRUE(bounded);
+    EXPECT_FALSE(bounded->externC);
+    EXPECT_EQ(bounded->launchBounds, "128, 2");
+    ASSERT_EQ(bounded->params.size(), 3u);
+    EXPECT_EQ(bounded->params[1].type, "int");
+    EXPECT_EQ(bounded->params[1].name, "");
+    EXPECT_EQ(bounded->params[2].type, "float*") << "arrays decay";
+    EXPECT_EQ(bounded->params[2].name, "arr");
+
+    const auto* scaled = byName(ks, "scaled");
+    ASSERT_TRUE(scaled);
+    EXPECT_TRUE(scaled->isTemplate);
+    EXPECT_EQ(scaled->display(), "scaled(T* data, T factor)");
+
+    EXPECT_TRUE(byName(ks, "cpp_kernel"));
+    EXPECT_FALSE(byName(ks, "declared_only")) << "declarations have no body";
+    EXPECT_FALSE(byName(ks, "commented_out"));
+    EXPECT_FALSE(byName(ks, "in_a_string"));
+}
+
+TEST(KernelSignatures, TemplateArgumentsWithCommasAndDefaultsStayInOneParameter)
+{
+    const auto ks = findKernels("template <class A, class B> struct Pair {};\n"
+                                "__global__ void k(Pair<int, float>* p, int n = (1, 2), const unsigned char* const c) {}\n"
+                                "__global__ void none(void) {}\n");
+    ASSERT_EQ(ks.size(), 2u);
+    ASSERT_EQ(ks[0].params.size(), 3u);
+    EXPECT_EQ(ks[0].params[0].type, "Pair<int, float>*");
+    EXPECT_EQ(ks[0].params[1].name, "n");
+    EXPECT_EQ(ks[0].params[2].type, "const unsigned char* const");
+    EXPECT_TRUE(ks[1].params.empty());
+}
+
+TEST(KernelSignatures, KnownLayoutsMatchTheHostCompilersVectorTypes)
+{
+#define KS_EXPECT_LAYOUT(T)                                                                                \
+    do {                                                                                                   \
+        const auto l = knownTypeLayout(#T);                                                                \
+        ASSERT_TRUE(l) << #T;                                                                              \
+        EXPECT_EQ(l->size, sizeof(T)) << #T;                                                               \
+        EXPECT_EQ(l->align, alignof(T)) << #T;                                                             \
+    } while (0)
+    KS_EXPECT_LAYOUT(char1);
+    KS_EXPECT_LAYOUT(char2);
+    KS_EXPECT_LAYOUT(char3);
+    KS_EXPECT_LAYOUT(uchar4);
+    KS_EXPECT_LAYOUT(short2);
+    KS_EXPECT_LAYOUT(ushort3);
+    KS_EXPECT_LAYOUT(short4);
+    KS_EXPECT_LAYOUT(int1);
+    KS_EXPECT_LAYOUT(int2);
+    KS_EXPECT_LAYOUT(int3);
+    KS_EXPECT_LAYOUT(uint4);
+    KS_EXPECT_LAYOUT(long2);
+    KS_EXPECT_LAYOUT(ulong3);
+    KS_EXPECT_LAYOUT(longlong2);
+    KS_EXPECT_LAYOUT(ulonglong3);
+    KS_EXPECT_LAYOUT(float1);
+    KS_EXPECT_LAYOUT(float2);
+    KS_EXPECT_LAYOUT(float3);
+    KS_EXPECT_LAYOUT(float4);
+    KS_EXPECT_LAYOUT(double1);
+    KS_EXPECT_LAYOUT(double2);
+    KS_EXPECT_LAYOUT(double3);
+    KS_EXPECT_LAYOUT(double4_16a);
+    KS_EXPECT_LAYOUT(double4_32a);
+    KS_EXPECT_LAYOUT(longlong4_16a);
+    KS_EXPECT_LAYOUT(dim3);
+    KS_EXPECT_LAYOUT(unsigned long long);
+    KS_EXPECT_LAYOUT(signed char);
+    KS_EXPECT_LAYOUT(bool);
+    KS_EXPECT_LAYOUT(double);
+#undef KS_EXPECT_LAYOUT
+    EXPECT_EQ(knownTypeLayout("const float* __restrict__"), (TypeLayout{8, 8}));
+    EXPECT_EQ(knownTypeLayout("MyStruct"), std::nullopt);
+    EXPECT_EQ(knownTypeLayout("float5"), std::nullopt);
+}
+
+TEST(KernelFactsParsing, PtxasReportAttributesSpillsToTheirEntry)
+{
+    const std::string log = "ptxas info    : 16 bytes gmem\n"
+                            "ptxas info    : Compiling entry function 'k2' for 'sm_90'\n"
+                            "ptxas info    : Function properties for k2\n"
+                            "ptxas         .     32 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads\n"
+                            "ptxas info    : Used 14 registers, used 1 barriers, 24 bytes smem, 380 bytes cmem[0], "
+                            "32 bytes cumulative stack size\n"
+                            "ptxas info    : Compile time = 3.181 ms\n"
+                            "ptxas info    : Function properties for _Z3subf\n"
+                            "ptxas         .     8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads\n"
+                            "ptxas info    : Compiling entry function 'k' for 'sm_90'\n"
+                            "ptxas info    : Function properties for k\n"
+                            "ptxas         .     768 bytes stack frame, 540 bytes spill stores, 548 bytes spill loads\n"
+                            "ptxas info    : Used 32 registers, used 0 barriers, 768 bytes cumulative stack size\n";
+    const PtxasReport r = parsePtxasReport(log);
+    EXPECT_EQ(r.globalBytes, 16);
+    ASSERT_EQ(r.kernels.size(), 2u);
+    EXPECT_EQ(r.kernels[0].symbol, "k2");
+    EXPECT_EQ(r.kernels[0].registers, 14);
+    EXPECT_EQ(r.kernels[0].barriers, 1);
+    EXPECT_EQ(r.kernels[0].sharedBytes, 24);
+    EXPECT_EQ(r.kernels[0].constBytes, 380);
+    EXPECT_EQ(r.kernels[0].stackFrameBytes, 32);
+    EXPECT_EQ(r.kernels[0].spillStoreBytes, 0) << "the device function's spills are not k2's";
+    EXPECT_DOUBLE_EQ(r.kernels[0].ptxasMs, 3.181);
+    EXPECT_EQ(r.kernels[1].symbol, "k");
+    EXPECT_EQ(r.kernels[1].stackFrameBytes, 768);
+    EXPECT_EQ(r.kernels[1].spillStoreBytes, 540);
+    EXPECT_EQ(r.kernels[1].spillLoadBytes, 548);
+}
+
+TEST(KernelFactsParsing, PtxEntriesGiveParameterSizesAndAlignments)
+{
+    const std::string ptx = ".visible .entry plain(\n"
+                            "\t.param .u64 .ptr .global .align 1 plain_param_0,\n"
+                            "\t.param .align 1 .b8 plain_param_1[3],\n"
+                            "\t.param .align 16 .b8 plain_param_2[32],\n"
+                            "\t.param .f64 plain_param_3\n"
+                            ")\n.maxntid 128, 2, 1\n{\n}\n"
+                            ".visible .entry empty()\n{\n}\n";
+    const auto entries = parsePtxEntries(ptx);
+    ASSERT_EQ(entries.size(), 2u);
+    EXPECT_EQ(entries[0].symbol, "plain");
+    ASSERT_EQ(entries[0].params.size(), 4u);
+    EXPECT_TRUE(entries[0].params[0].pointer);
+    EXPECT_EQ(entries[0].params[0].size, 8u);
+    EXPECT_EQ(entries[0].params[0].align, 8u) << ".align after .ptr is the pointee's";
+    EXPECT_EQ(entries[0].params[1].size, 3u);
+    EXPECT_EQ(entries[0].params[1].align, 1u);
+    EXPECT_EQ(entries[0].params[2].size, 32u);
+    EXPECT_EQ(entries[0].params[2].align, 16u);
+    EXPECT_EQ(entries[0].params[3].size, 8u);
+    EXPECT_EQ(entries[0].maxThreads, 256);
+    EXPECT_EQ(entries[1].symbol, "empty");
+    EXPECT_TRUE(entries[1].params.empty());
+}
+
+TEST(KernelFacts, ARealBuildAgreesWithTheSourceEverywhere)
+{
+    const ModuleFacts m = build(kMixed);
+    EXPECT_EQ(problems(m), "");
+    EXPECT_GT(m.cubinBytes, 0u);
+    EXPECT_GT(m.ptxBytes, 0u);
+
+    const KernelFacts* plain = factsOf(m, "plain");
+    ASSERT_TRUE(plain);
+    EXPECT_EQ(plain->symbol, "plain");
+    EXPECT_TRUE(plain->resourcesKnown);
+    EXPECT_GT(plain->resources.registers, 0);
+    EXPECT_EQ(plain->ptxParams.size(), 4u);
+    EXPECT_EQ(plain->maxThreadsPerBlock, 1024);
+
+    const KernelFacts* bounded = factsOf(m, "outer::inner::bounded");
+    ASSERT_TRUE(bounded);
+    EXPECT_EQ(bounded->symbol.rfind("_ZN5outer5inner7bounded", 0), 0u) << bounded->symbol;
+    EXPECT_EQ(bounded->maxThreadsPerBlock, 128) << "__launch_bounds__(128)";
+    EXPECT_EQ(bounded->occupancy(OccupancyLimits::forArch("sm_90"), 256).blocksPerSM, 0);
+
+    const KernelFacts* vectors = factsOf(m, "vectors");
+    ASSERT_TRUE(vectors);
+    ASSERT_EQ(vectors->ptxParams.size(), 7u);
+    EXPECT_EQ(vectors->ptxParams[0].size, 12u);
+    EXPECT_EQ(vectors->ptxParams[2].align, 16u);
+
+    // Both instantiations of the template, with their argument types from the lowered names.
+    const KernelFacts* f = factsOf(m, "scaled<float, 4>");
+    const KernelFacts* d = factsOf(m, "scaled<double, 8>");
+    ASSERT_TRUE(f && d) << [&] {
+        std::string names;
+        for (const auto& k : m.kernels)
+            names += k.name + "; ";
+        return names;
+    }();
+    ASSERT_EQ(d->params.size(), 2u);
+    EXPECT_EQ(d->params[0].type, "double*");
+    EXPECT_EQ(d->ptxParams[1].size, 8u);
+
+    const KernelFacts* cpp = factsOf(m, "cpp_kernel");
+    ASSERT_TRUE(cpp);
+    EXPECT_EQ(cpp->symbol.rfind("_Z10cpp_kernel", 0), 0u);
+}
+
+TEST(KernelFacts, MismatchesBetweenSourceAndPtxAreReported)
+{
+    CompileOptions o;
+    o.arch = "sm_90";
+    const CompileResult r = compile("extern \"C\" __global__ void k(float4 v, float* out) { out[0] = v.w; }\n", "x.cu", o);
+    ASSERT_TRUE(r.ok) << r.log;
+    // What the scanner would have seen in a source that disagrees with the build.
+    const auto wrongType = findKernels("extern \"C\" __global__ void k(float3 v, float* out) {}\n");
+    ModuleFacts m = collectFacts(wrongType, {}, r, "sm_90");
+    ASSERT_EQ(m.kernels.size(), 1u);
+    ASSERT_EQ(m.kernels[0].problems.size(), 1u);
+    EXPECT_NE(m.kernels[0].problems[0].find("parameter 1 'v' (float3): 12 bytes on the host, 16 in the PTX"),
+              std::string::npos)
+        << m.kernels[0].problems[0];
+    const auto wrongCount = findKernels("extern \"C\" __global__ void k(float4 v) {}\n");
+    m = collectFacts(wrongCount, {}, r, "sm_90");
+    EXPECT_NE(problems(m).find("declares 1 parameters, the PTX has 2"), std::string::npos) << problems(m);
+    const auto missing = findKernels("extern \"C\" __global__ void gone(int) {}\n");
+    m = collectFacts(missing, {}, r, "sm_90");
+    EXPECT_NE(problems(m).find("no entry 'gone'"), std::string::npos) << problems(m);
+    EXPECT_NE(problems(m).find("k: not found in the source"), std::string::npos) << problems(m);
+}
+
+TEST(KernelFacts, SpillsAndSharedMemoryShowInTheResources)
+{
+    const ModuleFacts m = build("extern \"C\" __global__ void __launch_bounds__(1024, 2) spills(float* p)\n"
+                                "{\n"
+                                "    float a[64];\n"
+                                "    for (int i = 0; i < 64; ++i) a[i] = p[i * threadIdx.x];\n"
+                                "    float s = 0;\n"
+                                "    for (int i = 0; i < 64; ++i) s += a[(i * 7 + threadIdx.x) % 64] * a[i];\n"
+                                "    p[threadIdx.x] = s;\n"
+                                "}\n"
+                                "extern \"C\" __global__ void tile(float* p)\n"
+                                "{\n"
+                                "    __shared__ float t[32][33];\n"
+                                "    t[threadIdx.y][threadIdx.x] = p[threadIdx.x];\n"
+                                "    __syncthreads();\n"
+                                "    p[threadIdx.x] = t[threadIdx.x][threadIdx.y];\n"
+                                "}\n");
+    const KernelFacts* spills = factsOf(m, "spills");
+    ASSERT_TRUE(spills);
+    EXPECT_GT(spills->resources.stackFrameBytes, 0);
+    EXPECT_LE(spills->resources.registers, 32) << "launch bounds (1024, 2) cap registers at 32";
+    const KernelFacts* tile = factsOf(m, "tile");
+    ASSERT_TRUE(tile);
+    EXPECT_EQ(tile->resources.sharedBytes, 32 * 33 * 4);
+    EXPECT_EQ(tile->resources.barriers, 1);
+}
+
+TEST(KernelFacts, SassNeedsTheToolkitDisassemblerOrSaysWhy)
+{
+    CompileOptions o;
+    o.arch = "sm_90";
+    const CompileResult r = compile("extern \"C\" __global__ void sass_me(int* p) { p[0] = 42; }\n", "s.cu", o);
+    ASSERT_TRUE(r.ok);
+    const Disassembly d = disassemble(r.cubin);
+    if (d.ok) {
+        EXPECT_NE(d.text.find("sass_me"), std::string::npos) << d.text;
+    } else {
+        EXPECT_NE(d.reason.find("cuobjdump"), std::string::npos) << d.reason;
+    }
+    EXPECT_FALSE(disassemble({}).ok);
+}

@@ -80,6 +80,10 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
                   " ms");
     else
         log::error("kernels/thread_colors.cu failed to compile; see the Compile log panel");
+    s.arch = arch;
+    s.project.recent = loadRecentProjects();
+    if (!options.project.empty())
+        openProject(options.project);
 }
 
 App::~App()
@@ -92,6 +96,7 @@ void App::applyCommands()
     Commands& c = m_state.commands;
     if (c.setBlock && m_state.demo)
         m_state.demo->setBlock(*c.setBlock);
+    applyProjectCommands(c.project);
     c = {};
 }
 
@@ -103,8 +108,13 @@ std::string App::statusLine() const
         line = "CUDA: " + d->name + " (" + d->archName() + ")";
     else
         line = "CUDA unavailable: " + s.system.unavailableReason;
-    if (s.demo)
+    if (s.project.session) {
+        const pipeline::Pipeline& p = s.project.session->pipeline();
+        line += "  |  project: " + p.project().name + " (frame " + std::to_string(p.frameIndex()) +
+                (p.paused() ? ", paused" : "") + (p.error().empty() ? ")" : "): " + p.error());
+    } else if (s.demo) {
         line += "  |  demo: " + s.demo->status();
+    }
     char fps[64];
     std::snprintf(fps, sizeof fps, "  |  %.1f fps", double(s.fps));
     return line + fps;
@@ -121,16 +131,26 @@ void App::frame(float timeSeconds, float deltaSeconds)
         s.fps = float(1000.0 / s.smoothedFrameMs);
     }
 
-    if (s.demo && s.demo->running() && s.demo->frame(timeSeconds, s.stream.get())) {
+    if (!s.project.session && s.demo && s.demo->running() && s.demo->frame(timeSeconds, s.stream.get())) {
         const auto& t = s.demo->timings();
         s.timings.push(t.kernelMs, float(t.mapUs + t.unmapUs), float(s.lastFrameMs));
     }
 
+    projectFrame();
+
     const ImVec2 display = ImGui::GetIO().DisplaySize;
-    setDefaultLayout("Viewport", display.x, display.y);
-    drawViewportPanel(s, s.commands);
-    setDefaultLayout("Launch", display.x, display.y);
-    drawLaunchPanel(s, s.commands);
+    if (s.project.session) {
+        setDefaultLayout("Project", display.x, display.y);
+        drawProjectPanel(s, s.commands);
+        setDefaultLayout("Views", display.x, display.y);
+        drawViewsPanel(s, s.commands);
+    } else {
+        setDefaultLayout("Viewport", display.x, display.y);
+        drawViewportPanel(s, s.commands);
+        setDefaultLayout("Launch", display.x, display.y);
+        drawLaunchPanel(s, s.commands);
+        drawProjectOpener(s, s.commands);
+    }
     setDefaultLayout("Device", display.x, display.y);
     drawDevicePanel(s);
     setDefaultLayout("Timings", display.x, display.y);

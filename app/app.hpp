@@ -14,6 +14,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace ks::app {
 
@@ -33,11 +34,18 @@ public:
 
 private:
     void applyCommands();
+    // The frame pipeline: open/save/close projects, run the open project's frame.
+    void applyProjectCommands(ProjectCommands& commands);
+    bool openProject(const std::filesystem::path& file);
+    void projectFrame();
 
     AppOptions m_options;
     AppState m_state;
     log::Sink m_previousSink;
 };
+
+// Recently opened projects ($XDG_CONFIG_HOME/kernelscope/recent_projects), newest first.
+std::vector<std::filesystem::path> loadRecentProjects();
 
 // Loads the UI font (options.font, else DejaVu Sans if installed, else ImGui's built-in font).
 void loadFonts(const AppOptions& options);

@@ -8,9 +8,12 @@
 #include "ks/cuda/stream.hpp"
 #include "ks/demo/thread_colors_demo.hpp"
 #include "ks/gl/gl.hpp"
+#include "ks/pipeline/session.hpp"
 #include "ks/render/image_view.hpp"
+#include "ks/rtc/cache.hpp"
 
 #include <deque>
+#include <memory>
 #include <filesystem>
 #include <mutex>
 #include <optional>
@@ -38,8 +41,40 @@ struct LogBuffer {
     void add(log::Level level, std::string_view text);
 };
 
+// What the project panels ask for; App applies it after the UI (see App::applyProjectCommands).
+struct ProjectCommands {
+    std::optional<std::filesystem::path> open;   // load this project (the current one stays on failure)
+    std::optional<std::filesystem::path> saveAs; // save (to the current file when empty path)
+    bool save = false;
+    bool close = false;
+    std::optional<std::pair<std::size_t, std::size_t>> moveStage; // from, to
+    bool restart = false;
+};
+
 struct Commands {
     std::optional<cuda::Dim3> setBlock;
+    ProjectCommands project;
+};
+
+// Rolling per-frame history of the project pipeline, for the Timings panel.
+struct PipelineHistory {
+    static constexpr std::size_t kCapacity = 240;
+    std::vector<std::string> stageNames;
+    std::vector<std::vector<float>> stageMs; // per stage
+    std::vector<float> interopUs, renderMs, frameMs;
+    void push(const pipeline::FrameTimings& t);
+};
+
+// The open project: its running session and the panels' state for it.
+struct ProjectState {
+    std::unique_ptr<pipeline::Session> session;
+    std::vector<project::Problem> problems; // of the last open or build that failed
+    std::vector<std::filesystem::path> recent;
+    std::string pathInput;                  // the panel's open / save-as field
+    std::vector<std::array<int, 2>> viewSizes; // last frame's view sizes (the views panel sets them)
+    int activeView = 0;                     // in tabs layout
+    pipeline::InputState input;
+    PipelineHistory history;
 };
 
 // What the mouse is over in the viewport: the image pixel and the thread that wrote it.
@@ -65,6 +100,9 @@ struct AppState {
     cuda::Stream stream;
     render::ImageView imageView;
     std::optional<demo::ThreadColorsDemo> demo;
+    rtc::CompileCache compileCache{rtc::CompileCache::defaultDirectory()};
+    std::string arch = "sm_90";
+    ProjectState project; // declared after the CUDA context and stream: destroyed before them
     ViewportState viewport;
     TimingHistory timings;
     LogBuffer log;

@@ -17,8 +17,12 @@ int main(int argc, char** argv)
     if (options.check.requested()) // before any window, GL or CUDA context
         return ks::app::runCheckCommands(options.check);
     try {
-        if (options.headlessBecauseNoDisplay)
+        if (options.headlessBecauseNoDisplay && options.validate.empty())
             std::printf("kernelscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): rendering headless\n");
+        if (!options.validate.empty())
+            return ks::app::runValidate(options);
+        if (options.headless && !options.project.empty())
+            return ks::app::runProjectHeadless(options);
         return options.headless ? ks::app::runHeadless(options) : ks::app::runWindowed(options);
     } catch (const ks::Error& e) {
         std::fprintf(stderr, "kernelscope: error: %s\n", e.what());

@@ -36,11 +36,25 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--block", block, "The demo's block shape, X,Y (default 16,16)");
     cli.add_option("--time-step", o.timeStep, "Headless: simulated seconds per frame")->capture_default_str();
 
+    // The frame pipeline: projects, validation, dumps and timings.
+    cli.add_option("--project", o.project, "Open a project file (JSON; see docs/projects.md); headless: run it");
+    cli.add_option("--validate", o.validate,
+                   "Check a project without running it (no GPU needed): JSON, fields, files, kernel compiles, "
+                   "bindings. Prints FILE:LINE:COL: error: message per problem; exit 1 when there are any");
+    std::vector<std::string> dumps;
+    cli.add_option("--dump", dumps, "Headless: after the last frame write resource NAME as a NumPy file, NAME=out.npy")
+        ->take_all();
+    cli.add_option("--timings", o.timings, "Headless: write every frame's stage, interop and render timings as JSON");
+    std::uint64_t seed = 0;
+    auto* seedOption = cli.add_option("--seed", seed, "Seed for the project's random stages (overrides the project's)");
+
     CheckOptions& check = o.check;
     cli.add_option("--check", check.file,
                    "Compile FILE.cu with NVRTC (no GPU or display needed), print diagnostics as FILE:LINE:COL: "
                    "severity: message and each kernel's facts; exit 0 ok, 1 compile errors, 2 bad usage");
-    cli.add_option("--arch", check.arch, "--check: target architecture, e.g. sm_90 (default: the GPU's, else sm_90)")
+    std::string arch;
+    cli.add_option("--arch", arch,
+                   "--check and --validate: target architecture, e.g. sm_90 (--check's default: the GPU's, else sm_90)")
         ->check(CLI::Validator(
             [](const std::string& a) {
                 return a.rfind("sm_", 0) == 0 || a.rfind("compute_", 0) == 0 ? std::string()
@@ -61,6 +75,18 @@ ParseOutcome parseOptions(int argc, char** argv)
     try {
         cli.parse(argc, argv);
         o.framesGiven = cli.count("--frames") > 0;
+        if (!arch.empty()) // one --arch serves --check (default: the device's) and --validate (default sm_90)
+            o.arch = o.check.arch = arch;
+        if (*seedOption)
+            o.seed = seed;
+        for (const std::string& d : dumps) {
+            const auto eq = d.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 == d.size())
+                throw CLI::ValidationError("--dump", "expected NAME=FILE.npy, found '" + d + "'");
+            o.dumps.emplace_back(d.substr(0, eq), d.substr(eq + 1));
+        }
+        if ((!o.dumps.empty() || !o.timings.empty()) && o.project.empty())
+            throw CLI::ValidationError("--dump/--timings", "need --project");
         auto parsePair = [](const std::string& text, char sep, int& a, int& b, const char* what) {
             const auto at = text.find(sep);
             if (at == std::string::npos)

@@ -3,7 +3,9 @@
 
 #include <filesystem>
 #include <optional>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace ks::app {
@@ -35,6 +37,13 @@ struct AppOptions {
     int imageWidth = 768, imageHeight = 512;
     float timeStep = 1.f / 60.f;           // headless: simulated seconds per frame
     CheckOptions check;
+    // The frame pipeline (projects).
+    std::filesystem::path project;         // --project: open this project (headless: run it)
+    std::filesystem::path validate;        // --validate: check this project and exit
+    std::vector<std::pair<std::string, std::filesystem::path>> dumps; // --dump NAME=out.npy
+    std::filesystem::path timings;         // --timings out.json
+    std::optional<std::uint64_t> seed;     // --seed: overrides the project's seed
+    std::string arch = "sm_90";            // --validate's compile target when no device is there
 };
 
 // Parses argv. Returns the options, or an exit code when the program should stop (after --help,

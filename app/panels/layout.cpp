@@ -22,6 +22,10 @@ void setDefaultLayout(const char* panel, float w, float h)
         box = {left, 0, w - left, usable * 0.46f};
     else if (!std::strcmp(panel, "Timings"))
         box = {left, usable * 0.46f, w - left, usable * 0.27f};
+    else if (!std::strcmp(panel, "Views"))
+        box = {0, 0, left, usable * 0.62f};
+    else if (!std::strcmp(panel, "Project"))
+        box = {0, usable * 0.62f, left, usable * 0.38f};
     else if (!std::strcmp(panel, "Compile log"))
         box = {left, usable * 0.73f, w - left, usable * 0.27f};
     ImGui::SetNextWindowPos(ImVec2(box.x, box.y), ImGuiCond_FirstUseEver);

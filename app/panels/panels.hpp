@@ -10,6 +10,11 @@ void drawDevicePanel(const AppState& state);
 void drawCompileLogPanel(AppState& state);
 void drawTimingsPanel(const AppState& state);
 void drawLaunchPanel(const AppState& state, Commands& commands);
+// The frame pipeline's panels (shown when a project is open; the opener otherwise).
+void drawProjectPanel(AppState& state, Commands& commands);
+void drawProjectOpener(AppState& state, Commands& commands);
+void drawViewsPanel(AppState& state, Commands& commands);
+
 void drawStatusBar(const AppState& state, const std::string& statusLine);
 
 // Lays out the panels for a display of `size` (first use only; the user may move them after).

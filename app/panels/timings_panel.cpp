@@ -24,9 +24,58 @@ void plot(const char* label, const std::vector<float>& values, const char* unit)
 
 } // namespace
 
+// The open project's last frame as a bar per stage (CUDA events), with achieved bandwidth where
+// the stage's bytes are known, interop and render pass, and rolling history.
+static void drawPipelineTimings(const AppState& s)
+{
+    const pipeline::Pipeline& p = s.project.session->pipeline();
+    const pipeline::FrameTimings& t = p.timings();
+    if (!t.valid) {
+        ImGui::TextDisabled("no GPU timings yet (%s)", p.error().empty() ? "waiting for a frame" : p.error().c_str());
+        return;
+    }
+    float longest = 1e-6f;
+    for (const pipeline::StageTiming& st : t.stages)
+        longest = std::max(longest, st.ms);
+    for (const pipeline::StageTiming& st : t.stages) {
+        char overlay[160];
+        if (!st.ran)
+            std::snprintf(overlay, sizeof overlay, "%s: skipped", st.name.c_str());
+        else if (st.bytes)
+            std::snprintf(overlay, sizeof overlay, "%s: %.4f ms, %.1f GB/s", st.name.c_str(), double(st.ms),
+                          st.gbPerSecond());
+        else
+            std::snprintf(overlay, sizeof overlay, "%s: %.4f ms", st.name.c_str(), double(st.ms));
+        ImGui::ProgressBar(st.ran ? st.ms / longest : 0.f, ImVec2(-1, 0), overlay);
+    }
+    ImGui::Text("map %.1f us + unmap %.1f us (one call each)  |  render %.3f ms (GL timer)", t.mapUs, t.unmapUs,
+                t.renderMs);
+    ImGui::Text("stages %.3f ms  |  frame %.2f ms, %.1f fps", double(t.stagesMs), s.lastFrameMs, double(s.fps));
+    const PipelineHistory& h = s.project.history;
+    for (std::size_t i = 0; i < h.stageMs.size(); ++i) {
+        ImGui::PushID(int(i));
+        plot(h.stageNames[i].c_str(), h.stageMs[i], "ms");
+        ImGui::PopID();
+    }
+    ImGui::PushID("pinterop");
+    plot("map+unmap", h.interopUs, "us");
+    ImGui::PopID();
+    ImGui::PushID("prender");
+    plot("render", h.renderMs, "ms");
+    ImGui::PopID();
+    ImGui::PushID("pframe");
+    plot("frame (host)", h.frameMs, "ms");
+    ImGui::PopID();
+}
+
 void drawTimingsPanel(const AppState& s)
 {
     ImGui::Begin("Timings");
+    if (s.project.session) {
+        drawPipelineTimings(s);
+        ImGui::End();
+        return;
+    }
     if (s.demo && s.demo->timings().valid) {
         const auto& t = s.demo->timings();
         const demo::DemoConfig& c = s.demo->config();

@@ -1,0 +1,164 @@
+// App's handling of the frame pipeline: opening, saving and running projects.
+#include "app.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/project/check.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <fstream>
+
+namespace ks::app {
+
+namespace fs = std::filesystem;
+
+void PipelineHistory::push(const pipeline::FrameTimings& t)
+{
+    auto add = [](std::vector<float>& v, float x) {
+        if (v.size() == kCapacity)
+            v.erase(v.begin());
+        v.push_back(x);
+    };
+    if (stageNames.size() != t.stages.size()) {
+        stageNames.clear();
+        stageMs.assign(t.stages.size(), {});
+    }
+    for (std::size_t i = 0; i < t.stages.size(); ++i) {
+        stageNames.resize(t.stages.size());
+        stageNames[i] = t.stages[i].name;
+        add(stageMs[i], t.stages[i].ms);
+    }
+    add(interopUs, float(t.mapUs + t.unmapUs));
+    add(renderMs, float(std::max(0.0, t.renderMs)));
+    add(frameMs, float(t.frameMs));
+}
+
+namespace {
+
+fs::path recentFile()
+{
+    const char* xdg = std::getenv("XDG_CONFIG_HOME");
+    const char* home = std::getenv("HOME");
+    const fs::path base = xdg && *xdg ? fs::path(xdg) : home ? fs::path(home) / ".config" : fs::path();
+    return base.empty() ? fs::path() : base / "kernelscope" / "recent_projects";
+}
+
+void saveRecent(const std::vector<fs::path>& recent)
+{
+    const fs::path f = recentFile();
+    if (f.empty())
+        return;
+    std::error_code ec;
+    fs::create_directories(f.parent_path(), ec);
+    std::ofstream out(f);
+    for (const fs::path& p : recent)
+        out << p.string() << "\n";
+}
+
+void remember(std::vector<fs::path>& recent, const fs::path& file)
+{
+    recent.erase(std::remove(recent.begin(), recent.end(), file), recent.end());
+    recent.insert(recent.begin(), file);
+    if (recent.size() > 10)
+        recent.resize(10);
+    saveRecent(recent);
+}
+
+} // namespace
+
+std::vector<fs::path> loadRecentProjects()
+{
+    std::vector<fs::path> out;
+    std::ifstream in(recentFile());
+    for (std::string line; std::getline(in, line);)
+        if (!line.empty())
+            out.emplace_back(line);
+    return out;
+}
+
+bool App::openProject(const fs::path& file)
+{
+    AppState& s = m_state;
+    project::LoadResult loaded = project::loadProject(file);
+    if (!loaded.ok()) {
+        s.project.problems = loaded.problems;
+        for (const project::Problem& p : loaded.problems)
+            log::error(p.format());
+        log::error("could not open " + file.string() + (s.project.session ? "; the current project stays open" : ""));
+        return false;
+    }
+    pipeline::PipelineOptions po;
+    po.cuda = s.cuda.has_value();
+    po.stream = s.stream.get();
+    po.compile.arch = s.arch;
+    po.compile.ptxasVerbose = false;
+    try {
+        // Built completely before it replaces the running project: a refusal (not enough device
+        // memory, a stage kind this build lacks) leaves the current one running.
+        auto next = std::make_unique<pipeline::Session>(*loaded.project, po, s.dataRoot / "shaders");
+        std::vector<project::Problem> problems = next->pipeline().buildAll(s.compileCache);
+        for (const project::Problem& p : problems)
+            log::error(p.format());
+        s.project.problems = std::move(problems);
+        s.project.session.reset();
+        s.project.session = std::move(next);
+        s.project.history = {};
+        s.project.activeView = 0;
+    } catch (const Error& e) {
+        s.project.problems = {project::Problem{file, {}, e.what()}};
+        log::error(std::string("could not open ") + file.string() + ": " + e.what());
+        return false;
+    }
+    remember(s.project.recent, loaded.project->file);
+    log::info("opened project " + loaded.project->file.string());
+    return true;
+}
+
+void App::applyProjectCommands(ProjectCommands& c)
+{
+    AppState& s = m_state;
+    if (c.open)
+        openProject(*c.open);
+    if (c.close)
+        s.project.session.reset();
+    if (!s.project.session)
+        return;
+    pipeline::Pipeline& p = s.project.session->pipeline();
+    if (c.moveStage)
+        p.moveStage(c.moveStage->first, c.moveStage->second);
+    if (c.restart) {
+        p.restart();
+        s.project.history = {};
+    }
+    if (c.save || c.saveAs) {
+        const fs::path target = c.saveAs && !c.saveAs->empty() ? fs::absolute(*c.saveAs) : p.project().file;
+        try {
+            project::Project snapshot = p.snapshot();
+            project::saveProject(snapshot, target);
+            remember(s.project.recent, target);
+            log::info("saved project " + target.string());
+        } catch (const Error& e) {
+            log::error(std::string("could not save the project: ") + e.what());
+        }
+    }
+}
+
+void App::projectFrame()
+{
+    AppState& s = m_state;
+    if (!s.project.session)
+        return;
+    pipeline::Session& session = *s.project.session;
+    session.renderer().reloadIfChanged();
+    if (!s.project.viewSizes.empty())
+        session.followViewport(s.project.viewSizes[0][0], s.project.viewSizes[0][1]);
+    if (session.pipeline().frame(s.project.input)) {
+        pipeline::FrameTimings t = session.pipeline().timings();
+        t.renderMs = session.renderMs();
+        s.project.history.push(t);
+    }
+    if (!s.project.viewSizes.empty())
+        session.renderViews(s.project.viewSizes);
+}
+
+} // namespace ks::app

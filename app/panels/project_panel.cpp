@@ -1,0 +1,161 @@
+// The Project panel: open / save / save as / recent, run control, the stage list (enable,
+// reorder, status) and the parameters (sliders, colour pickers, typed fields).
+#include "panels.hpp"
+
+#include "ks/pipeline/kernel_stage.hpp"
+
+#include <imgui.h>
+
+#include <cstdio>
+
+namespace ks::app {
+
+namespace {
+
+void fileControls(AppState& s, Commands& commands, bool haveProject)
+{
+    char path[512];
+    std::snprintf(path, sizeof path, "%s", s.project.pathInput.c_str());
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * (haveProject ? 12.f : 4.f));
+    if (ImGui::InputTextWithHint("##path", "project file (.json)", path, sizeof path))
+        s.project.pathInput = path;
+    ImGui::SameLine();
+    if (ImGui::Button("Open") && !s.project.pathInput.empty())
+        commands.project.open = std::filesystem::path(s.project.pathInput);
+    if (haveProject) {
+        ImGui::SameLine();
+        if (ImGui::Button("Save"))
+            commands.project.save = true;
+        ImGui::SameLine();
+        if (ImGui::Button("Save as") && !s.project.pathInput.empty())
+            commands.project.saveAs = std::filesystem::path(s.project.pathInput);
+        ImGui::SameLine();
+        if (ImGui::Button("Close"))
+            commands.project.close = true;
+    }
+    if (!s.project.recent.empty() && ImGui::BeginCombo("recent", s.project.recent.front().filename().c_str())) {
+        for (const auto& r : s.project.recent)
+            if (ImGui::Selectable(r.c_str()))
+                commands.project.open = r;
+        ImGui::EndCombo();
+    }
+    for (const project::Problem& p : s.project.problems)
+        ImGui::TextColored(ImVec4(1.f, 0.45f, 0.4f, 1.f), "%s", p.format().c_str());
+}
+
+void parameterEditor(const project::ParameterDesc& q, std::array<double, 4>& v)
+{
+    const int n = q.type.components;
+    if (q.type.color) {
+        float c[4] = {float(v[0]), float(v[1]), float(v[2]), n > 3 ? float(v[3]) : 1.f};
+        const bool changed = n > 3 ? ImGui::ColorEdit4(q.name.c_str(), c) : ImGui::ColorEdit3(q.name.c_str(), c);
+        if (changed)
+            for (int i = 0; i < n; ++i)
+                v[std::size_t(i)] = c[i];
+    } else if (pipeline::isFloat(q.type.scalar)) {
+        float f[4] = {float(v[0]), float(v[1]), float(v[2]), float(v[3])};
+        const float lo = float(q.min), hi = float(q.max);
+        if (ImGui::SliderScalarN(q.name.c_str(), ImGuiDataType_Float, f, n, &lo, &hi, "%.4g"))
+            for (int i = 0; i < n; ++i)
+                v[std::size_t(i)] = f[i];
+    } else {
+        int k[4] = {int(v[0]), int(v[1]), int(v[2]), int(v[3])};
+        const int lo = int(q.min), hi = int(q.max);
+        if (ImGui::SliderScalarN(q.name.c_str(), ImGuiDataType_S32, k, n, &lo, &hi))
+            for (int i = 0; i < n; ++i)
+                v[std::size_t(i)] = k[i];
+    }
+}
+
+} // namespace
+
+void drawProjectOpener(AppState& s, Commands& commands)
+{
+    // Collapsed over the Launch panel's right end until the user opens it.
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float usable = display.y - ImGui::GetFrameHeight() - 8.f;
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.62f * 0.55f, usable * 0.74f + ImGui::GetFrameHeight() + 4.f),
+                            ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowSize(ImVec2(display.x * 0.62f * 0.45f, usable * 0.26f - ImGui::GetFrameHeight() - 4.f),
+                             ImGuiCond_FirstUseEver);
+    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
+    ImGui::Begin("Open a project");
+    ImGui::TextDisabled("No project open: the default demo runs. Projects ship in projects/.");
+    fileControls(s, commands, false);
+    ImGui::End();
+}
+
+void drawProjectPanel(AppState& s, Commands& commands)
+{
+    ImGui::Begin("Project");
+    pipeline::Pipeline& p = s.project.session->pipeline();
+    ImGui::Text("%s", p.project().name.c_str());
+    ImGui::TextDisabled("%s", p.project().file.c_str());
+    fileControls(s, commands, true);
+    ImGui::Separator();
+
+    bool paused = p.paused();
+    if (ImGui::Checkbox("Pause", &paused))
+        p.setPaused(paused);
+    ImGui::SameLine();
+    if (ImGui::Button("Step"))
+        p.step();
+    ImGui::SameLine();
+    if (ImGui::Button("Restart"))
+        commands.project.restart = true;
+    ImGui::SameLine();
+    ImGui::Text("frame %lld  t = %.3f s  (dt %.4g s, seed %llu)", (long long)p.frameIndex(), p.time(),
+                p.project().timeStep, (unsigned long long)p.seed());
+    if (!p.error().empty())
+        ImGui::TextColored(ImVec4(1.f, 0.7f, 0.35f, 1.f), "%s", p.error().c_str());
+
+    if (ImGui::CollapsingHeader("Stages", ImGuiTreeNodeFlags_DefaultOpen)) {
+        for (std::size_t i = 0; i < p.stageCount(); ++i) {
+            pipeline::Stage& st = p.stage(i);
+            ImGui::PushID(int(i));
+            bool on = st.enabled();
+            if (ImGui::Checkbox("##on", &on))
+                st.setEnabled(on);
+            ImGui::SameLine();
+            if (ImGui::ArrowButton("up", ImGuiDir_Up) && i > 0)
+                commands.project.moveStage = {{i, i - 1}};
+            ImGui::SameLine();
+            if (ImGui::ArrowButton("down", ImGuiDir_Down) && i + 1 < p.stageCount())
+                commands.project.moveStage = {{i, i + 1}};
+            ImGui::SameLine();
+            ImGui::Text("%zu. %s [%s%s]", i + 1, st.desc().name.c_str(),
+                        std::string(project::stageKindName(st.desc().kind)).c_str(), st.desc().once ? ", once" : "");
+            ImGui::SameLine();
+            ImGui::TextColored(st.ready() ? ImVec4(0.55f, 0.9f, 0.55f, 1.f) : ImVec4(1.f, 0.7f, 0.35f, 1.f), "%s",
+                               st.status().c_str());
+            if (auto* k = dynamic_cast<pipeline::KernelStage*>(&st)) {
+                const cuda::LaunchConfig lc = k->launchConfig(p.resources());
+                ImGui::TextDisabled("      %s:%s  grid (%u, %u, %u)  block (%u, %u, %u)", k->desc().file.c_str(),
+                                    k->desc().kernel.c_str(), lc.grid.x, lc.grid.y, lc.grid.z, lc.block.x, lc.block.y,
+                                    lc.block.z);
+            }
+            ImGui::PopID();
+        }
+    }
+    if (!p.project().parameters.empty() && ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
+        for (std::size_t i = 0; i < p.project().parameters.size(); ++i) {
+            ImGui::PushID(int(i));
+            parameterEditor(p.project().parameters[i], p.parameters()[i]);
+            ImGui::PopID();
+        }
+    }
+    if (ImGui::CollapsingHeader("Resources")) {
+        for (std::size_t i = 0; i < p.resources().size(); ++i) {
+            const pipeline::Resource& r = p.resources()[i];
+            const std::string what =
+                r.isTexture() ? std::string(project::formatName(r.desc.format)) + " texture " +
+                                    std::to_string(r.desc.width) + "x" + std::to_string(r.desc.height)
+                              : pipeline::cudaTypeName(r.desc.element) + " x " + std::to_string(r.desc.count);
+            ImGui::Text("%s: %s, %s", r.desc.name.c_str(), what.c_str(),
+                        r.flags ? ("registered " + pipeline::describeFlags(*r.flags)).c_str() : "not used by CUDA");
+        }
+    }
+    ImGui::End();
+}
+
+} // namespace ks::app

@@ -1,0 +1,74 @@
+#pragma once
+// The kernel-launch stage: a kernel from a source file, its launch shape (a fixed grid, or "cover"
+// a resource with a chosen block), and its arguments bound to resources, parameters, builtins and
+// literals. Builds go through the compile cache / service; a new module replaces the running one
+// only when it built and loaded, so the last good module keeps running (live editing).
+
+#include "ks/cuda/module.hpp"
+#include "ks/pipeline/kernel_signature.hpp"
+#include "ks/pipeline/stage.hpp"
+#include "ks/rtc/service.hpp"
+
+#include <memory>
+
+namespace ks::pipeline {
+
+// One kernel argument's bytes, in a slot aligned for any CUDA scalar or vector type.
+struct ArgSlot {
+    alignas(16) std::array<std::uint8_t, 16> bytes{};
+    std::size_t size = 0;
+};
+// `values` converted to `type` (C++ conversions), packed as CUDA lays the type out.
+ArgSlot packValue(const ValueType& type, const std::array<double, 4>& values);
+ArgSlot packPointer(std::uint64_t value); // device pointers, surface and texture objects
+
+// The grid that covers `extent` (x, y) with `block`: ceil(extent / block) per axis.
+cuda::Dim3 coverGrid(std::int64_t extentX, std::int64_t extentY, const std::array<unsigned, 3>& block);
+// A resource's launch extent: {width, height} of a texture or 2-D buffer, {count, 1} of a 1-D buffer.
+std::array<std::int64_t, 2> resourceExtent(const project::ResourceDesc& r);
+
+class KernelStage : public Stage {
+public:
+    // `signature` may be null (the kernel was not found in the source: args are packed by their
+    // own types). `cuda`: modules are loaded (false: compile-only, as on a machine without a GPU).
+    KernelStage(project::StageDesc desc, std::optional<KernelSignature> signature, bool cuda);
+
+    // The build request for this stage's file (read now). Throws ks::Error when it cannot be read.
+    rtc::CompileRequest buildRequest(const project::Project& project, const rtc::CompileOptions& options) const;
+    // Takes a finished build: loads it when it succeeded (and CUDA is there), keeping the previous
+    // module otherwise. Returns whether the new module is now the running one.
+    bool adopt(std::shared_ptr<const rtc::CompileResult> result);
+    const rtc::CompileResult* lastBuild() const { return m_lastBuild.get(); }
+    const KernelSignature* signature() const { return m_signature ? &*m_signature : nullptr; }
+    const cuda::Function* function() const { return m_function.empty() ? nullptr : &m_function; }
+
+    cuda::LaunchConfig launchConfig(const ResourceSet& resources) const;
+
+    bool ready() const override { return !m_function.empty(); }
+    void run(FrameContext& ctx) override;
+    std::optional<double> bytesMoved(const ResourceSet& resources) const override;
+    std::string status() const override { return m_status; }
+
+private:
+    ArgSlot argument(std::size_t i, const FrameContext& ctx) const;
+
+    std::optional<KernelSignature> m_signature;
+    bool m_cuda = false;
+    std::shared_ptr<const rtc::CompileResult> m_lastBuild;
+    std::shared_ptr<const rtc::CompileResult> m_runningBuild;
+    cuda::Module m_module;
+    cuda::Function m_function;
+    std::string m_status = "not built";
+};
+
+// Copies a buffer into a buffer, or a texture into a texture, of the same size in bytes.
+class CopyStage : public Stage {
+public:
+    explicit CopyStage(project::StageDesc desc) : Stage(std::move(desc)) {}
+    bool ready() const override { return true; }
+    void run(FrameContext& ctx) override;
+    std::optional<double> bytesMoved(const ResourceSet& resources) const override;
+    std::string status() const override { return "copy " + desc().from + " -> " + desc().to; }
+};
+
+} // namespace ks::pipeline

@@ -1,0 +1,118 @@
+#pragma once
+// The frame pipeline: a project's resources and stages, run frame after frame on one stream.
+//
+// Each frame: map every registered resource (one call), run the enabled stages in order (each
+// between two CUDA events), unmap (one call), wait for the frame's last event and read the
+// timings. Time is frame * timeStep (a fixed step), so the same project, seed and frame count give
+// bit-identical buffers. Pause stops frames; step() runs exactly one while paused; restart() puts
+// time, frame index, seeds and resource contents back to the start.
+//
+// Contract: GL and CUDA contexts current on the calling thread for every call (construction and
+// destruction included); the stream must outlive the pipeline.
+
+#include "ks/cuda/event.hpp"
+#include "ks/pipeline/kernel_stage.hpp"
+#include "ks/pipeline/resources.hpp"
+#include "ks/pipeline/stage.hpp"
+#include "ks/project/project.hpp"
+#include "ks/rtc/cache.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::pipeline {
+
+struct PipelineOptions {
+    bool cuda = false;                  // a CUDA context is current on the GPU rendering GL
+    CUstream stream = nullptr;          // where the stages run
+    rtc::CompileOptions compile;        // arch etc.
+    std::optional<std::uint64_t> seed;  // overrides the project's seed
+};
+
+struct StageTiming {
+    std::string name;
+    bool ran = false;
+    float ms = 0;                // CUDA events around the stage
+    std::optional<double> bytes; // read + written, where known
+    double gbPerSecond() const { return bytes && ms > 0 ? *bytes / (double(ms) * 1e6) : 0; }
+};
+
+struct FrameTimings {
+    bool valid = false;
+    std::int64_t frame = -1;
+    std::vector<StageTiming> stages;
+    double mapUs = 0, unmapUs = 0; // host time of the one map and the one unmap call
+    float stagesMs = 0;            // first stage start to last stage end (CUDA events)
+    double renderMs = -1;          // GL timer query of the views' render pass; -1: not measured
+    double frameMs = 0;            // host time of frame(): map, stages, unmap, wait
+};
+
+class Pipeline {
+public:
+    // Reads the kernel files (signatures), creates and registers the resources, creates the
+    // stages. Throws ks::Error (Usage) when the resources do not fit in device memory or a stage
+    // kind is not available in this build; nothing of the caller's is touched then.
+    Pipeline(project::Project project, const PipelineOptions& options);
+    ~Pipeline();
+    Pipeline(const Pipeline&) = delete;
+    Pipeline& operator=(const Pipeline&) = delete;
+
+    // Compiles every kernel stage now through `cache` (a hit costs no compile) and adopts the
+    // results. Returns the problems (compile errors at the kernel's lines).
+    std::vector<project::Problem> buildAll(rtc::CompileCache& cache);
+    // For background builds: the requests (stage index and request), and adopting a finished one.
+    std::vector<std::pair<std::size_t, rtc::CompileRequest>> buildRequests() const;
+    bool adopt(std::size_t stage, std::shared_ptr<const rtc::CompileResult> result);
+
+    // ----- control
+    bool paused() const noexcept { return m_paused; }
+    void setPaused(bool paused) noexcept { m_paused = paused; }
+    void step() noexcept { m_stepPending = true; } // one frame while paused
+    void restart();                                // frame 0, time 0, seeds and contents back
+    void setSeed(std::uint64_t seed) noexcept { m_seed = seed; }
+    std::uint64_t seed() const noexcept { return m_seed; }
+
+    // Runs one frame when running (or a step is pending). Returns whether a frame ran. A failing
+    // stage pauses the pipeline and sets error(); it never throws for user errors.
+    bool frame(const InputState& input = {});
+
+    // ----- stages
+    std::size_t stageCount() const noexcept { return m_stages.size(); }
+    Stage& stage(std::size_t i) { return *m_stages[i]; }
+    const Stage& stage(std::size_t i) const { return *m_stages[i]; }
+    // Moves stage `from` to position `to` (the order they run in).
+    void moveStage(std::size_t from, std::size_t to);
+
+    ResourceSet& resources() noexcept { return m_resources; }
+    const ResourceSet& resources() const noexcept { return m_resources; }
+    const project::Project& project() const noexcept { return m_project; }
+    ParameterValues& parameters() noexcept { return m_parameters; }
+    const FrameTimings& timings() const noexcept { return m_timings; }
+    void setRenderMs(double ms) noexcept { m_timings.renderMs = ms; }
+    std::int64_t frameIndex() const noexcept { return m_frame; }
+    double time() const noexcept { return double(m_frame) * m_project.timeStep; }
+    const std::string& error() const noexcept { return m_error; }
+    bool cuda() const noexcept { return m_options.cuda; }
+
+    // The project with the current stage order, enabled flags and parameter values (for saving).
+    project::Project snapshot() const;
+
+private:
+    project::Project m_project;
+    PipelineOptions m_options;
+    std::vector<std::optional<KernelSignature>> m_signatures;
+    ResourceSet m_resources;
+    std::vector<std::unique_ptr<Stage>> m_stages;
+    ParameterValues m_parameters;
+    std::vector<std::pair<cuda::Event, cuda::Event>> m_events; // per stage slot
+    FrameTimings m_timings;
+    std::uint64_t m_seed = 0;
+    std::int64_t m_frame = 0;
+    bool m_paused = false;
+    bool m_stepPending = false;
+    std::string m_error;
+};
+
+} // namespace ks::pipeline

@@ -1,0 +1,133 @@
+#pragma once
+// A project's resources as GL objects, registered with CUDA once, mapped all together each frame.
+//
+// Registration flags come from how the project uses each resource (deriveRegisterFlags): a buffer
+// CUDA only reads is read-only; one CUDA overwrites completely each frame ("discard") and never
+// reads is write-discard; a texture a kernel writes through a surface is surface load/store; one
+// only sampled through texture objects is read-only. A resource no stage touches is not registered.
+// Storage changes (a viewport-following texture resized) unregister and re-register only that
+// resource.
+//
+// Contract: the GL context (and, with CUDA, the CUDA context on the GPU rendering GL) is current on
+// the calling thread for every call, construction and destruction included.
+
+#include "ks/cuda/graphics_resource.hpp"
+#include "ks/cuda/surface.hpp"
+#include "ks/gl/objects.hpp"
+#include "ks/pipeline/kernel_signature.hpp"
+#include "ks/project/project.hpp"
+
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::pipeline {
+
+// How the stages use one resource.
+struct ResourceUse {
+    bool cudaReads = false;   // a const pointer, a reduction or copy source, an operand of array math
+    bool cudaWrites = false;  // a non-const pointer, a fill, a copy target, an array-math target
+    bool surface = false;     // bound to a cudaSurfaceObject_t
+    bool textureRead = false; // bound to a cudaTextureObject_t
+    bool any() const { return cudaReads || cudaWrites || surface || textureRead; }
+};
+
+// The uses of every resource of `project` (by index), given the signature of each kernel stage's
+// kernel (same order as project.stages; null for stages that are not kernels or not found).
+std::vector<ResourceUse> deriveUses(const project::Project& project,
+                                    const std::vector<const KernelSignature*>& signatures);
+
+// The register flags for a resource used as `use`; nullopt when CUDA never touches it.
+std::optional<cuda::RegisterFlags> deriveRegisterFlags(const project::ResourceDesc& desc, const ResourceUse& use);
+std::string describeFlags(cuda::RegisterFlags flags); // "read-only", "surface load/store | write-discard"
+
+// A typed view of a mapped buffer for this frame. (To become ks::array::DeviceArray views onto
+// foreign memory once the arrays layer is in.)
+struct BufferView {
+    CUdeviceptr data = 0;
+    ValueType element;
+    std::int64_t count = 0;
+    std::optional<std::array<std::int64_t, 2>> shape; // {height, width}
+    std::size_t bytes() const { return std::size_t(count) * element.size(); }
+};
+
+struct Resource {
+    project::ResourceDesc desc;
+    std::optional<cuda::RegisterFlags> flags; // registered with these; nullopt: CUDA does not use it
+    gl::Buffer buffer;
+    gl::Texture2D texture;
+    // Declared after the GL objects: unregistered before they are deleted.
+    cuda::GraphicsResource registration;
+    int registrations = 0; // how many times it was registered (tests check re-registration)
+
+    // Valid while mapped (between ResourceSet::map and unmap).
+    CUdeviceptr pointer = 0;
+    std::size_t mappedBytes = 0;
+    CUarray array = nullptr;
+    cuda::SurfaceObject surfaceObject;
+    cuda::TextureObject textureObject;
+
+    BufferView view() const { return {pointer, desc.element, desc.count, desc.shape}; }
+    bool isTexture() const { return desc.isTexture(); }
+};
+
+class ResourceSet {
+public:
+    ResourceSet() = default;
+    // Creates every resource's GL storage (with its initial contents) and, when `cuda` is true,
+    // registers those with flags. Refuses (ks::Error, Usage) before allocating anything when the
+    // total exceeds the device's free memory, saying how much was asked and how much is free.
+    ResourceSet(const project::Project& project, const std::vector<ResourceUse>& uses, bool cuda);
+    ~ResourceSet();
+    ResourceSet(ResourceSet&&) noexcept;
+    ResourceSet& operator=(ResourceSet&&) noexcept;
+
+    std::size_t size() const { return m_resources.size(); }
+    Resource& operator[](std::size_t i) { return *m_resources[i]; }
+    const Resource& operator[](std::size_t i) const { return *m_resources[i]; }
+    Resource* find(std::string_view name);
+    const Resource* find(std::string_view name) const;
+    int index(std::string_view name) const; // -1 when absent
+
+    // New storage for a viewport-following texture (contents lost), re-registered with the same
+    // flags. No-op when the size is unchanged. Must not be called while mapped.
+    void resizeTexture(std::string_view name, int width, int height);
+
+    // Uploads every resource's initial contents again (restart). Not while mapped.
+    void resetContents();
+
+    // Maps every registered resource with one cuGraphicsMapResources call; fills pointers, arrays
+    // and surface/texture objects. Returns the host microseconds the call took.
+    double map(CUstream stream);
+    // Unmaps them with one cuGraphicsUnmapResources call; returns its host microseconds.
+    double unmap();
+    bool mapped() const { return !m_map.empty(); }
+    std::size_t registeredCount() const;
+
+    // Copies a buffer's bytes (or a texture's texels, rows top to bottom as GL stores them) to the
+    // host through GL. Not while mapped.
+    std::vector<std::uint8_t> download(std::string_view name) const;
+
+private:
+    void createStorage(Resource& r);
+    void registerWithCuda(Resource& r);
+
+    std::vector<std::unique_ptr<Resource>> m_resources;
+    std::vector<Resource*> m_registered;
+    cuda::ScopedMap m_map;
+    bool m_cuda = false;
+};
+
+// A buffer's initial contents ("init" converted to its element type; zeros without one).
+std::vector<std::uint8_t> initialBytes(const project::ResourceDesc& desc);
+
+// GL internal format / pixel format / type of a texture format.
+struct GlFormat {
+    unsigned internalFormat, format, type;
+    std::size_t texelBytes;
+};
+GlFormat glFormat(project::TextureFormat f);
+
+} // namespace ks::pipeline

@@ -1,0 +1,69 @@
+#pragma once
+// A project running: its pipeline, the views drawing its resources, the camera, and the render
+// pass's GL timer. The app's panels and the headless runner both drive one of these.
+//
+// Contract: GL (and with CUDA the CUDA) context current for every call, construction and
+// destruction included.
+
+#include "ks/image/png.hpp"
+#include "ks/pipeline/pipeline.hpp"
+#include "ks/render/camera.hpp"
+#include "ks/render/gpu_timer.hpp"
+#include "ks/render/view_renderer.hpp"
+
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace ks::pipeline {
+
+class Session {
+public:
+    Session(project::Project project, const PipelineOptions& options, const std::filesystem::path& shaderDir);
+
+    Pipeline& pipeline() { return *m_pipeline; }
+    const Pipeline& pipeline() const { return *m_pipeline; }
+    render::OrbitCamera& camera() { return m_camera; }
+    render::ViewRenderer& renderer() { return m_renderer; }
+
+    // What view `i` reads.
+    render::ViewInputs inputs(const project::ViewDesc& view) const;
+
+    // Textures that follow the viewport get this size (re-registered when it changed). Call between
+    // frames, before Pipeline::frame maps them.
+    void followViewport(int width, int height);
+    // Renders every view into its own target of `sizes[i]` (resized as needed), timed with one GL timer query. Errors of a view are kept
+    // in viewError(i), not thrown.
+    void renderViews(const std::vector<std::array<int, 2>>& sizes);
+    std::size_t viewCount() const { return m_pipeline->project().views.size(); }
+    const gl::Framebuffer& viewTarget(std::size_t i) const { return m_targets[i]; }
+    const std::string& viewError(std::size_t i) const { return m_viewErrors[i]; }
+    double renderMs() { return m_timer.latestMs(); }
+    double finishRenderMs() { return m_timer.finishMs(); }
+
+    // The views side by side (the first only when the project uses tabs) in one image.
+    image::Rgba8Image composite(int width, int height);
+
+    // Writes resource `name` as a .npy file: buffers with shape (count[, components]) or
+    // (rows, cols[, components]), textures (height, width[, channels]). Not while mapped.
+    void dump(const std::string& name, const std::filesystem::path& path) const;
+
+private:
+    std::unique_ptr<Pipeline> m_pipeline;
+    render::ViewRenderer m_renderer;
+    render::OrbitCamera m_camera;
+    render::GpuTimer m_timer;
+    std::vector<gl::Framebuffer> m_targets;
+    std::vector<std::string> m_viewErrors;
+};
+
+// numpy's shape of a resource as dumped.
+std::vector<std::int64_t> dumpShape(const project::ResourceDesc& r);
+std::string dumpDescr(const project::ResourceDesc& r);
+
+// The --timings JSON of a run: every frame's timings plus per-stage medians.
+std::string timingsJson(const project::Project& project, const std::vector<FrameTimings>& frames,
+                        const std::string& device);
+
+} // namespace ks::pipeline

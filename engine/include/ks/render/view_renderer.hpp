@@ -1,0 +1,75 @@
+#pragma once
+// Draws a project's views into a render target: an image (a texture, or a 2-D buffer directly or
+// through a colour map), points (positions plus colours, a scalar through a colour map, or one
+// colour), a plot of a 1-D buffer, and a height field (a 2-D buffer as a lit mesh). 3-D views use an
+// OrbitCamera. GLSL comes from shaders/ and is recompiled when a file changes (reloadIfChanged);
+// a failed recompile keeps the previous program and reports the GLSL log.
+//
+// Needs its GL context current for every call, construction and destruction included.
+
+#include "ks/gl/objects.hpp"
+#include "ks/pipeline/value_type.hpp"
+#include "ks/project/project.hpp"
+#include "ks/render/camera.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace ks::render {
+
+// One resource as a view reads it.
+struct ViewSource {
+    const gl::Buffer* buffer = nullptr;
+    const gl::Texture2D* texture = nullptr;
+    pipeline::ValueType element;
+    std::int64_t count = 0;
+    int cols = 0, rows = 0; // 2-D buffers
+    bool valid() const { return buffer || texture; }
+};
+
+struct ViewInputs {
+    ViewSource source, colors, scalar;
+};
+
+class ViewRenderer {
+public:
+    ViewRenderer() = default;
+    explicit ViewRenderer(std::filesystem::path shaderDir);
+
+    // Recompiles the programs whose shader files changed since they were built. Returns whether
+    // any was rebuilt. A failure keeps the old program and sets shaderError().
+    bool reloadIfChanged();
+    const std::string& shaderError() const { return m_error; }
+
+    // Draws `view` into `target` (cleared first). Throws ks::Error (Usage) for a source the view
+    // kind cannot draw (for example a points view of int positions).
+    void draw(const project::ViewDesc& view, const ViewInputs& inputs, const OrbitCamera& camera,
+              const gl::Framebuffer& target);
+
+private:
+    struct Program {
+        std::filesystem::path vert, frag;
+        std::filesystem::file_time_type vertTime, fragTime;
+        gl::ShaderProgram program;
+    };
+    Program& program(const std::string& name);
+    void build(Program& p);
+    const gl::Texture2D& colormapTexture(const std::string& name);
+    void drawImage(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target);
+    void drawPoints(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam, const gl::Framebuffer& t);
+    void drawPlot(const project::ViewDesc& v, const ViewInputs& in);
+    void drawHeightField(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam,
+                         const gl::Framebuffer& t);
+
+    std::filesystem::path m_dir;
+    std::map<std::string, Program> m_programs;
+    std::map<std::string, gl::Texture2D> m_colormaps;
+    gl::VertexArray m_vao;
+    gl::Buffer m_gridIndices;
+    int m_gridCols = 0, m_gridRows = 0;
+    std::string m_error;
+};
+
+} // namespace ks::render

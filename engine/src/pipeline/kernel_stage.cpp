@@ -1,0 +1,246 @@
+#include "ks/pipeline/kernel_stage.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+
+#include <cstring>
+
+namespace ks::pipeline {
+
+using project::ArgBinding;
+
+ArgSlot packValue(const ValueType& type, const std::array<double, 4>& values)
+{
+    ArgSlot slot;
+    const std::size_t ss = scalarSize(type.scalar);
+    for (int c = 0; c < type.components && c < 4; ++c) {
+        const double v = values[std::size_t(c)];
+        std::uint8_t* at = slot.bytes.data() + std::size_t(c) * ss;
+        auto put = [&](auto x) { std::memcpy(at, &x, sizeof x); };
+        switch (type.scalar) {
+        case ScalarType::Int8: put(std::int8_t(v)); break;
+        case ScalarType::UInt8: put(std::uint8_t(v)); break;
+        case ScalarType::Int16: put(std::int16_t(v)); break;
+        case ScalarType::UInt16: put(std::uint16_t(v)); break;
+        case ScalarType::Int32: put(std::int32_t(v)); break;
+        case ScalarType::UInt32: put(std::uint32_t(v)); break;
+        case ScalarType::Int64: put(std::int64_t(v)); break;
+        case ScalarType::UInt64: put(std::uint64_t(v)); break;
+        case ScalarType::Float32: put(float(v)); break;
+        case ScalarType::Float64: put(double(v)); break;
+        }
+    }
+    slot.size = type.size();
+    return slot;
+}
+
+ArgSlot packPointer(std::uint64_t value)
+{
+    ArgSlot slot;
+    std::memcpy(slot.bytes.data(), &value, sizeof value);
+    slot.size = sizeof value;
+    return slot;
+}
+
+cuda::Dim3 coverGrid(std::int64_t x, std::int64_t y, const std::array<unsigned, 3>& block)
+{
+    auto up = [](std::int64_t n, unsigned b) { return unsigned((std::max<std::int64_t>(n, 1) + b - 1) / b); };
+    return {up(x, std::max(1u, block[0])), up(y, std::max(1u, block[1])), 1};
+}
+
+std::array<std::int64_t, 2> resourceExtent(const project::ResourceDesc& r)
+{
+    if (r.isTexture())
+        return {r.width, r.height};
+    if (r.shape)
+        return {(*r.shape)[1], (*r.shape)[0]};
+    return {r.count, 1};
+}
+
+KernelStage::KernelStage(project::StageDesc desc, std::optional<KernelSignature> signature, bool cuda)
+    : Stage(std::move(desc)), m_signature(std::move(signature)), m_cuda(cuda)
+{
+}
+
+rtc::CompileRequest KernelStage::buildRequest(const project::Project& project, const rtc::CompileOptions& options) const
+{
+    rtc::CompileRequest r;
+    const std::filesystem::path file = project.resolve(desc().file);
+    r.slot = file.string() + "#" + desc().kernel;
+    r.source = paths::readTextFile(file);
+    r.fileName = file.string();
+    r.options = options;
+    r.nameExpressions = {desc().kernel};
+    return r;
+}
+
+bool KernelStage::adopt(std::shared_ptr<const rtc::CompileResult> result)
+{
+    m_lastBuild = result;
+    if (!result || !result->ok) {
+        m_status = m_function.empty() ? "build failed; nothing to run" : "build failed; running the last good module";
+        return false;
+    }
+    if (!m_cuda) {
+        m_status = "compiled (no CUDA device: not running)";
+        return false;
+    }
+    const std::string lowered =
+        !result->loweredNames.empty() && !result->loweredNames[0].empty() ? result->loweredNames[0] : desc().kernel;
+    try {
+        cuda::Module module(result->cubin.data());
+        cuda::Function function = module.function(lowered);
+        // Swap: the old module dies here, after the new one loaded.
+        m_function = std::move(function);
+        m_module = std::move(module);
+        m_runningBuild = std::move(result);
+        m_status = "running";
+        return true;
+    } catch (const Error& e) {
+        m_status = std::string("load failed (") + e.what() + ")" +
+                   (m_function.empty() ? "" : "; running the last good module");
+        return false;
+    }
+}
+
+cuda::LaunchConfig KernelStage::launchConfig(const ResourceSet& resources) const
+{
+    const project::StageDesc& d = desc();
+    const cuda::Dim3 block{d.block[0], d.block[1], d.block[2]};
+    if (!d.cover.empty()) {
+        if (const Resource* r = resources.find(d.cover)) {
+            const auto e = resourceExtent(r->desc);
+            return {coverGrid(e[0], e[1], d.block), block, d.sharedBytes};
+        }
+    }
+    return {{d.grid[0], d.grid[1], d.grid[2]}, block, d.sharedBytes};
+}
+
+ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const
+{
+    const ArgBinding& b = desc().args[i];
+    const KernelParam* param = m_signature && i < m_signature->params.size() ? &m_signature->params[i] : nullptr;
+    auto value = [&](ValueType own, const std::array<double, 4>& v) {
+        return packValue(param && param->kind == KernelParam::Kind::Value && param->type ? *param->type : own, v);
+    };
+    const ValueType i32{ScalarType::Int32, 1};
+    switch (b.kind) {
+    case ArgBinding::Kind::Resource:
+    case ArgBinding::Kind::Surface:
+    case ArgBinding::Kind::Texture: {
+        const Resource* r = ctx.resources->find(b.name);
+        if (!r)
+            throwUsage("KernelStage", "no resource \"" + b.name + "\"");
+        if (!r->isTexture())
+            return packPointer(r->pointer);
+        const bool surface = b.kind == ArgBinding::Kind::Surface ||
+                             (b.kind == ArgBinding::Kind::Resource && param && param->kind == KernelParam::Kind::Surface);
+        if (surface && r->surfaceObject.empty())
+            throwUsage("KernelStage", "texture \"" + b.name + "\" has no surface object (not registered for surface access)");
+        return packPointer(surface ? r->surfaceObject.get() : r->textureObject.get());
+    }
+    case ArgBinding::Kind::Parameter: {
+        for (std::size_t p = 0; p < ctx.project->parameters.size(); ++p)
+            if (ctx.project->parameters[p].name == b.name)
+                return value(ctx.project->parameters[p].type, (*ctx.parameters)[p]);
+        throwUsage("KernelStage", "no parameter \"" + b.name + "\"");
+    }
+    case ArgBinding::Kind::Builtin: {
+        const project::BuiltinInfo* info = project::findBuiltin(b.name);
+        if (!info)
+            throwUsage("KernelStage", "no builtin \"" + b.name + "\"");
+        std::array<double, 4> v{};
+        switch (info->id) {
+        case project::Builtin::Time: v[0] = ctx.time; break;
+        case project::Builtin::TimeStep: v[0] = ctx.timeStep; break;
+        case project::Builtin::Frame: v[0] = double(ctx.frame); break;
+        case project::Builtin::Mouse: v = {ctx.input.mouseX, ctx.input.mouseY, 0, 0}; break;
+        case project::Builtin::MouseButtons: v[0] = ctx.input.buttons; break;
+        case project::Builtin::Viewport: v = {double(ctx.input.viewportWidth), double(ctx.input.viewportHeight), 0, 0}; break;
+        case project::Builtin::Seed: v[0] = double(std::uint32_t(ctx.seed)); break;
+        }
+        return value(info->type, v);
+    }
+    case ArgBinding::Kind::Count:
+    case ArgBinding::Kind::Width:
+    case ArgBinding::Kind::Height: {
+        const Resource* r = ctx.resources->find(b.name);
+        if (!r)
+            throwUsage("KernelStage", "no resource \"" + b.name + "\"");
+        const auto e = resourceExtent(r->desc);
+        const double n = b.kind == ArgBinding::Kind::Count ? double(r->isTexture() ? e[0] * e[1] : r->desc.count)
+                         : b.kind == ArgBinding::Kind::Width ? double(e[0])
+                                                             : double(e[1]);
+        return value(i32, {n, 0, 0, 0});
+    }
+    case ArgBinding::Kind::Literal: return value(b.literalType, b.literal);
+    }
+    return {};
+}
+
+void KernelStage::run(FrameContext& ctx)
+{
+    if (m_function.empty())
+        throwUsage("KernelStage::run", "stage \"" + desc().name + "\" has no loaded kernel: " + m_status);
+    const std::size_t n = desc().args.size();
+    std::vector<ArgSlot> slots(n);
+    std::vector<void*> params(n);
+    for (std::size_t i = 0; i < n; ++i) {
+        slots[i] = argument(i, ctx);
+        params[i] = slots[i].bytes.data();
+    }
+    m_function.launch(launchConfig(*ctx.resources), ctx.stream, params.data());
+}
+
+std::optional<double> KernelStage::bytesMoved(const ResourceSet& resources) const
+{
+    // Estimated from the bindings: a read-only buffer is read once, another buffer read and
+    // written once, a surface written once, a sampled texture read once.
+    double bytes = 0;
+    bool any = false;
+    for (std::size_t i = 0; i < desc().args.size(); ++i) {
+        const ArgBinding& b = desc().args[i];
+        if (b.kind != ArgBinding::Kind::Resource && b.kind != ArgBinding::Kind::Surface &&
+            b.kind != ArgBinding::Kind::Texture)
+            continue;
+        const Resource* r = resources.find(b.name);
+        if (!r)
+            continue;
+        const KernelParam* p = m_signature && i < m_signature->params.size() ? &m_signature->params[i] : nullptr;
+        const double size = double(r->desc.bytes());
+        any = true;
+        if (r->isTexture() || (p && p->constPointee))
+            bytes += size;
+        else
+            bytes += 2 * size;
+    }
+    return any ? std::optional<double>(bytes) : std::nullopt;
+}
+
+void CopyStage::run(FrameContext& ctx)
+{
+    const Resource* from = ctx.resources->find(desc().from);
+    const Resource* to = ctx.resources->find(desc().to);
+    if (!from || !to)
+        throwUsage("CopyStage", "copy needs resources \"" + desc().from + "\" and \"" + desc().to + "\"");
+    if (!from->isTexture()) {
+        KS_CU(cuMemcpyDtoDAsync, to->pointer, from->pointer, from->desc.bytes(), ctx.stream);
+        return;
+    }
+    CUDA_MEMCPY2D c{};
+    c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.srcArray = from->array;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = to->array;
+    c.WidthInBytes = std::size_t(from->desc.width) * glFormat(from->desc.format).texelBytes;
+    c.Height = std::size_t(from->desc.height);
+    KS_CU(cuMemcpy2DAsync, &c, ctx.stream);
+}
+
+std::optional<double> CopyStage::bytesMoved(const ResourceSet& resources) const
+{
+    const Resource* from = resources.find(desc().from);
+    return from ? std::optional<double>(2.0 * double(from->desc.bytes())) : std::nullopt;
+}
+
+} // namespace ks::pipeline

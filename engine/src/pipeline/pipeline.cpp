@@ -1,0 +1,206 @@
+#include "ks/pipeline/pipeline.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
+#include "ks/core/paths.hpp"
+
+#include <chrono>
+
+namespace ks::pipeline {
+
+using project::StageKind;
+
+namespace {
+
+std::optional<KernelSignature> signatureOf(const project::Project& p, const project::StageDesc& s)
+{
+    if (s.kind != StageKind::Kernel)
+        return std::nullopt;
+    try {
+        for (KernelSignature& k : findKernels(paths::readTextFile(p.resolve(s.file))))
+            if (k.name == s.kernel && !k.templated)
+                return std::move(k);
+    } catch (const Error&) {
+    }
+    return std::nullopt;
+}
+
+std::vector<const KernelSignature*> pointers(const std::vector<std::optional<KernelSignature>>& v)
+{
+    std::vector<const KernelSignature*> out;
+    for (const auto& s : v)
+        out.push_back(s ? &*s : nullptr);
+    return out;
+}
+
+} // namespace
+
+Pipeline::Pipeline(project::Project project, const PipelineOptions& options)
+    : m_project(std::move(project)), m_options(options), m_seed(options.seed.value_or(m_project.seed))
+{
+    for (const project::StageDesc& s : m_project.stages) {
+        if (s.kind == StageKind::Random || s.kind == StageKind::Math || s.kind == StageKind::Reduce)
+            throwUsage("Pipeline", "stage \"" + s.name + "\" is a " + std::string(project::stageKindName(s.kind)) +
+                                       " stage, which needs the device-array layer (random fills, array math and "
+                                       "reductions); this build does not have it yet. Use a kernel stage instead.");
+        m_signatures.push_back(signatureOf(m_project, s));
+    }
+    m_resources = ResourceSet(m_project, deriveUses(m_project, pointers(m_signatures)), options.cuda);
+    for (std::size_t i = 0; i < m_project.stages.size(); ++i) {
+        const project::StageDesc& s = m_project.stages[i];
+        if (s.kind == StageKind::Kernel)
+            m_stages.push_back(std::make_unique<KernelStage>(s, m_signatures[i], options.cuda));
+        else
+            m_stages.push_back(std::make_unique<CopyStage>(s));
+    }
+    for (const project::ParameterDesc& q : m_project.parameters)
+        m_parameters.push_back(q.value);
+    if (options.cuda)
+        for (std::size_t i = 0; i < m_stages.size(); ++i)
+            m_events.emplace_back(cuda::Event(cuda::Event::Create{}), cuda::Event(cuda::Event::Create{}));
+}
+
+Pipeline::~Pipeline()
+{
+    if (m_resources.mapped())
+        m_resources.unmap();
+}
+
+std::vector<project::Problem> Pipeline::buildAll(rtc::CompileCache& cache)
+{
+    std::vector<project::Problem> problems;
+    for (auto& [index, request] : buildRequests()) {
+        auto result = cache.compile(request.source, request.fileName, request.options, request.nameExpressions);
+        for (const rtc::Diagnostic& d : result->diagnostics)
+            if (d.severity == rtc::Severity::Error)
+                problems.push_back({d.file.empty() ? request.fileName : d.file, {d.line, d.column}, d.message});
+        adopt(index, result);
+        auto& k = static_cast<KernelStage&>(*m_stages[index]);
+        if (result->ok && m_options.cuda && !k.ready())
+            problems.push_back({request.fileName, {}, "stage \"" + k.desc().name + "\": " + k.status()});
+    }
+    return problems;
+}
+
+std::vector<std::pair<std::size_t, rtc::CompileRequest>> Pipeline::buildRequests() const
+{
+    std::vector<std::pair<std::size_t, rtc::CompileRequest>> out;
+    for (std::size_t i = 0; i < m_stages.size(); ++i)
+        if (auto* k = dynamic_cast<const KernelStage*>(m_stages[i].get()))
+            out.emplace_back(i, k->buildRequest(m_project, m_options.compile));
+    return out;
+}
+
+bool Pipeline::adopt(std::size_t stage, std::shared_ptr<const rtc::CompileResult> result)
+{
+    auto* k = stage < m_stages.size() ? dynamic_cast<KernelStage*>(m_stages[stage].get()) : nullptr;
+    return k && k->adopt(std::move(result));
+}
+
+void Pipeline::restart()
+{
+    m_frame = 0;
+    m_error.clear();
+    m_seed = m_options.seed.value_or(m_project.seed);
+    m_resources.resetContents();
+    m_timings = {};
+}
+
+void Pipeline::moveStage(std::size_t from, std::size_t to)
+{
+    if (from >= m_stages.size() || to >= m_stages.size() || from == to)
+        return;
+    auto s = std::move(m_stages[from]);
+    m_stages.erase(m_stages.begin() + std::ptrdiff_t(from));
+    m_stages.insert(m_stages.begin() + std::ptrdiff_t(to), std::move(s));
+}
+
+bool Pipeline::frame(const InputState& input)
+{
+    if (m_paused && !m_stepPending)
+        return false;
+    m_stepPending = false;
+    if (!m_options.cuda) {
+        // Nothing runs without CUDA; views still show the resources' initial contents.
+        if (!m_stages.empty() && m_error.empty())
+            m_error = "CUDA is unavailable: stages do not run";
+        ++m_frame;
+        return false;
+    }
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    FrameTimings t;
+    t.frame = m_frame;
+    FrameContext ctx;
+    ctx.stream = m_options.stream;
+    ctx.resources = &m_resources;
+    ctx.project = &m_project;
+    ctx.parameters = &m_parameters;
+    ctx.input = input;
+    ctx.frame = m_frame;
+    ctx.timeStep = m_project.timeStep;
+    ctx.time = double(m_frame) * m_project.timeStep;
+    ctx.seed = m_seed;
+    int first = -1, last = -1;
+    try {
+        t.mapUs = m_resources.map(ctx.stream);
+        for (std::size_t i = 0; i < m_stages.size(); ++i) {
+            Stage& s = *m_stages[i];
+            StageTiming st;
+            st.name = s.desc().name;
+            st.bytes = s.bytesMoved(m_resources);
+            if (s.enabled() && (!s.desc().once || m_frame == 0)) {
+                if (!s.ready())
+                    throwUsage("Pipeline", "stage \"" + s.desc().name + "\" cannot run: " + s.status());
+                m_events[i].first.record(ctx.stream);
+                s.run(ctx);
+                m_events[i].second.record(ctx.stream);
+                st.ran = true;
+                if (first < 0)
+                    first = int(i);
+                last = int(i);
+            }
+            t.stages.push_back(std::move(st));
+        }
+        t.unmapUs = m_resources.unmap();
+        if (last >= 0) {
+            m_events[std::size_t(last)].second.synchronize();
+            for (std::size_t i = 0; i < t.stages.size(); ++i)
+                if (t.stages[i].ran)
+                    t.stages[i].ms = m_events[i].second.elapsedMsSince(m_events[i].first);
+            t.stagesMs = m_events[std::size_t(last)].second.elapsedMsSince(m_events[std::size_t(first)].first);
+        } else {
+            KS_CU(cuStreamSynchronize, ctx.stream);
+        }
+    } catch (const Error& e) {
+        if (m_resources.mapped())
+            m_resources.unmap();
+        m_error = e.what();
+        m_paused = true;
+        log::error("pipeline paused: " + m_error);
+        return false;
+    }
+    t.frameMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    t.valid = true;
+    t.renderMs = m_timings.renderMs;
+    m_timings = std::move(t);
+    m_error.clear();
+    ++m_frame;
+    return true;
+}
+
+project::Project Pipeline::snapshot() const
+{
+    project::Project p = m_project;
+    p.stages.clear();
+    for (const auto& s : m_stages)
+        p.stages.push_back(s->desc());
+    for (std::size_t i = 0; i < p.parameters.size() && i < m_parameters.size(); ++i)
+        p.parameters[i].value = m_parameters[i];
+    for (project::ResourceDesc& r : p.resources)
+        if (const Resource* live = m_resources.find(r.name); live && !r.followViewport)
+            r = live->desc;
+    return p;
+}
+
+} // namespace ks::pipeline

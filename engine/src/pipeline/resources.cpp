@@ -1,0 +1,385 @@
+#include "ks/pipeline/resources.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
+#include "ks/cuda/memory.hpp"
+
+#include <cctype>
+#include <chrono>
+#include <cstring>
+
+namespace ks::pipeline {
+
+using project::ArgBinding;
+using project::ResourceDesc;
+using project::StageKind;
+using project::TextureFormat;
+
+GlFormat glFormat(TextureFormat f)
+{
+    switch (f) {
+    case TextureFormat::Rgba8: return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4};
+    case TextureFormat::R32F: return {GL_R32F, GL_RED, GL_FLOAT, 4};
+    case TextureFormat::Rgba32F: return {GL_RGBA32F, GL_RGBA, GL_FLOAT, 16};
+    }
+    return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4};
+}
+
+std::vector<ResourceUse> deriveUses(const project::Project& p, const std::vector<const KernelSignature*>& signatures)
+{
+    std::vector<ResourceUse> uses(p.resources.size());
+    auto use = [&](const std::string& name) -> ResourceUse* {
+        for (std::size_t i = 0; i < p.resources.size(); ++i)
+            if (p.resources[i].name == name)
+                return &uses[i];
+        return nullptr;
+    };
+    for (std::size_t si = 0; si < p.stages.size(); ++si) {
+        const project::StageDesc& s = p.stages[si];
+        switch (s.kind) {
+        case StageKind::Kernel: {
+            const KernelSignature* sig = si < signatures.size() ? signatures[si] : nullptr;
+            for (std::size_t ai = 0; ai < s.args.size(); ++ai) {
+                const ArgBinding& a = s.args[ai];
+                const KernelParam* param = sig && ai < sig->params.size() ? &sig->params[ai] : nullptr;
+                ResourceUse* u = use(a.name);
+                if (!u)
+                    continue;
+                const bool texture = p.resource(a.name)->isTexture();
+                if (a.kind == ArgBinding::Kind::Surface ||
+                    (texture && a.kind == ArgBinding::Kind::Resource && param &&
+                     param->kind == KernelParam::Kind::Surface))
+                    u->surface = true;
+                else if (a.kind == ArgBinding::Kind::Texture ||
+                         (texture && a.kind == ArgBinding::Kind::Resource && param &&
+                          param->kind == KernelParam::Kind::Texture))
+                    u->textureRead = true;
+                else if (a.kind == ArgBinding::Kind::Resource) {
+                    u->cudaReads = true;
+                    // Without a signature assume the kernel writes: never register read-only wrongly.
+                    if (!param || !param->constPointee)
+                        u->cudaWrites = true;
+                }
+            }
+            break;
+        }
+        case StageKind::Random:
+            if (ResourceUse* u = use(s.target))
+                u->cudaWrites = true;
+            break;
+        case StageKind::Reduce:
+            if (ResourceUse* u = use(s.source))
+                u->cudaReads = true;
+            break;
+        case StageKind::Copy:
+            if (ResourceUse* u = use(s.from))
+                u->cudaReads = true;
+            if (ResourceUse* u = use(s.to))
+                u->cudaWrites = true;
+            break;
+        case StageKind::Math: {
+            const auto eq = s.expression.find('=');
+            if (ResourceUse* u = use(s.target))
+                u->cudaWrites = true;
+            const std::string rhs = eq == std::string::npos ? "" : s.expression.substr(eq + 1);
+            for (std::size_t i = 0; i < rhs.size();) {
+                if (std::isalpha(static_cast<unsigned char>(rhs[i])) || rhs[i] == '_') {
+                    std::size_t j = i;
+                    while (j < rhs.size() && (std::isalnum(static_cast<unsigned char>(rhs[j])) || rhs[j] == '_'))
+                        ++j;
+                    if (ResourceUse* u = use(rhs.substr(i, j - i)))
+                        u->cudaReads = true;
+                    i = j;
+                } else {
+                    ++i;
+                }
+            }
+            break;
+        }
+        }
+    }
+    return uses;
+}
+
+std::optional<cuda::RegisterFlags> deriveRegisterFlags(const ResourceDesc& d, const ResourceUse& u)
+{
+    using F = cuda::RegisterFlags;
+    if (!u.any())
+        return std::nullopt;
+    if (d.isTexture()) {
+        if (u.surface)
+            return d.discard && !u.textureRead ? F::SurfaceLoadStore | F::WriteDiscard : F::SurfaceLoadStore;
+        return u.cudaWrites ? F::None : F::ReadOnly; // copied into, or only sampled
+    }
+    if (!u.cudaWrites)
+        return F::ReadOnly;
+    if (d.discard && !u.cudaReads)
+        return F::WriteDiscard;
+    return F::None;
+}
+
+std::string describeFlags(cuda::RegisterFlags f)
+{
+    const unsigned v = unsigned(f);
+    std::string out;
+    auto add = [&](const char* s) { out += (out.empty() ? "" : " | ") + std::string(s); };
+    if (v & unsigned(cuda::RegisterFlags::ReadOnly))
+        add("read-only");
+    if (v & unsigned(cuda::RegisterFlags::SurfaceLoadStore))
+        add("surface load/store");
+    if (v & unsigned(cuda::RegisterFlags::WriteDiscard))
+        add("write-discard");
+    if (v & unsigned(cuda::RegisterFlags::TextureGather))
+        add("texture gather");
+    return out.empty() ? "read/write" : out;
+}
+
+ResourceSet::ResourceSet(const project::Project& project, const std::vector<ResourceUse>& uses, bool cuda)
+    : m_cuda(cuda)
+{
+    if (cuda) {
+        // Refuse before allocating anything, so whatever runs now keeps running.
+        std::size_t total = 0;
+        for (const ResourceDesc& d : project.resources)
+            total += d.bytes();
+        const cuda::MemoryInfo mem = cuda::memoryInfo();
+        if (total > mem.freeBytes) {
+            std::string biggest;
+            std::size_t most = 0;
+            for (const ResourceDesc& d : project.resources)
+                if (d.bytes() > most)
+                    most = d.bytes(), biggest = d.name;
+            throwUsage("ResourceSet", "the project's resources need " + cuda::formatBytes(total) + " but the device has " +
+                                          cuda::formatBytes(mem.freeBytes) + " free (of " +
+                                          cuda::formatBytes(mem.totalBytes) + "); the largest is \"" + biggest +
+                                          "\" with " + cuda::formatBytes(most));
+        }
+    }
+    for (std::size_t i = 0; i < project.resources.size(); ++i) {
+        auto r = std::make_unique<Resource>();
+        r->desc = project.resources[i];
+        if (cuda && i < uses.size())
+            r->flags = deriveRegisterFlags(r->desc, uses[i]);
+        createStorage(*r);
+        if (r->flags)
+            registerWithCuda(*r);
+        m_resources.push_back(std::move(r));
+    }
+    for (auto& r : m_resources)
+        if (r->flags)
+            m_registered.push_back(r.get());
+}
+
+ResourceSet::~ResourceSet()
+{
+    m_map.unmap();
+}
+
+ResourceSet::ResourceSet(ResourceSet&& o) noexcept
+    : m_resources(std::move(o.m_resources)), m_registered(std::move(o.m_registered)), m_map(std::move(o.m_map)),
+      m_cuda(o.m_cuda)
+{
+}
+
+ResourceSet& ResourceSet::operator=(ResourceSet&& o) noexcept
+{
+    if (this != &o) {
+        m_map.unmap();
+        m_map = std::move(o.m_map);
+        m_resources = std::move(o.m_resources);
+        m_registered = std::move(o.m_registered);
+        m_cuda = o.m_cuda;
+    }
+    return *this;
+}
+
+void ResourceSet::createStorage(Resource& r)
+{
+    const ResourceDesc& d = r.desc;
+    if (d.isTexture()) {
+        const GlFormat f = glFormat(d.format);
+        r.texture = gl::Texture2D(d.width, d.height, f.internalFormat, GL_NEAREST);
+        std::vector<std::uint8_t> zeros(std::size_t(d.width) * std::size_t(d.height) * f.texelBytes, 0);
+        r.texture.upload(f.format, f.type, zeros.data());
+        return;
+    }
+    const std::vector<std::uint8_t> data = initialBytes(d);
+    r.buffer = gl::Buffer(data.size(), data.data());
+}
+
+std::vector<std::uint8_t> initialBytes(const ResourceDesc& d)
+{
+    const std::size_t bytes = d.bytes();
+    std::vector<std::uint8_t> data(bytes, 0);
+    if (d.init.empty())
+        return data;
+    // Initial values converted to the element's scalar type.
+    const std::size_t scalars = std::size_t(d.count) * std::size_t(d.element.components);
+    const std::size_t ss = scalarSize(d.element.scalar);
+    for (std::size_t i = 0; i < scalars; ++i) {
+        const double v = d.init.size() == 1 ? d.init[0] : d.init[i];
+        std::uint8_t* at = data.data() + i * ss;
+        auto put = [&](auto x) { std::memcpy(at, &x, sizeof x); };
+        switch (d.element.scalar) {
+        case ScalarType::Int8: put(std::int8_t(v)); break;
+        case ScalarType::UInt8: put(std::uint8_t(v)); break;
+        case ScalarType::Int16: put(std::int16_t(v)); break;
+        case ScalarType::UInt16: put(std::uint16_t(v)); break;
+        case ScalarType::Int32: put(std::int32_t(v)); break;
+        case ScalarType::UInt32: put(std::uint32_t(v)); break;
+        case ScalarType::Int64: put(std::int64_t(v)); break;
+        case ScalarType::UInt64: put(std::uint64_t(v)); break;
+        case ScalarType::Float32: put(float(v)); break;
+        case ScalarType::Float64: put(double(v)); break;
+        }
+    }
+    return data;
+}
+
+void ResourceSet::resetContents()
+{
+    if (mapped())
+        throwUsage("ResourceSet::resetContents", "cannot reset while the resources are mapped");
+    for (auto& r : m_resources) {
+        // Same storage (registrations stay valid); initial contents uploaded again.
+        if (r->isTexture()) {
+            const GlFormat f = glFormat(r->desc.format);
+            std::vector<std::uint8_t> zeros(r->desc.bytes(), 0);
+            r->texture.upload(f.format, f.type, zeros.data());
+        } else {
+            const std::vector<std::uint8_t> data = initialBytes(r->desc);
+            r->buffer.upload(data.data(), data.size());
+        }
+    }
+}
+
+void ResourceSet::registerWithCuda(Resource& r)
+{
+    r.registration = {};
+    if (r.isTexture())
+        r.registration = cuda::GraphicsResource::registerImage(r.texture.name(), GL_TEXTURE_2D, *r.flags);
+    else
+        r.registration = cuda::GraphicsResource::registerBuffer(r.buffer.name(), *r.flags);
+    ++r.registrations;
+}
+
+Resource* ResourceSet::find(std::string_view name)
+{
+    for (auto& r : m_resources)
+        if (r->desc.name == name)
+            return r.get();
+    return nullptr;
+}
+
+const Resource* ResourceSet::find(std::string_view name) const
+{
+    return const_cast<ResourceSet*>(this)->find(name);
+}
+
+int ResourceSet::index(std::string_view name) const
+{
+    for (std::size_t i = 0; i < m_resources.size(); ++i)
+        if (m_resources[i]->desc.name == name)
+            return int(i);
+    return -1;
+}
+
+std::size_t ResourceSet::registeredCount() const
+{
+    return m_registered.size();
+}
+
+void ResourceSet::resizeTexture(std::string_view name, int width, int height)
+{
+    Resource* r = find(name);
+    if (!r || !r->isTexture())
+        throwUsage("ResourceSet::resizeTexture", "\"" + std::string(name) + "\" is not a texture");
+    if (mapped())
+        throwUsage("ResourceSet::resizeTexture", "cannot resize while the resources are mapped");
+    if (r->desc.width == width && r->desc.height == height)
+        return;
+    if (width <= 0 || height <= 0)
+        throwUsage("ResourceSet::resizeTexture", "size must be positive");
+    if (m_cuda) {
+        const GlFormat f = glFormat(r->desc.format);
+        const std::size_t bytes = std::size_t(width) * std::size_t(height) * f.texelBytes;
+        const cuda::MemoryInfo mem = cuda::memoryInfo();
+        if (bytes > mem.freeBytes + r->desc.bytes())
+            throwUsage("ResourceSet::resizeTexture", "texture \"" + r->desc.name + "\" at " + std::to_string(width) +
+                                                         "x" + std::to_string(height) + " needs " +
+                                                         cuda::formatBytes(bytes) + " but the device has " +
+                                                         cuda::formatBytes(mem.freeBytes) + " free");
+    }
+    r->registration = {}; // unregister before the texture goes
+    r->desc.width = width;
+    r->desc.height = height;
+    createStorage(*r);
+    if (r->flags)
+        registerWithCuda(*r);
+}
+
+double ResourceSet::map(CUstream stream)
+{
+    if (m_registered.empty())
+        return 0;
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    std::vector<const cuda::GraphicsResource*> handles;
+    handles.reserve(m_registered.size());
+    for (Resource* r : m_registered)
+        handles.push_back(&r->registration);
+    m_map = cuda::ScopedMap(handles, stream);
+    const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    for (std::size_t i = 0; i < m_registered.size(); ++i) {
+        Resource& r = *m_registered[i];
+        if (r.isTexture()) {
+            r.array = m_map.array(i);
+            if (unsigned(*r.flags) & unsigned(cuda::RegisterFlags::SurfaceLoadStore))
+                r.surfaceObject = cuda::SurfaceObject(r.array);
+            cuda::TextureObject::Options o;
+            o.linearFilter = true;
+            o.readAsFloat = r.desc.format == TextureFormat::Rgba8;
+            o.normalizedCoords = false;
+            r.textureObject = cuda::TextureObject(r.array, o);
+        } else {
+            r.pointer = m_map.pointer(i, &r.mappedBytes);
+        }
+    }
+    return us;
+}
+
+double ResourceSet::unmap()
+{
+    if (m_map.empty())
+        return 0;
+    for (Resource* r : m_registered) {
+        r->surfaceObject = {};
+        r->textureObject = {};
+        r->array = nullptr;
+        r->pointer = 0;
+        r->mappedBytes = 0;
+    }
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    m_map.unmap();
+    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+}
+
+std::vector<std::uint8_t> ResourceSet::download(std::string_view name) const
+{
+    const Resource* r = find(name);
+    if (!r)
+        throwUsage("ResourceSet::download", "no resource \"" + std::string(name) + "\"");
+    if (mapped())
+        throwUsage("ResourceSet::download", "cannot read resources while they are mapped");
+    std::vector<std::uint8_t> out(r->desc.bytes());
+    if (r->isTexture()) {
+        const GlFormat f = glFormat(r->desc.format);
+        r->texture.download(f.format, f.type, out.data(), out.size());
+    } else {
+        r->buffer.download(out.data(), out.size());
+    }
+    return out;
+}
+
+} // namespace ks::pipeline

@@ -1,0 +1,199 @@
+#include "ks/pipeline/session.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/io/npy.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+
+namespace ks::pipeline {
+
+Session::Session(project::Project project, const PipelineOptions& options, const std::filesystem::path& shaderDir)
+    : m_pipeline(std::make_unique<Pipeline>(std::move(project), options)), m_renderer(shaderDir)
+{
+    const project::CameraDesc& c = m_pipeline->project().camera;
+    m_camera.target = {c.target[0], c.target[1], c.target[2]};
+    m_camera.distance = c.distance;
+    m_camera.yaw = c.yaw;
+    m_camera.pitch = c.pitch;
+    m_camera.fov = c.fov;
+    m_targets.resize(viewCount());
+    m_viewErrors.resize(viewCount());
+}
+
+render::ViewInputs Session::inputs(const project::ViewDesc& v) const
+{
+    auto source = [&](const std::string& name) {
+        render::ViewSource s;
+        const Resource* r = m_pipeline->resources().find(name);
+        if (!r)
+            return s;
+        if (r->isTexture()) {
+            s.texture = &r->texture;
+        } else {
+            s.buffer = &r->buffer;
+            s.element = r->desc.element;
+            s.count = r->desc.count;
+            if (r->desc.shape) {
+                s.rows = int((*r->desc.shape)[0]);
+                s.cols = int((*r->desc.shape)[1]);
+            }
+        }
+        return s;
+    };
+    return {source(v.source), source(v.colors), source(v.scalar)};
+}
+
+void Session::followViewport(int width, int height)
+{
+    for (const project::ResourceDesc& r : m_pipeline->project().resources)
+        if (r.followViewport)
+            m_pipeline->resources().resizeTexture(r.name, std::max(1, width), std::max(1, height));
+}
+
+void Session::renderViews(const std::vector<std::array<int, 2>>& sizes)
+{
+    const auto& views = m_pipeline->project().views;
+    m_timer.begin();
+    for (std::size_t i = 0; i < views.size() && i < sizes.size(); ++i) {
+        const int w = std::max(1, sizes[i][0]), h = std::max(1, sizes[i][1]);
+        if (m_targets[i].empty() || m_targets[i].width() != w || m_targets[i].height() != h)
+            m_targets[i] = gl::Framebuffer(w, h);
+        try {
+            m_renderer.draw(views[i], inputs(views[i]), m_camera, m_targets[i]);
+            m_viewErrors[i].clear();
+        } catch (const Error& e) {
+            m_viewErrors[i] = e.what();
+            while (glGetError() != GL_NO_ERROR) {
+            }
+        }
+    }
+    m_timer.end();
+    m_pipeline->setRenderMs(m_timer.latestMs());
+}
+
+image::Rgba8Image Session::composite(int width, int height)
+{
+    const std::size_t n = m_pipeline->project().tabs ? std::min<std::size_t>(1, viewCount()) : viewCount();
+    image::Rgba8Image out{width, height, std::vector<std::uint8_t>(std::size_t(width) * std::size_t(height) * 4, 0)};
+    for (std::size_t i = 3; i < out.pixels.size(); i += 4)
+        out.pixels[i] = 255;
+    if (n == 0)
+        return out;
+    std::vector<std::array<int, 2>> sizes;
+    for (std::size_t i = 0; i < n; ++i) {
+        const int x0 = int(i) * width / int(n), x1 = int(i + 1) * width / int(n);
+        sizes.push_back({x1 - x0, height});
+    }
+    renderViews(sizes);
+    for (std::size_t i = 0; i < n; ++i) {
+        const int x0 = int(i) * width / int(n);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, m_targets[i].name());
+        const std::vector<std::uint8_t> px = gl::readPixelsTopDown(0, 0, sizes[i][0], height);
+        glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+        for (int y = 0; y < height; ++y)
+            std::copy_n(px.data() + std::size_t(y) * std::size_t(sizes[i][0]) * 4, std::size_t(sizes[i][0]) * 4,
+                        out.pixels.data() + (std::size_t(y) * std::size_t(width) + std::size_t(x0)) * 4);
+    }
+    return out;
+}
+
+std::vector<std::int64_t> dumpShape(const project::ResourceDesc& r)
+{
+    std::vector<std::int64_t> shape;
+    if (r.isTexture()) {
+        shape = {r.height, r.width};
+        if (r.format != project::TextureFormat::R32F)
+            shape.push_back(4);
+        return shape;
+    }
+    if (r.shape)
+        shape = {(*r.shape)[0], (*r.shape)[1]};
+    else
+        shape = {r.count};
+    if (r.element.components > 1)
+        shape.push_back(r.element.components);
+    return shape;
+}
+
+std::string dumpDescr(const project::ResourceDesc& r)
+{
+    if (r.isTexture())
+        return r.format == project::TextureFormat::Rgba8 ? "|u1" : "<f4";
+    return numpyDescr(r.element.scalar);
+}
+
+void Session::dump(const std::string& name, const std::filesystem::path& path) const
+{
+    const Resource* r = m_pipeline->resources().find(name);
+    if (!r) {
+        std::string names;
+        for (const project::ResourceDesc& d : m_pipeline->project().resources)
+            names += (names.empty() ? "" : ", ") + d.name;
+        throwUsage("--dump", "the project has no resource \"" + name + "\" (it has " + names + ")");
+    }
+    const std::vector<std::uint8_t> bytes = m_pipeline->resources().download(name);
+    io::writeNpy(path, dumpDescr(r->desc), dumpShape(r->desc), bytes.data(), bytes.size());
+}
+
+std::string timingsJson(const project::Project& project, const std::vector<FrameTimings>& frames,
+                        const std::string& device)
+{
+    using J = nlohmann::ordered_json;
+    J j;
+    j["project"] = project.file.string();
+    j["device"] = device;
+    j["frames"] = frames.size();
+    J list = J::array();
+    std::vector<std::vector<double>> perStage;
+    std::vector<double> maps, frameMs, render;
+    for (const FrameTimings& f : frames) {
+        J o;
+        o["frame"] = f.frame;
+        o["mapUs"] = f.mapUs;
+        o["unmapUs"] = f.unmapUs;
+        o["stagesMs"] = f.stagesMs;
+        o["renderMs"] = f.renderMs;
+        o["frameMs"] = f.frameMs;
+        J stages = J::array();
+        perStage.resize(std::max(perStage.size(), f.stages.size()));
+        for (std::size_t i = 0; i < f.stages.size(); ++i) {
+            const StageTiming& s = f.stages[i];
+            J st{{"name", s.name}, {"ran", s.ran}, {"ms", s.ms}};
+            if (s.bytes) {
+                st["bytes"] = *s.bytes;
+                st["GBps"] = s.gbPerSecond();
+            }
+            stages.push_back(st);
+            if (s.ran)
+                perStage[i].push_back(s.ms);
+        }
+        o["stages"] = stages;
+        list.push_back(o);
+        maps.push_back(f.mapUs + f.unmapUs);
+        frameMs.push_back(f.frameMs);
+        if (f.renderMs >= 0)
+            render.push_back(f.renderMs);
+    }
+    auto median = [](std::vector<double> v) {
+        if (v.empty())
+            return -1.0;
+        std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+        return v[v.size() / 2];
+    };
+    J summary;
+    summary["medianMapUnmapUs"] = median(maps);
+    summary["medianFrameMs"] = median(frameMs);
+    summary["medianRenderMs"] = median(render);
+    J stageMedians = J::array();
+    if (!frames.empty())
+        for (std::size_t i = 0; i < frames.back().stages.size() && i < perStage.size(); ++i)
+            stageMedians.push_back({{"name", frames.back().stages[i].name}, {"medianMs", median(perStage[i])}});
+    summary["stages"] = stageMedians;
+    j["summary"] = summary;
+    j["timeline"] = list;
+    return j.dump(2) + "\n";
+}
+
+} // namespace ks::pipeline

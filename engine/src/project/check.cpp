@@ -1,0 +1,153 @@
+#include "ks/project/check.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+
+namespace ks::project {
+
+using pipeline::KernelParam;
+using pipeline::ValueType;
+
+namespace {
+
+std::string typeText(const ValueType& t)
+{
+    return "\"" + pipeline::cudaTypeName(t) + "\"";
+}
+
+// A value of type `have` may be passed where `want` is expected: same component count and both
+// integers or both floating point (widths convert).
+bool valueCompatible(const ValueType& have, const ValueType& want)
+{
+    return have.components == want.components && pipeline::isFloat(have.scalar) == pipeline::isFloat(want.scalar);
+}
+
+} // namespace
+
+std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b, const KernelParam& param)
+{
+    using Kind = ArgBinding::Kind;
+    const std::string paramText = pipeline::describeParam(param);
+    if (param.kind == KernelParam::Kind::Unknown)
+        return "parameter " + paramText + " has a type Kernelscope cannot bind";
+    switch (b.kind) {
+    case Kind::Resource: {
+        const ResourceDesc* r = p.resource(b.name);
+        if (!r)
+            return "\"" + b.name + "\" is not a resource";
+        if (r->isTexture()) {
+            if (param.kind == KernelParam::Kind::Surface || param.kind == KernelParam::Kind::Texture)
+                return std::nullopt; // bound by the parameter's kind
+            return "texture \"" + b.name + "\" needs a cudaSurfaceObject_t or cudaTextureObject_t parameter, not " +
+                   paramText;
+        }
+        if (param.kind != KernelParam::Kind::Pointer)
+            return "buffer \"" + b.name + "\" is passed as a pointer, but the kernel takes " + paramText;
+        if (param.type && !(*param.type == r->element))
+            return "buffer \"" + b.name + "\" holds " + typeText(r->element) + " but the kernel takes " + paramText;
+        return std::nullopt;
+    }
+    case Kind::Surface:
+    case Kind::Texture: {
+        const KernelParam::Kind want = b.kind == Kind::Surface ? KernelParam::Kind::Surface : KernelParam::Kind::Texture;
+        if (param.kind != want)
+            return std::string(b.kind == Kind::Surface ? "a surface object" : "a texture object") + " of \"" + b.name +
+                   "\" is passed, but the kernel takes " + paramText;
+        return std::nullopt;
+    }
+    case Kind::Parameter:
+    case Kind::Builtin:
+    case Kind::Literal:
+    case Kind::Count:
+    case Kind::Width:
+    case Kind::Height: {
+        ValueType have{pipeline::ScalarType::Int32, 1};
+        std::string what;
+        if (b.kind == Kind::Parameter) {
+            const ParameterDesc* q = p.parameter(b.name);
+            if (!q)
+                return "\"" + b.name + "\" is not a parameter";
+            have = q->type;
+            what = "parameter \"" + b.name + "\"";
+        } else if (b.kind == Kind::Builtin) {
+            const BuiltinInfo* info = findBuiltin(b.name);
+            if (!info)
+                return "\"" + b.name + "\" is not a builtin";
+            have = info->type;
+            what = "builtin \"" + b.name + "\"";
+        } else if (b.kind == Kind::Literal) {
+            have = b.literalType;
+            what = "the value";
+        } else {
+            what = std::string(b.kind == Kind::Count ? "the element count" : b.kind == Kind::Width ? "the width" : "the height") +
+                   " of \"" + b.name + "\"";
+        }
+        if (param.kind != KernelParam::Kind::Value)
+            return what + " is a value of type " + typeText(have) + ", but the kernel takes " + paramText;
+        if (!valueCompatible(have, *param.type))
+            return what + " has type " + typeText(have) + ", but the kernel takes " + paramText;
+        return std::nullopt;
+    }
+    }
+    return std::nullopt;
+}
+
+std::vector<Problem> checkStageBindings(const Project& p, const StageDesc& s, const pipeline::KernelSignature& k)
+{
+    std::vector<Problem> out;
+    const std::filesystem::path file = p.file;
+    if (s.args.size() != k.params.size()) {
+        out.push_back({file, s.pos,
+                       "stage \"" + s.name + "\" passes " + std::to_string(s.args.size()) + " arguments but kernel " +
+                           k.name + " (line " + std::to_string(k.line) + " of " + s.file.string() + ") takes " +
+                           std::to_string(k.params.size())});
+    }
+    for (std::size_t i = 0; i < s.args.size() && i < k.params.size(); ++i)
+        if (auto why = bindingMismatch(p, s.args[i], k.params[i]))
+            out.push_back({file, s.args[i].pos, "argument " + std::to_string(i + 1) + " of " + k.name + ": " + *why});
+    return out;
+}
+
+std::vector<Problem> checkProject(const Project& p, rtc::CompileCache& cache, const CheckOptions& options)
+{
+    std::vector<Problem> out;
+    for (const StageDesc& s : p.stages) {
+        if (s.kind != StageKind::Kernel)
+            continue;
+        const std::filesystem::path file = p.resolve(s.file);
+        std::string source;
+        try {
+            source = paths::readTextFile(file);
+        } catch (const Error& e) {
+            out.push_back({p.file, s.filePos, "cannot read kernel file: " + e.text()});
+            continue;
+        }
+        const auto kernels = pipeline::findKernels(source);
+        const pipeline::KernelSignature* sig = nullptr;
+        for (const auto& k : kernels)
+            if (k.name == s.kernel && !k.templated)
+                sig = &k;
+        if (!sig) {
+            std::string names;
+            for (const auto& k : kernels)
+                names += (names.empty() ? "" : ", ") + k.name;
+            out.push_back({p.file, s.pos,
+                           "kernel \"" + s.kernel + "\" is not a (non-template) __global__ function of " +
+                               s.file.string() + (names.empty() ? "" : "; it has " + names)});
+        } else {
+            auto bindings = checkStageBindings(p, s, *sig);
+            out.insert(out.end(), bindings.begin(), bindings.end());
+        }
+        const auto result = cache.compile(source, file.string(), options.compile, {s.kernel});
+        for (const rtc::Diagnostic& d : result->diagnostics) {
+            if (d.severity != rtc::Severity::Error)
+                continue;
+            out.push_back({d.file.empty() ? file : std::filesystem::path(d.file), {d.line, d.column}, d.message});
+        }
+        if (!result->ok && result->diagnostics.empty())
+            out.push_back({file, {}, "the kernel did not compile: " + result->log});
+    }
+    return out;
+}
+
+} // namespace ks::project

@@ -1,0 +1,955 @@
+#include "ks/project/project.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <limits>
+#include <set>
+
+namespace ks::project {
+
+namespace fs = std::filesystem;
+using pipeline::ScalarType;
+using pipeline::ValueType;
+
+std::string Problem::format() const
+{
+    std::string out = file.string();
+    if (pos.line > 0)
+        out += ":" + std::to_string(pos.line) + (pos.column > 0 ? ":" + std::to_string(pos.column) : "");
+    return out + ": error: " + message;
+}
+
+std::string_view formatName(TextureFormat f) noexcept
+{
+    switch (f) {
+    case TextureFormat::Rgba8: return "rgba8";
+    case TextureFormat::R32F: return "r32f";
+    case TextureFormat::Rgba32F: return "rgba32f";
+    }
+    return "?";
+}
+
+std::string_view stageKindName(StageKind k) noexcept
+{
+    switch (k) {
+    case StageKind::Kernel: return "kernel";
+    case StageKind::Random: return "random";
+    case StageKind::Math: return "math";
+    case StageKind::Reduce: return "reduce";
+    case StageKind::Copy: return "copy";
+    }
+    return "?";
+}
+
+std::string_view viewKindName(ViewKind k) noexcept
+{
+    switch (k) {
+    case ViewKind::Image: return "image";
+    case ViewKind::Points: return "points";
+    case ViewKind::Plot: return "plot";
+    case ViewKind::HeightField: return "heightfield";
+    }
+    return "?";
+}
+
+std::size_t ResourceDesc::bytes() const noexcept
+{
+    if (kind == ResourceKind::Buffer)
+        return std::size_t(count) * element.size();
+    const std::size_t texel = format == TextureFormat::Rgba8 ? 4 : format == TextureFormat::R32F ? 4 : 16;
+    return std::size_t(width) * std::size_t(height) * texel;
+}
+
+const std::vector<BuiltinInfo>& builtins()
+{
+    static const std::vector<BuiltinInfo> kBuiltins{
+        {Builtin::Time, "time", {ScalarType::Float32, 1}, "seconds since the start (frame index x time step)"},
+        {Builtin::TimeStep, "dt", {ScalarType::Float32, 1}, "the fixed time step in seconds"},
+        {Builtin::Frame, "frame", {ScalarType::Int32, 1}, "frames since the start, from 0"},
+        {Builtin::Mouse, "mouse", {ScalarType::Float32, 2}, "mouse position in the first view, in pixels"},
+        {Builtin::MouseButtons, "buttons", {ScalarType::Int32, 1}, "mouse buttons down: 1 left, 2 right, 4 middle"},
+        {Builtin::Viewport, "viewport", {ScalarType::Int32, 2}, "size of the first view in pixels"},
+        {Builtin::Seed, "seed", {ScalarType::UInt32, 1}, "the run's seed (the project's, or --seed)"},
+    };
+    return kBuiltins;
+}
+
+const BuiltinInfo* findBuiltin(std::string_view name)
+{
+    for (const BuiltinInfo& b : builtins())
+        if (name == b.name)
+            return &b;
+    return nullptr;
+}
+
+fs::path Project::resolve(const fs::path& relative) const
+{
+    return relative.is_absolute() ? relative : (file.parent_path() / relative).lexically_normal();
+}
+
+const ResourceDesc* Project::resource(std::string_view n) const
+{
+    for (const ResourceDesc& r : resources)
+        if (r.name == n)
+            return &r;
+    return nullptr;
+}
+
+const ParameterDesc* Project::parameter(std::string_view n) const
+{
+    for (const ParameterDesc& p : parameters)
+        if (p.name == n)
+            return &p;
+    return nullptr;
+}
+
+namespace {
+
+std::string inQuotes(std::string_view s)
+{
+    return "\"" + std::string(s) + "\"";
+}
+
+std::string joinQuoted(const std::vector<std::string>& names)
+{
+    std::string out;
+    for (std::size_t i = 0; i < names.size(); ++i)
+        out += (i ? (i + 1 == names.size() ? " or " : ", ") : "") + inQuotes(names[i]);
+    return out;
+}
+
+struct Context {
+    fs::path file;
+    std::vector<Problem> problems;
+    void error(SourcePos pos, std::string message) { problems.push_back({file, pos, std::move(message)}); }
+};
+
+// Reads one JSON object: each get marks its key as known; finish() reports the unknown ones.
+class ObjectReader {
+public:
+    ObjectReader(const Json& json, Context& ctx, std::string what) : m_json(json), m_ctx(ctx), m_what(std::move(what))
+    {
+        m_ok = json.isObject();
+        if (!m_ok)
+            ctx.error(json.pos(), m_what + " must be an object, found " + std::string(Json::typeName(json.type())));
+    }
+    bool ok() const { return m_ok; }
+    const Json& json() const { return m_json; }
+
+    const Json* get(const std::string& key, bool required = false)
+    {
+        m_known.push_back(key);
+        if (!m_ok)
+            return nullptr;
+        const Json* v = m_json.find(key);
+        if (!v && required)
+            m_ctx.error(m_json.pos(), m_what + " needs a " + inQuotes(key) + " member");
+        return v;
+    }
+    const Json* typed(const std::string& key, Json::Type type, bool required = false)
+    {
+        const Json* v = get(key, required);
+        if (v && v->type() != type) {
+            mismatch(key, *v, Json::typeName(type));
+            return nullptr;
+        }
+        return v;
+    }
+    void mismatch(const std::string& key, const Json& v, std::string_view expected)
+    {
+        m_ctx.error(v.pos(), inQuotes(key) + " of " + m_what + " must be " + std::string(expected) + ", found " +
+                                 std::string(Json::typeName(v.type())));
+    }
+
+    std::string string(const std::string& key, bool required = false, std::string fallback = {})
+    {
+        const Json* v = typed(key, Json::Type::String, required);
+        return v ? v->string() : fallback;
+    }
+    bool boolean(const std::string& key, bool fallback)
+    {
+        const Json* v = typed(key, Json::Type::Bool);
+        return v ? v->boolean() : fallback;
+    }
+    double number(const std::string& key, double fallback, bool required = false)
+    {
+        const Json* v = typed(key, Json::Type::Number, required);
+        return v ? v->number() : fallback;
+    }
+    std::optional<std::int64_t> integer(const std::string& key, std::int64_t lo, std::int64_t hi, bool required = false)
+    {
+        const Json* v = get(key, required);
+        if (!v)
+            return std::nullopt;
+        if (!v->isInteger()) {
+            mismatch(key, *v, "an integer");
+            return std::nullopt;
+        }
+        if (v->integer() < lo || v->integer() > hi) {
+            m_ctx.error(v->pos(), inQuotes(key) + " of " + m_what + " must be between " + std::to_string(lo) +
+                                      " and " + std::to_string(hi) + ", found " + std::to_string(v->integer()));
+            return std::nullopt;
+        }
+        return v->integer();
+    }
+    // An array of 1..maxN numbers (or one number, taken as a one-element array).
+    std::vector<double> numbers(const std::string& key, std::size_t minN, std::size_t maxN, bool integers = false)
+    {
+        const Json* v = get(key);
+        if (!v)
+            return {};
+        std::vector<double> out;
+        auto bad = [&] {
+            const std::string n = minN == maxN ? std::to_string(minN) : std::to_string(minN) + " to " + std::to_string(maxN);
+            mismatch(key, *v, std::string(integers ? "an integer" : "a number") + " or an array of " + n +
+                                  (integers ? " integers" : " numbers"));
+            return std::vector<double>{};
+        };
+        if (v->isNumber()) {
+            if (integers && !v->isInteger())
+                return bad();
+            out.push_back(v->number());
+        } else if (v->isArray()) {
+            for (const Json& item : v->items()) {
+                if (!item.isNumber() || (integers && !item.isInteger()))
+                    return bad();
+                out.push_back(item.number());
+            }
+        } else {
+            return bad();
+        }
+        if (out.size() < minN || out.size() > maxN)
+            return bad();
+        return out;
+    }
+    // An enumerated string.
+    std::string choice(const std::string& key, const std::vector<std::string>& allowed, std::string fallback,
+                       bool required = false)
+    {
+        const Json* v = typed(key, Json::Type::String, required);
+        if (!v)
+            return fallback;
+        if (std::find(allowed.begin(), allowed.end(), v->string()) == allowed.end()) {
+            m_ctx.error(v->pos(), inQuotes(key) + " of " + m_what + " must be one of " + joinQuoted(allowed) +
+                                      ", found " + inQuotes(v->string()));
+            return fallback;
+        }
+        return v->string();
+    }
+
+    void finish()
+    {
+        if (!m_ok)
+            return;
+        for (const Json::Member& m : m_json.members())
+            if (std::find(m_known.begin(), m_known.end(), m.key) == m_known.end())
+                m_ctx.error(m.keyPos, "unknown field " + inQuotes(m.key) + " in " + m_what + "; expected " +
+                                          joinQuoted(m_known));
+    }
+
+private:
+    const Json& m_json;
+    Context& m_ctx;
+    std::string m_what;
+    std::vector<std::string> m_known;
+    bool m_ok = false;
+};
+
+std::optional<ValueType> readType(ObjectReader& r, const std::string& key, Context& ctx, bool required)
+{
+    const Json* v = r.typed(key, Json::Type::String, required);
+    if (!v)
+        return std::nullopt;
+    auto t = pipeline::parseValueType(v->string());
+    if (!t)
+        ctx.error(v->pos(), "unknown type " + inQuotes(v->string()) +
+                                "; expected a CUDA scalar or vector type such as \"float\", \"int\", \"uint\", "
+                                "\"float2\", \"float4\", \"uchar4\", or \"color\"");
+    return t;
+}
+
+void readValues(const Json& v, const ValueType& type, std::array<double, 4>& out, Context& ctx, const std::string& what)
+{
+    std::vector<double> values;
+    if (v.isNumber())
+        values.push_back(v.number());
+    else if (v.isBool())
+        values.push_back(v.boolean() ? 1 : 0);
+    else if (v.isArray())
+        for (const Json& item : v.items())
+            if (item.isNumber())
+                values.push_back(item.number());
+    const std::size_t n = std::size_t(type.components);
+    const bool arrayOk = v.isArray() && values.size() == v.items().size();
+    if (!(v.isNumber() || v.isBool() || arrayOk) || values.size() != n) {
+        ctx.error(v.pos(), what + " must be " + (n == 1 ? std::string("a number") : "an array of " + std::to_string(n) +
+                                                                                         " numbers") +
+                               " for type " + inQuotes(pipeline::cudaTypeName(type)));
+        return;
+    }
+    for (std::size_t i = 0; i < n; ++i) {
+        if (!pipeline::isFloat(type.scalar) && values[i] != std::floor(values[i])) {
+            ctx.error(v.pos(), what + " must be integers for type " + inQuotes(pipeline::cudaTypeName(type)));
+            return;
+        }
+        out[i] = values[i];
+    }
+}
+
+void readParameters(const Json& json, Project& p, Context& ctx)
+{
+    if (!json.isObject()) {
+        ctx.error(json.pos(), "\"parameters\" must be an object of name: {type, value, min, max}");
+        return;
+    }
+    for (const Json::Member& m : json.members()) {
+        ObjectReader r(m.value, ctx, "parameter " + inQuotes(m.key));
+        if (!r.ok())
+            continue;
+        ParameterDesc d;
+        d.name = m.key;
+        d.pos = m.keyPos;
+        const auto type = readType(r, "type", ctx, true);
+        if (type)
+            d.type = *type;
+        if (const Json* v = r.get("value", true); v && type)
+            readValues(*v, d.type, d.value, ctx, "\"value\" of parameter " + inQuotes(m.key));
+        d.min = r.number("min", d.type.color ? 0 : 0);
+        d.max = r.number("max", d.type.color ? 1 : std::max(1.0, std::abs(d.value[0]) * 2));
+        r.finish();
+        p.parameters.push_back(std::move(d));
+    }
+}
+
+void readResources(const Json& json, Project& p, Context& ctx)
+{
+    if (!json.isObject()) {
+        ctx.error(json.pos(), "\"resources\" must be an object of name: {kind, ...}");
+        return;
+    }
+    for (const Json::Member& m : json.members()) {
+        ObjectReader r(m.value, ctx, "resource " + inQuotes(m.key));
+        if (!r.ok())
+            continue;
+        ResourceDesc d;
+        d.name = m.key;
+        d.pos = m.keyPos;
+        const std::string kind = r.choice("kind", {"buffer", "texture"}, "", true);
+        if (kind.empty())
+            continue; // reported; the rest of the resource depends on its kind
+        d.kind = kind == "texture" ? ResourceKind::Texture : ResourceKind::Buffer;
+        d.discard = r.boolean("discard", false);
+        if (d.kind == ResourceKind::Buffer) {
+            if (auto t = readType(r, "type", ctx, true))
+                d.element = *t;
+            const auto count = r.integer("count", 1, std::int64_t(1) << 40);
+            const std::vector<double> shape = r.numbers("shape", 2, 2, true);
+            if (!shape.empty()) {
+                if (shape[0] < 1 || shape[1] < 1)
+                    ctx.error(r.json().find("shape")->pos(), "\"shape\" of resource " + inQuotes(m.key) +
+                                                                 " must be two positive integers [height, width]");
+                else
+                    d.shape = std::array<std::int64_t, 2>{std::int64_t(shape[0]), std::int64_t(shape[1])};
+            }
+            if (d.shape) {
+                d.count = (*d.shape)[0] * (*d.shape)[1];
+                if (count && *count != d.count)
+                    ctx.error(r.json().find("count")->pos(), "\"count\" of resource " + inQuotes(m.key) + " is " +
+                                                                 std::to_string(*count) + " but its shape holds " +
+                                                                 std::to_string(d.count));
+            } else if (count) {
+                d.count = *count;
+            } else if (!r.json().find("count") && !r.json().find("shape")) {
+                ctx.error(r.json().pos(), "buffer " + inQuotes(m.key) + " needs \"count\" or \"shape\"");
+            }
+        } else {
+            const std::string format = r.choice("format", {"rgba8", "r32f", "rgba32f"}, "rgba8");
+            d.format = format == "r32f" ? TextureFormat::R32F : format == "rgba32f" ? TextureFormat::Rgba32F
+                                                                                    : TextureFormat::Rgba8;
+            const Json* size = r.get("size", true);
+            if (size && size->isString() && size->string() == "viewport") {
+                d.followViewport = true;
+                d.width = 256, d.height = 256; // until a view gives its size
+            } else if (size) {
+                bool good = size->isArray() && size->items().size() == 2;
+                for (std::size_t i = 0; good && i < 2; ++i)
+                    good = size->items()[i].isInteger() && size->items()[i].integer() >= 1 &&
+                           size->items()[i].integer() <= 32768;
+                if (!good)
+                    ctx.error(size->pos(), "\"size\" of texture " + inQuotes(m.key) +
+                                               " must be [width, height] (1 to 32768 each) or \"viewport\"");
+                else
+                    d.width = int(size->items()[0].integer()), d.height = int(size->items()[1].integer());
+            }
+        }
+        if (const Json* init = r.get("init")) {
+            if (d.kind == ResourceKind::Texture) {
+                ctx.error(init->pos(), "\"init\" is for buffers; texture " + inQuotes(m.key) + " starts cleared");
+            } else if (init->isNumber()) {
+                d.init.push_back(init->number());
+            } else if (init->isArray()) {
+                for (const Json& item : init->items())
+                    if (item.isNumber())
+                        d.init.push_back(item.number());
+                const std::size_t scalars = std::size_t(d.count) * std::size_t(d.element.components);
+                if (d.init.size() != init->items().size() || d.init.size() != scalars)
+                    ctx.error(init->pos(), "\"init\" of buffer " + inQuotes(m.key) + " must be one number or " +
+                                               std::to_string(scalars) + " numbers (count x components)");
+            } else {
+                r.mismatch("init", *init, "a number or an array of numbers");
+            }
+        }
+        r.finish();
+        p.resources.push_back(std::move(d));
+    }
+}
+
+std::array<unsigned, 3> dim3(const std::vector<double>& v, std::array<unsigned, 3> fallback)
+{
+    if (v.empty())
+        return fallback;
+    std::array<unsigned, 3> out{1, 1, 1};
+    for (std::size_t i = 0; i < v.size() && i < 3; ++i)
+        out[i] = unsigned(std::max(0.0, v[i]));
+    return out;
+}
+
+void readArgs(const Json& json, StageDesc& s, Context& ctx)
+{
+    if (!json.isArray()) {
+        ctx.error(json.pos(), "\"args\" must be an array, one entry per kernel parameter");
+        return;
+    }
+    for (const Json& a : json.items()) {
+        ArgBinding b;
+        b.pos = a.pos();
+        if (a.isString()) {
+            // A bare name: a resource or a parameter (resolved once the project is read).
+            b.kind = ArgBinding::Kind::Resource;
+            b.name = a.string();
+        } else if (a.isNumber()) {
+            b.kind = ArgBinding::Kind::Literal;
+            b.literalType = a.isInteger() ? ValueType{ScalarType::Int32, 1} : ValueType{ScalarType::Float32, 1};
+            b.literal[0] = a.number();
+        } else if (a.isObject()) {
+            ObjectReader r(a, ctx, "an argument");
+            static const std::vector<std::pair<std::string, ArgBinding::Kind>> kKeys{
+                {"resource", ArgBinding::Kind::Resource}, {"surface", ArgBinding::Kind::Surface},
+                {"texture", ArgBinding::Kind::Texture},   {"param", ArgBinding::Kind::Parameter},
+                {"builtin", ArgBinding::Kind::Builtin},   {"count", ArgBinding::Kind::Count},
+                {"width", ArgBinding::Kind::Width},       {"height", ArgBinding::Kind::Height},
+            };
+            int found = 0;
+            for (const auto& [key, kind] : kKeys) {
+                if (const Json* v = r.typed(key, Json::Type::String)) {
+                    b.kind = kind;
+                    b.name = v->string();
+                    b.pos = v->pos();
+                    ++found;
+                }
+            }
+            const Json* value = r.get("value");
+            const auto type = readType(r, "type", ctx, false);
+            if (value) {
+                ++found;
+                b.kind = ArgBinding::Kind::Literal;
+                b.literalType = type ? *type : ValueType{value->isInteger() ? ScalarType::Int32 : ScalarType::Float32, 1};
+                readValues(*value, b.literalType, b.literal, ctx, "\"value\" of an argument");
+            } else if (type) {
+                ctx.error(a.pos(), "\"type\" belongs with \"value\" in an argument");
+            }
+            r.finish();
+            if (found != 1)
+                ctx.error(a.pos(), "an argument object needs exactly one of \"resource\", \"surface\", \"texture\", "
+                                   "\"param\", \"builtin\", \"count\", \"width\", \"height\" or \"value\"");
+            if (b.kind == ArgBinding::Kind::Builtin && found == 1 && !findBuiltin(b.name)) {
+                std::vector<std::string> names;
+                for (const BuiltinInfo& i : builtins())
+                    names.push_back(i.name);
+                ctx.error(b.pos, "unknown builtin " + inQuotes(b.name) + "; expected " + joinQuoted(names));
+            }
+        } else {
+            ctx.error(a.pos(), "an argument must be a name, a number or an object, found " +
+                                   std::string(Json::typeName(a.type())));
+            continue;
+        }
+        s.args.push_back(std::move(b));
+    }
+}
+
+void readStages(const Json& json, Project& p, Context& ctx)
+{
+    if (!json.isArray()) {
+        ctx.error(json.pos(), "\"stages\" must be an array of stage objects, in the order they run");
+        return;
+    }
+    for (const Json& item : json.items()) {
+        ObjectReader r(item, ctx, "a stage");
+        if (!r.ok())
+            continue;
+        StageDesc s;
+        s.pos = item.pos();
+        const std::string kind = r.choice("kind", {"kernel", "random", "math", "reduce", "copy"}, "", true);
+        s.kind = kind == "random" ? StageKind::Random : kind == "math" ? StageKind::Math
+                 : kind == "reduce"                   ? StageKind::Reduce
+                 : kind == "copy"                     ? StageKind::Copy
+                                                      : StageKind::Kernel;
+        s.name = r.string("name", false, kind);
+        s.enabled = r.boolean("enabled", true);
+        s.once = r.choice("when", {"every-frame", "once"}, "every-frame") == "once";
+        switch (s.kind) {
+        case StageKind::Kernel: {
+            if (const Json* f = r.typed("file", Json::Type::String, true)) {
+                s.file = f->string();
+                s.filePos = f->pos();
+            }
+            s.kernel = r.string("kernel", true);
+            s.cover = r.string("cover");
+            s.block = dim3(r.numbers("block", 1, 3, true), {256, 1, 1});
+            s.grid = dim3(r.numbers("grid", 1, 3, true), {1, 1, 1});
+            s.sharedBytes = unsigned(r.integer("shared", 0, 1 << 30).value_or(0));
+            if (r.json().find("grid") && !s.cover.empty())
+                ctx.error(r.json().find("grid")->pos(), "a kernel stage takes \"grid\" or \"cover\", not both");
+            if (const Json* a = r.get("args"))
+                readArgs(*a, s, ctx);
+            break;
+        }
+        case StageKind::Random: {
+            s.target = r.string("target", true);
+            s.generator = r.choice("generator", {"xorwow", "philox", "mrg32k3a", "sobol32"}, "philox");
+            s.distribution = r.choice("distribution", {"uniform", "normal", "lognormal", "poisson"}, "uniform");
+            const std::vector<double> ps = r.numbers("params", 1, 2);
+            if (!ps.empty())
+                s.params = {ps[0], ps.size() > 1 ? ps[1] : 0};
+            s.seed = std::uint64_t(r.integer("seed", 0, std::numeric_limits<std::int64_t>::max()).value_or(0));
+            s.reseedEachFrame = r.boolean("reseedEachFrame", false);
+            break;
+        }
+        case StageKind::Math: s.expression = r.string("expression", true); break;
+        case StageKind::Reduce:
+            s.source = r.string("source", true);
+            s.op = r.choice("op", {"sum", "min", "max", "custom"}, "sum");
+            s.reduceExpr = r.string("reduce");
+            s.mapExpr = r.string("map");
+            s.neutral = r.string("neutral");
+            if (s.op == "custom" && (s.reduceExpr.empty() || s.neutral.empty()))
+                ctx.error(item.pos(), "a \"custom\" reduction needs \"reduce\" (an expression of a and b) and "
+                                      "\"neutral\"");
+            break;
+        case StageKind::Copy:
+            s.from = r.string("from", true);
+            s.to = r.string("to", true);
+            break;
+        }
+        r.finish();
+        p.stages.push_back(std::move(s));
+    }
+}
+
+void readViews(const Json& json, Project& p, Context& ctx)
+{
+    if (!json.isArray()) {
+        ctx.error(json.pos(), "\"views\" must be an array of view objects");
+        return;
+    }
+    for (const Json& item : json.items()) {
+        ObjectReader r(item, ctx, "a view");
+        if (!r.ok())
+            continue;
+        ViewDesc v;
+        v.pos = item.pos();
+        const std::string kind = r.choice("kind", {"image", "points", "plot", "heightfield"}, "image", true);
+        v.kind = kind == "points" ? ViewKind::Points : kind == "plot" ? ViewKind::Plot
+                 : kind == "heightfield"                              ? ViewKind::HeightField
+                                                                      : ViewKind::Image;
+        v.name = r.string("name", false, kind);
+        v.source = r.string("source", true);
+        v.colors = r.string("colors");
+        v.scalar = r.string("scalar");
+        v.colormap = r.choice("colormap", {"viridis", "magma", "inferno", "plasma", "gray", "coolwarm", "turbo"},
+                              "viridis");
+        const std::vector<double> range = r.numbers("range", 2, 2);
+        if (!range.empty())
+            v.range = {float(range[0]), float(range[1])};
+        v.scale = float(r.number("scale", 1));
+        v.pointSize = float(r.number("pointSize", 2));
+        const std::vector<double> c = r.numbers("color", 3, 4);
+        if (!c.empty())
+            v.color = {float(c[0]), float(c[1]), float(c[2]), c.size() > 3 ? float(c[3]) : 1.f};
+        r.finish();
+        p.views.push_back(std::move(v));
+    }
+}
+
+void readCamera(const Json& json, Project& p, Context& ctx)
+{
+    ObjectReader r(json, ctx, "\"camera\"");
+    if (!r.ok())
+        return;
+    const std::vector<double> t = r.numbers("target", 3, 3);
+    if (!t.empty())
+        p.camera.target = {float(t[0]), float(t[1]), float(t[2])};
+    p.camera.distance = float(r.number("distance", p.camera.distance));
+    p.camera.yaw = float(r.number("yaw", p.camera.yaw));
+    p.camera.pitch = float(r.number("pitch", p.camera.pitch));
+    p.camera.fov = float(r.number("fov", p.camera.fov));
+    r.finish();
+}
+
+// Names: unique across resources and parameters, every reference resolved, kinds right.
+void resolveNames(Project& p, Context& ctx)
+{
+    std::set<std::string> names;
+    for (const ResourceDesc& r : p.resources)
+        names.insert(r.name);
+    for (const ParameterDesc& q : p.parameters)
+        if (!names.insert(q.name).second)
+            ctx.error(q.pos, "parameter " + inQuotes(q.name) + " has the name of a resource; names must be unique");
+    auto needResource = [&](const std::string& name, SourcePos pos, const std::string& role,
+                            std::optional<ResourceKind> kind) -> const ResourceDesc* {
+        if (name.empty())
+            return nullptr;
+        const ResourceDesc* r = p.resource(name);
+        if (!r) {
+            std::vector<std::string> known;
+            for (const ResourceDesc& x : p.resources)
+                if (!kind || x.kind == *kind)
+                    known.push_back(x.name);
+            ctx.error(pos, role + " " + inQuotes(name) + " is not a " +
+                               (kind ? (*kind == ResourceKind::Texture ? "texture" : "buffer") : "resource") +
+                               " of the project" + (known.empty() ? std::string() : "; expected " + joinQuoted(known)));
+        } else if (kind && r->kind != *kind) {
+            ctx.error(pos, role + " " + inQuotes(name) + " is a " + (r->isTexture() ? "texture" : "buffer") +
+                               "; expected a " + (*kind == ResourceKind::Texture ? "texture" : "buffer"));
+            return nullptr;
+        }
+        return r;
+    };
+    for (StageDesc& s : p.stages) {
+        switch (s.kind) {
+        case StageKind::Kernel:
+            needResource(s.cover, s.pos, "\"cover\"", std::nullopt);
+            for (ArgBinding& a : s.args) {
+                switch (a.kind) {
+                case ArgBinding::Kind::Resource:
+                    if (p.parameter(a.name))
+                        a.kind = ArgBinding::Kind::Parameter;
+                    else if (!p.resource(a.name))
+                        ctx.error(a.pos, "argument " + inQuotes(a.name) + " names neither a resource nor a parameter");
+                    break;
+                case ArgBinding::Kind::Surface:
+                case ArgBinding::Kind::Texture:
+                    needResource(a.name, a.pos, "argument", ResourceKind::Texture);
+                    break;
+                case ArgBinding::Kind::Parameter:
+                    if (!p.parameter(a.name))
+                        ctx.error(a.pos, "argument " + inQuotes(a.name) + " is not a parameter of the project");
+                    break;
+                case ArgBinding::Kind::Count:
+                case ArgBinding::Kind::Width:
+                case ArgBinding::Kind::Height: needResource(a.name, a.pos, "argument", std::nullopt); break;
+                default: break;
+                }
+            }
+            break;
+        case StageKind::Random: needResource(s.target, s.pos, "\"target\"", ResourceKind::Buffer); break;
+        case StageKind::Reduce: needResource(s.source, s.pos, "\"source\"", ResourceKind::Buffer); break;
+        case StageKind::Copy: {
+            const ResourceDesc* from = needResource(s.from, s.pos, "\"from\"", std::nullopt);
+            const ResourceDesc* to = needResource(s.to, s.pos, "\"to\"", std::nullopt);
+            if (from && to && (from->kind != to->kind || from->bytes() != to->bytes() ||
+                               (from->isTexture() && from->format != to->format)))
+                ctx.error(s.pos, "copy from " + inQuotes(from->name) + " to " + inQuotes(to->name) +
+                                     ": both must be of the same kind, format and size in bytes (" +
+                                     std::to_string(from->bytes()) + " and " + std::to_string(to->bytes()) + ")");
+            break;
+        }
+        case StageKind::Math: {
+            const auto eq = s.expression.find('=');
+            if (eq == std::string::npos || eq == 0)
+                ctx.error(s.pos, "\"expression\" must be \"target = expression\", found " + inQuotes(s.expression));
+            else {
+                std::string target = s.expression.substr(0, eq);
+                target.erase(0, target.find_first_not_of(' '));
+                target.erase(target.find_last_not_of(' ') + 1);
+                s.target = target;
+                needResource(target, s.pos, "the target of \"expression\"", ResourceKind::Buffer);
+            }
+            break;
+        }
+        }
+    }
+    for (const ViewDesc& v : p.views) {
+        const ResourceDesc* src = needResource(v.source, v.pos, "\"source\" of view " + inQuotes(v.name), std::nullopt);
+        if (src && v.kind != ViewKind::Image && src->isTexture())
+            ctx.error(v.pos, "a " + std::string(viewKindName(v.kind)) + " view draws a buffer; " + inQuotes(src->name) +
+                                 " is a texture");
+        if (src && (v.kind == ViewKind::HeightField || (v.kind == ViewKind::Image && !src->isTexture())) &&
+            !src->shape)
+            ctx.error(v.pos, "view " + inQuotes(v.name) + " needs a 2-D buffer (with \"shape\"); " + inQuotes(src->name) +
+                                 " is 1-D");
+        if (src && v.kind == ViewKind::Points && !src->isTexture() &&
+            (src->element.components < 2 || !pipeline::isFloat(src->element.scalar)))
+            ctx.error(v.pos, "a points view needs float2, float3 or float4 positions; " + inQuotes(src->name) + " is " +
+                                 pipeline::cudaTypeName(src->element));
+        needResource(v.colors, v.pos, "\"colors\" of view " + inQuotes(v.name), ResourceKind::Buffer);
+        needResource(v.scalar, v.pos, "\"scalar\" of view " + inQuotes(v.name), ResourceKind::Buffer);
+    }
+}
+
+void checkFiles(const Project& p, Context& ctx)
+{
+    for (const StageDesc& s : p.stages) {
+        if (s.kind != StageKind::Kernel || s.file.empty())
+            continue;
+        std::error_code ec;
+        const fs::path f = p.resolve(s.file);
+        if (!fs::is_regular_file(f, ec))
+            ctx.error(s.filePos, "kernel file " + inQuotes(s.file.string()) + " not found (looked for " + f.string() +
+                                     ")");
+    }
+}
+
+} // namespace
+
+LoadResult parseProject(std::string_view text, const fs::path& file)
+{
+    Context ctx;
+    ctx.file = file;
+    Json root;
+    try {
+        root = Json::parse(text);
+    } catch (const JsonError& e) {
+        ctx.error(e.pos(), "bad JSON: " + e.message());
+        return {std::nullopt, std::move(ctx.problems)};
+    }
+    Project p;
+    p.file = fs::absolute(file).lexically_normal();
+    ObjectReader r(root, ctx, "the project");
+    if (r.ok()) {
+        r.integer("kernelscope", 1, 1, true); // the format version; problems are reported by integer()
+        p.name = r.string("name", false, file.stem().string());
+        p.seed = std::uint64_t(r.integer("seed", 0, std::numeric_limits<std::int64_t>::max()).value_or(1));
+        p.timeStep = r.number("timeStep", p.timeStep);
+        if (p.timeStep <= 0 && root.find("timeStep"))
+            ctx.error(root.find("timeStep")->pos(), "\"timeStep\" must be positive (seconds per frame)");
+        if (const Json* v = r.get("parameters"))
+            readParameters(*v, p, ctx);
+        if (const Json* v = r.get("resources"))
+            readResources(*v, p, ctx);
+        if (const Json* v = r.get("stages"))
+            readStages(*v, p, ctx);
+        if (const Json* v = r.get("views"))
+            readViews(*v, p, ctx);
+        if (const Json* v = r.get("camera"))
+            readCamera(*v, p, ctx);
+        p.tabs = r.choice("layout", {"side-by-side", "tabs"}, "side-by-side") == "tabs";
+        r.finish();
+        resolveNames(p, ctx);
+        checkFiles(p, ctx);
+    }
+    if (!ctx.problems.empty())
+        return {std::nullopt, std::move(ctx.problems)};
+    return {std::move(p), {}};
+}
+
+LoadResult loadProject(const fs::path& file)
+{
+    std::string text;
+    try {
+        text = paths::readTextFile(file);
+    } catch (const Error& e) {
+        return {std::nullopt, {Problem{file, {}, std::string("cannot read the project: ") + e.text()}}};
+    }
+    return parseProject(text, file);
+}
+
+namespace {
+
+using OJson = nlohmann::ordered_json;
+
+OJson values(const std::array<double, 4>& v, const ValueType& t)
+{
+    auto one = [&](double x) { return pipeline::isFloat(t.scalar) ? OJson(x) : OJson(std::int64_t(x)); };
+    if (t.components == 1)
+        return one(v[0]);
+    OJson a = OJson::array();
+    for (int i = 0; i < t.components; ++i)
+        a.push_back(one(v[std::size_t(i)]));
+    return a;
+}
+
+std::string typeName(const ValueType& t)
+{
+    if (t.color)
+        return t.components == 3 ? "color3" : "color";
+    return pipeline::cudaTypeName(t) == "unsigned int" ? "uint" : pipeline::cudaTypeName(t);
+}
+
+OJson dims(const std::array<unsigned, 3>& d)
+{
+    if (d[2] == 1 && d[1] == 1)
+        return OJson::array({d[0]});
+    if (d[2] == 1)
+        return OJson::array({d[0], d[1]});
+    return OJson::array({d[0], d[1], d[2]});
+}
+
+} // namespace
+
+std::string serializeProject(const Project& p, const fs::path& saveAs)
+{
+    const fs::path dir = fs::absolute(saveAs).parent_path();
+    OJson j;
+    j["kernelscope"] = 1;
+    j["name"] = p.name;
+    j["seed"] = p.seed;
+    j["timeStep"] = p.timeStep;
+    if (p.tabs)
+        j["layout"] = "tabs";
+    if (!p.parameters.empty()) {
+        OJson& ps = j["parameters"] = OJson::object();
+        for (const ParameterDesc& q : p.parameters)
+            ps[q.name] = {{"type", typeName(q.type)}, {"value", values(q.value, q.type)}, {"min", q.min}, {"max", q.max}};
+    }
+    OJson& rs = j["resources"] = OJson::object();
+    for (const ResourceDesc& r : p.resources) {
+        OJson o;
+        o["kind"] = r.isTexture() ? "texture" : "buffer";
+        if (r.isTexture()) {
+            o["format"] = formatName(r.format);
+            o["size"] = r.followViewport ? OJson("viewport") : OJson::array({r.width, r.height});
+        } else {
+            o["type"] = typeName(r.element);
+            if (r.shape)
+                o["shape"] = OJson::array({(*r.shape)[0], (*r.shape)[1]});
+            else
+                o["count"] = r.count;
+        }
+        if (r.discard)
+            o["discard"] = true;
+        if (r.init.size() == 1)
+            o["init"] = r.init[0];
+        else if (!r.init.empty())
+            o["init"] = r.init;
+        rs[r.name] = o;
+    }
+    OJson& ss = j["stages"] = OJson::array();
+    for (const StageDesc& s : p.stages) {
+        OJson o;
+        o["kind"] = stageKindName(s.kind);
+        o["name"] = s.name;
+        if (!s.enabled)
+            o["enabled"] = false;
+        if (s.once)
+            o["when"] = "once";
+        switch (s.kind) {
+        case StageKind::Kernel: {
+            o["file"] = fs::proximate(p.resolve(s.file), dir).generic_string();
+            o["kernel"] = s.kernel;
+            if (!s.cover.empty())
+                o["cover"] = s.cover;
+            else
+                o["grid"] = dims(s.grid);
+            o["block"] = dims(s.block);
+            if (s.sharedBytes)
+                o["shared"] = s.sharedBytes;
+            OJson args = OJson::array();
+            for (const ArgBinding& a : s.args) {
+                switch (a.kind) {
+                case ArgBinding::Kind::Resource:
+                case ArgBinding::Kind::Parameter: args.push_back(a.name); break;
+                case ArgBinding::Kind::Surface: args.push_back({{"surface", a.name}}); break;
+                case ArgBinding::Kind::Texture: args.push_back({{"texture", a.name}}); break;
+                case ArgBinding::Kind::Builtin: args.push_back({{"builtin", a.name}}); break;
+                case ArgBinding::Kind::Count: args.push_back({{"count", a.name}}); break;
+                case ArgBinding::Kind::Width: args.push_back({{"width", a.name}}); break;
+                case ArgBinding::Kind::Height: args.push_back({{"height", a.name}}); break;
+                case ArgBinding::Kind::Literal:
+                    args.push_back({{"value", values(a.literal, a.literalType)}, {"type", typeName(a.literalType)}});
+                    break;
+                }
+            }
+            o["args"] = args;
+            break;
+        }
+        case StageKind::Random:
+            o["target"] = s.target;
+            o["generator"] = s.generator;
+            o["distribution"] = s.distribution;
+            o["params"] = s.distribution == "poisson" ? OJson::array({s.params[0]})
+                                                      : OJson::array({s.params[0], s.params[1]});
+            o["seed"] = s.seed;
+            if (s.reseedEachFrame)
+                o["reseedEachFrame"] = true;
+            break;
+        case StageKind::Math: o["expression"] = s.expression; break;
+        case StageKind::Reduce:
+            o["source"] = s.source;
+            o["op"] = s.op;
+            if (s.op == "custom") {
+                o["reduce"] = s.reduceExpr;
+                o["neutral"] = s.neutral;
+                if (!s.mapExpr.empty())
+                    o["map"] = s.mapExpr;
+            }
+            break;
+        case StageKind::Copy:
+            o["from"] = s.from;
+            o["to"] = s.to;
+            break;
+        }
+        ss.push_back(o);
+    }
+    OJson& vs = j["views"] = OJson::array();
+    for (const ViewDesc& v : p.views) {
+        OJson o;
+        o["kind"] = viewKindName(v.kind);
+        o["name"] = v.name;
+        o["source"] = v.source;
+        if (!v.colors.empty())
+            o["colors"] = v.colors;
+        if (!v.scalar.empty())
+            o["scalar"] = v.scalar;
+        o["colormap"] = v.colormap;
+        o["range"] = OJson::array({v.range[0], v.range[1]});
+        o["scale"] = v.scale;
+        if (v.kind == ViewKind::Points)
+            o["pointSize"] = v.pointSize;
+        o["color"] = OJson::array({v.color[0], v.color[1], v.color[2], v.color[3]});
+        vs.push_back(o);
+    }
+    const CameraDesc& c = p.camera;
+    j["camera"] = {{"target", OJson::array({c.target[0], c.target[1], c.target[2]})},
+                   {"distance", c.distance},
+                   {"yaw", c.yaw},
+                   {"pitch", c.pitch},
+                   {"fov", c.fov}};
+    return j.dump(2) + "\n";
+}
+
+void saveProject(const Project& project, const fs::path& file)
+{
+    const std::string text = serializeProject(project, file);
+    const fs::path tmp = file.string() + ".tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << text;
+        out.close();
+        if (!out)
+            throw Error(ErrorDomain::System, "saveProject", errno, "", "cannot write " + tmp.string());
+    }
+    std::error_code ec;
+    fs::rename(tmp, file, ec);
+    if (ec)
+        throw Error(ErrorDomain::System, "rename", ec.value(), "", "cannot replace " + file.string() + ": " + ec.message());
+}
+
+} // namespace ks::project

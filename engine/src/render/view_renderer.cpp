@@ -1,0 +1,272 @@
+#include "ks/render/view_renderer.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
+#include "ks/core/paths.hpp"
+#include "ks/render/colormap.hpp"
+#include "ks/render/image_view.hpp"
+
+#include <glm/gtc/type_ptr.hpp>
+
+namespace ks::render {
+
+namespace fs = std::filesystem;
+using pipeline::ScalarType;
+
+namespace {
+
+struct ProgramFiles {
+    const char* name;
+    const char* vert;
+    const char* frag;
+};
+constexpr ProgramFiles kPrograms[] = {
+    {"image", "fullscreen.vert", "view_image.frag"},
+    {"checker", "fullscreen.vert", "checker.frag"},
+    {"points", "view_points.vert", "view_points.frag"},
+    {"plot", "view_plot.vert", "view_plot.frag"},
+    {"heightfield", "view_heightfield.vert", "view_heightfield.frag"},
+};
+
+fs::file_time_type mtime(const fs::path& p)
+{
+    std::error_code ec;
+    const auto t = fs::last_write_time(p, ec);
+    return ec ? fs::file_time_type{} : t;
+}
+
+bool isFloatVector(const pipeline::ValueType& t, int components)
+{
+    return t.scalar == ScalarType::Float32 && t.components == components;
+}
+
+} // namespace
+
+ViewRenderer::ViewRenderer(fs::path shaderDir) : m_dir(std::move(shaderDir)), m_vao(gl::VertexArray::Create{})
+{
+    for (const ProgramFiles& f : kPrograms) {
+        Program p;
+        p.vert = m_dir / f.vert;
+        p.frag = m_dir / f.frag;
+        build(p); // throws at construction: the shipped shaders must compile
+        m_programs.emplace(f.name, std::move(p));
+    }
+}
+
+void ViewRenderer::build(Program& p)
+{
+    p.vertTime = mtime(p.vert);
+    p.fragTime = mtime(p.frag);
+    p.program = gl::ShaderProgram(paths::readTextFile(p.vert), paths::readTextFile(p.frag),
+                                  "shaders/" + p.frag.filename().string());
+}
+
+bool ViewRenderer::reloadIfChanged()
+{
+    bool any = false;
+    for (auto& [name, p] : m_programs) {
+        if (mtime(p.vert) == p.vertTime && mtime(p.frag) == p.fragTime)
+            continue;
+        try {
+            build(p);
+            m_error.clear();
+            log::info("reloaded shaders/" + p.frag.filename().string());
+            any = true;
+        } catch (const Error& e) {
+            // Keep the old program; do not retry until the file changes again.
+            p.vertTime = mtime(p.vert);
+            p.fragTime = mtime(p.frag);
+            m_error = e.what();
+            log::warning("shader reload failed, keeping the previous program: " + m_error);
+        }
+    }
+    return any;
+}
+
+ViewRenderer::Program& ViewRenderer::program(const std::string& name)
+{
+    return m_programs.at(name);
+}
+
+const gl::Texture2D& ViewRenderer::colormapTexture(const std::string& name)
+{
+    auto it = m_colormaps.find(name);
+    if (it == m_colormaps.end()) {
+        gl::Texture2D t(256, 1, GL_RGBA8, GL_LINEAR);
+        t.upload(GL_RGBA, GL_UNSIGNED_BYTE, colormapTexels(name).data());
+        it = m_colormaps.emplace(name, std::move(t)).first;
+    }
+    return it->second;
+}
+
+void ViewRenderer::draw(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& camera,
+                        const gl::Framebuffer& target)
+{
+    if (!in.source.valid())
+        throwUsage("ViewRenderer::draw", "view \"" + v.name + "\" has no source to draw");
+    target.bind();
+    glClearColor(0.07f, 0.075f, 0.09f, 1.f);
+    glClearDepth(1.0);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glDisable(GL_BLEND);
+    glDisable(GL_DEPTH_TEST);
+    glBindVertexArray(m_vao.name());
+    switch (v.kind) {
+    case project::ViewKind::Image: drawImage(v, in, target); break;
+    case project::ViewKind::Points: drawPoints(v, in, camera, target); break;
+    case project::ViewKind::Plot: drawPlot(v, in); break;
+    case project::ViewKind::HeightField: drawHeightField(v, in, camera, target); break;
+    }
+    glBindVertexArray(0);
+    glUseProgram(0);
+    glDisable(GL_DEPTH_TEST);
+    glDisable(GL_PROGRAM_POINT_SIZE);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    gl::check("ViewRenderer::draw");
+}
+
+void ViewRenderer::drawImage(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target)
+{
+    const ViewSource& s = in.source;
+    int mode = 0;
+    int w = 0, h = 0;
+    if (s.texture) {
+        w = s.texture->width(), h = s.texture->height();
+    } else {
+        w = s.cols, h = s.rows;
+        if (isFloatVector(s.element, 1))
+            mode = 1;
+        else if (isFloatVector(s.element, 4))
+            mode = 2;
+        else if (s.element.scalar == ScalarType::UInt8 && s.element.components == 4)
+            mode = 3;
+        else
+            throwUsage("ViewRenderer", "an image view shows float (through a colour map), float4 or uchar4 buffers; \"" +
+                                           v.source + "\" holds " + pipeline::cudaTypeName(s.element));
+    }
+    const gl::ShaderProgram& checker = program("checker").program;
+    glUseProgram(checker.name());
+    glUniform4f(checker.uniform("u_rect"), -1.f, -1.f, 1.f, 1.f);
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+
+    const FitRect fit = fitKeepAspect(w, h, target.width(), target.height());
+    const float x0 = fit.x / float(target.width()) * 2.f - 1.f;
+    const float x1 = (fit.x + fit.width) / float(target.width()) * 2.f - 1.f;
+    const float y0 = 1.f - (fit.y + fit.height) / float(target.height()) * 2.f;
+    const float y1 = 1.f - fit.y / float(target.height()) * 2.f;
+    const gl::ShaderProgram& p = program("image").program;
+    glUseProgram(p.name());
+    glUniform4f(p.uniform("u_rect"), x0, y0, x1, y1);
+    glUniform1i(p.uniform("u_mode"), mode);
+    glUniform2i(p.uniform("u_size"), w, h);
+    glUniform2f(p.uniform("u_range"), v.range[0], v.range[1]);
+    glUniform1f(p.uniform("u_scale"), v.scale);
+    glUniform1i(p.uniform("u_image"), 0);
+    glUniform1i(p.uniform("u_colormap"), 1);
+    if (s.texture)
+        glBindTextureUnit(0, s.texture->name());
+    else
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer->name());
+    glBindTextureUnit(1, colormapTexture(v.colormap).name());
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+void ViewRenderer::drawPoints(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam,
+                              const gl::Framebuffer& target)
+{
+    const ViewSource& s = in.source;
+    if (!s.buffer || s.element.scalar != ScalarType::Float32 || s.element.components < 2)
+        throwUsage("ViewRenderer", "a points view needs float2, float3 or float4 positions");
+    int colorMode = 0;
+    const gl::Buffer* colors = nullptr;
+    if (in.colors.valid()) {
+        colors = in.colors.buffer;
+        if (isFloatVector(in.colors.element, 4))
+            colorMode = 1;
+        else if (in.colors.element.scalar == ScalarType::UInt8 && in.colors.element.components == 4)
+            colorMode = 2;
+        else
+            throwUsage("ViewRenderer", "point colours must be float4 or uchar4");
+    } else if (in.scalar.valid()) {
+        colors = in.scalar.buffer;
+        if (!isFloatVector(in.scalar.element, 1))
+            throwUsage("ViewRenderer", "a points view's scalar must be float");
+        colorMode = 3;
+    }
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_PROGRAM_POINT_SIZE);
+    const gl::ShaderProgram& p = program("points").program;
+    glUseProgram(p.name());
+    const glm::mat4 vp = cam.viewProjection(float(target.width()) / float(target.height()));
+    glUniformMatrix4fv(p.uniform("u_viewProjection"), 1, GL_FALSE, glm::value_ptr(vp));
+    glUniform1i(p.uniform("u_components"), s.element.components);
+    glUniform1i(p.uniform("u_colorMode"), colorMode);
+    glUniform4f(p.uniform("u_color"), v.color[0], v.color[1], v.color[2], v.color[3]);
+    glUniform2f(p.uniform("u_range"), v.range[0], v.range[1]);
+    glUniform1f(p.uniform("u_scale"), v.scale);
+    glUniform1f(p.uniform("u_pointSize"), v.pointSize);
+    glUniform1i(p.uniform("u_colormap"), 1);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer->name());
+    // A storage binding must exist even when unused.
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, colors ? colors->name() : s.buffer->name());
+    glBindTextureUnit(1, colormapTexture(v.colormap).name());
+    glDrawArrays(GL_POINTS, 0, GLsizei(s.count));
+}
+
+void ViewRenderer::drawPlot(const project::ViewDesc& v, const ViewInputs& in)
+{
+    const ViewSource& s = in.source;
+    if (!s.buffer || !isFloatVector(s.element, 1))
+        throwUsage("ViewRenderer", "a plot view draws a float buffer; \"" + v.source + "\" holds " +
+                                       pipeline::cudaTypeName(s.element));
+    const gl::ShaderProgram& p = program("plot").program;
+    glUseProgram(p.name());
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer->name());
+    glUniform1i(p.uniform("u_count"), GLint(s.count));
+    glUniform2f(p.uniform("u_range"), v.range[0], v.range[1]);
+    glUniform1f(p.uniform("u_scale"), v.scale);
+    glUniform1i(p.uniform("u_frame"), 1);
+    glUniform4f(p.uniform("u_color"), 0.35f, 0.37f, 0.42f, 1.f);
+    glDrawArrays(GL_LINE_STRIP, 0, 5);
+    glUniform1i(p.uniform("u_frame"), 0);
+    glUniform4f(p.uniform("u_color"), v.color[0], v.color[1], v.color[2], v.color[3]);
+    glDrawArrays(GL_LINE_STRIP, 0, GLsizei(s.count));
+}
+
+void ViewRenderer::drawHeightField(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam,
+                                   const gl::Framebuffer& target)
+{
+    const ViewSource& s = in.source;
+    if (!s.buffer || !isFloatVector(s.element, 1) || s.cols < 2 || s.rows < 2)
+        throwUsage("ViewRenderer", "a height field needs a 2-D float buffer of at least 2 x 2");
+    if (m_gridCols != s.cols || m_gridRows != s.rows) {
+        std::vector<std::uint32_t> idx;
+        idx.reserve(std::size_t(s.cols - 1) * std::size_t(s.rows - 1) * 6);
+        for (int r = 0; r + 1 < s.rows; ++r)
+            for (int c = 0; c + 1 < s.cols; ++c) {
+                const std::uint32_t a = std::uint32_t(r * s.cols + c), b = a + 1, d = a + std::uint32_t(s.cols),
+                                    e = d + 1;
+                idx.insert(idx.end(), {a, d, b, b, d, e});
+            }
+        m_gridIndices = gl::Buffer(idx.size() * sizeof(std::uint32_t), idx.data());
+        m_gridCols = s.cols;
+        m_gridRows = s.rows;
+    }
+    glEnable(GL_DEPTH_TEST);
+    const gl::ShaderProgram& p = program("heightfield").program;
+    glUseProgram(p.name());
+    const glm::mat4 vp = cam.viewProjection(float(target.width()) / float(target.height()));
+    glUniformMatrix4fv(p.uniform("u_viewProjection"), 1, GL_FALSE, glm::value_ptr(vp));
+    glUniform2i(p.uniform("u_size"), s.cols, s.rows);
+    glUniform1f(p.uniform("u_scale"), v.scale);
+    glUniform2f(p.uniform("u_range"), v.range[0], v.range[1]);
+    glUniform1i(p.uniform("u_colormap"), 1);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer->name());
+    glBindTextureUnit(1, colormapTexture(v.colormap).name());
+    glVertexArrayElementBuffer(m_vao.name(), m_gridIndices.name());
+    glDrawElements(GL_TRIANGLES, GLsizei(std::size_t(s.cols - 1) * std::size_t(s.rows - 1) * 6), GL_UNSIGNED_INT,
+                   nullptr);
+    glVertexArrayElementBuffer(m_vao.name(), 0);
+}
+
+} // namespace ks::render

@@ -1,0 +1,297 @@
+// On a GPU host: the frame pipeline's resources round-trip between GL and CUDA with every register
+// flag it derives, textures resize and re-register, oversize projects are refused without
+// disturbing a running one, the demo projects match reference images, the pi estimate's dump
+// matches a host computation, and reruns with the same seed are bit-identical.
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+#include "ks/image/png.hpp"
+#include "ks/pipeline/session.hpp"
+#include "ks/project/project.hpp"
+#include "ks/rtc/cache.hpp"
+#include "app.hpp"
+#include "options.hpp"
+#include "platform/platforms.hpp"
+
+#include "test_support.hpp"
+
+#include <ks/thread_colors.cuh>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+
+using ks::test::InteropTest;
+using namespace ks::pipeline;
+
+namespace {
+
+namespace fs = std::filesystem;
+
+ks::project::Project parse(const std::string& text, const fs::path& file)
+{
+    auto r = ks::project::parseProject(text, file);
+    for (const auto& p : r.problems)
+        ADD_FAILURE() << p.format();
+    return r.project.value_or(ks::project::Project{});
+}
+
+ks::project::Project load(const fs::path& file)
+{
+    auto r = ks::project::loadProject(file);
+    for (const auto& p : r.problems)
+        ADD_FAILURE() << p.format();
+    return r.project.value_or(ks::project::Project{});
+}
+
+std::string numbers(const std::vector<float>& v)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%s%.9g", i ? ", " : "", double(v[i]));
+        s += b;
+    }
+    return s + "]";
+}
+
+class PipelineInterop : public InteropTest {
+protected:
+    PipelineOptions options()
+    {
+        PipelineOptions o;
+        o.cuda = true;
+        o.stream = m_stream.get();
+        o.compile.arch = ks::cuda::queryDevice(0).archName();
+        o.compile.ptxasVerbose = false;
+        return o;
+    }
+    std::unique_ptr<Session> session(ks::project::Project p)
+    {
+        auto s = std::make_unique<Session>(std::move(p), options(), ks::test::sourceDir() / "shaders");
+        for (const auto& problem : s->pipeline().buildAll(m_cache))
+            ADD_FAILURE() << problem.format();
+        return s;
+    }
+    template <class T>
+    std::vector<T> download(const Session& s, const std::string& name)
+    {
+        const auto bytes = s.pipeline().resources().download(name);
+        std::vector<T> out(bytes.size() / sizeof(T));
+        std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
+        return out;
+    }
+    ks::rtc::CompileCache m_cache;
+    const fs::path m_dir = ks::test::sourceDir() / "tests" / "projects" / "interop";
+};
+
+TEST_F(PipelineInterop, BuffersRoundTripWithEveryBufferFlag)
+{
+    const int n = 1000;
+    const auto in = ks::test::randomFloats(n, 1), inout = ks::test::randomFloats(n, 2);
+    const std::vector<float> poison(n, -777.f);
+    const std::string text = R"({"kernelscope": 1, "parameters": {"k": {"type": "float", "value": 2.5}},
+      "resources": {"in": {"kind": "buffer", "type": "float", "count": 1000, "init": )" + numbers(in) + R"(},
+        "out": {"kind": "buffer", "type": "float", "count": 1000, "discard": true, "init": )" + numbers(poison) + R"(},
+        "inout": {"kind": "buffer", "type": "float", "count": 1000, "init": )" + numbers(inout) + R"(}},
+      "stages": [{"kind": "kernel", "file": "roundtrip.cu", "kernel": "buffers", "cover": "in", "block": [128],
+                  "args": ["in", "out", "inout", {"count": "in"}, "k"]}]})";
+    auto s = session(parse(text, m_dir / "buffers.json"));
+    const ResourceSet& r = s->pipeline().resources();
+    EXPECT_EQ(*r.find("in")->flags, ks::cuda::RegisterFlags::ReadOnly);
+    EXPECT_EQ(*r.find("out")->flags, ks::cuda::RegisterFlags::WriteDiscard);
+    EXPECT_EQ(*r.find("inout")->flags, ks::cuda::RegisterFlags::None);
+    ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
+    ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
+    const auto out = download<float>(*s, "out"), io = download<float>(*s, "inout"), back = download<float>(*s, "in");
+    for (int i = 0; i < n; ++i) {
+        ASSERT_EQ(out[std::size_t(i)], in[std::size_t(i)] * 2.5f) << i;
+        ASSERT_EQ(io[std::size_t(i)], (inout[std::size_t(i)] + in[std::size_t(i)]) + in[std::size_t(i)]) << i;
+        ASSERT_EQ(back[std::size_t(i)], in[std::size_t(i)]) << i;
+    }
+    const FrameTimings& t = s->pipeline().timings();
+    ASSERT_TRUE(t.valid);
+    EXPECT_GT(t.stages[0].ms, 0.f);
+    EXPECT_GT(t.mapUs, 0.0);
+}
+
+TEST_F(PipelineInterop, TexturesThroughSurfacesTextureObjectsAndCopies)
+{
+    const int w = 37, h = 23;
+    const std::string text = R"({"kernelscope": 1,
+      "resources": {"a": {"kind": "texture", "format": "rgba32f", "size": [37, 23], "discard": true},
+        "b": {"kind": "texture", "format": "rgba32f", "size": [37, 23]},
+        "c": {"kind": "texture", "format": "rgba32f", "size": [37, 23]},
+        "sum": {"kind": "buffer", "type": "float4", "count": 851, "discard": true}},
+      "stages": [
+        {"kind": "kernel", "file": "roundtrip.cu", "kernel": "write_surface", "cover": "a", "block": [8, 8],
+         "args": [{"surface": "a"}, {"width": "a"}, {"height": "a"}]},
+        {"kind": "copy", "from": "a", "to": "b"},
+        {"kind": "kernel", "file": "roundtrip.cu", "kernel": "read_textures", "cover": "a", "block": [8, 8],
+         "args": [{"texture": "b"}, {"texture": "c"}, "sum", {"width": "a"}, {"height": "a"}]}]})";
+    auto s = session(parse(text, m_dir / "textures.json"));
+    ResourceSet& r = s->pipeline().resources();
+    using F = ks::cuda::RegisterFlags;
+    EXPECT_EQ(*r.find("a")->flags, F::SurfaceLoadStore | F::WriteDiscard);
+    EXPECT_EQ(*r.find("b")->flags, F::None);
+    EXPECT_EQ(*r.find("c")->flags, F::ReadOnly);
+    // c's contents come from GL.
+    const auto cData = ks::test::randomFloats(std::size_t(w) * h * 4, 9);
+    r.find("c")->texture.upload(GL_RGBA, GL_FLOAT, cData.data());
+    ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
+    const auto sum = download<float>(*s, "sum");
+    const auto a = download<float>(*s, "a");
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            const std::size_t i = (std::size_t(y) * w + std::size_t(x)) * 4;
+            const float want[4] = {x + 0.25f, y + 0.5f, x * 0.5f - float(y), 1.f};
+            for (int k = 0; k < 4; ++k) {
+                ASSERT_EQ(a[i + std::size_t(k)], want[k]) << x << "," << y;
+                ASSERT_EQ(sum[i + std::size_t(k)], want[k] + cData[i + std::size_t(k)]) << x << "," << y;
+            }
+        }
+}
+
+TEST_F(PipelineInterop, ViewportTexturesResizeAndReRegister)
+{
+    auto s = session(load(ks::test::sourceDir() / "projects" / "mandelbrot.json"));
+    Resource* img = s->pipeline().resources().find("image");
+    EXPECT_EQ(img->registrations, 1);
+    s->followViewport(64, 32);
+    EXPECT_EQ(img->registrations, 2);
+    s->followViewport(64, 32);
+    EXPECT_EQ(img->registrations, 2); // same size: no re-registration
+    ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
+    const auto px = download<std::uint8_t>(*s, "image");
+    ASSERT_EQ(px.size(), 64u * 32 * 4);
+    std::size_t opaque = 0;
+    for (std::size_t i = 3; i < px.size(); i += 4)
+        opaque += px[i] == 255;
+    EXPECT_EQ(opaque, 64u * 32) << "every pixel written";
+}
+
+TEST_F(PipelineInterop, OversizeProjectsAreRefusedAndTheRunningOneContinues)
+{
+    auto running = session(load(ks::test::sourceDir() / "projects" / "heat.json"));
+    ASSERT_TRUE(running->pipeline().frame());
+    const std::size_t total = ks::cuda::queryDevice(0).totalMemory;
+    const std::string text = R"({"kernelscope": 1, "resources": {"huge": {"kind": "buffer", "type": "float4", "count": )" +
+                             std::to_string(total / 16 + 1) + R"(}}})";
+    try {
+        Session refused(parse(text, m_dir / "huge.json"), options(), ks::test::sourceDir() / "shaders");
+        FAIL() << "an oversize project was accepted";
+    } catch (const ks::Error& e) {
+        const std::string m = e.what();
+        EXPECT_NE(m.find("need"), std::string::npos) << m;
+        EXPECT_NE(m.find("free"), std::string::npos) << m;
+        EXPECT_NE(m.find("huge"), std::string::npos) << m;
+    }
+    EXPECT_TRUE(running->pipeline().frame()) << running->pipeline().error();
+}
+
+TEST_F(PipelineInterop, DefaultDemoProjectDrawsTheDemoPicture)
+{
+    auto s = session(load(ks::test::sourceDir() / "projects" / "thread_colors.json"));
+    ASSERT_TRUE(s->pipeline().frame());
+    const auto px = download<std::uint8_t>(*s, "image");
+    std::size_t bad = 0;
+    for (int y = 0; y < 512; ++y)
+        for (int x = 0; x < 768; ++x) {
+            const ks::Rgba8 want = ks::demoThreadColor(unsigned(x) / 16, unsigned(y) / 16, unsigned(x) % 16,
+                                                       unsigned(y) % 16, 16, 16, 48, 0.f);
+            const std::uint8_t* got = &px[(std::size_t(y) * 768 + std::size_t(x)) * 4];
+            bad += std::max({std::abs(got[0] - want.r), std::abs(got[1] - want.g), std::abs(got[2] - want.b)}) > 2;
+        }
+    EXPECT_EQ(bad, 0u);
+}
+
+// Through the command line's headless path (its own EGL and CUDA contexts), so not in the fixture.
+TEST(PipelineHeadless, PiDumpMatchesTheHostWithin1e5)
+{
+    KS_REQUIRE_CUDA();
+    const fs::path npy = fs::temp_directory_path() / "ks_pi.npy";
+    fs::remove(npy);
+    ks::app::AppOptions o;
+    o.headless = true;
+    o.project = ks::test::sourceDir() / "projects" / "pi.json";
+    o.frames = 2;
+    o.width = 320, o.height = 180;
+    o.dataDir = ks::test::sourceDir();
+    o.dumps = {{"pi", npy}};
+    ASSERT_EQ(ks::app::runProjectHeadless(o), 0);
+    std::ifstream in(npy, std::ios::binary);
+    std::string all((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    ASSERT_GE(all.size(), 10u + 8u);
+    const std::size_t headerLen = std::size_t(std::uint8_t(all[8])) | std::size_t(std::uint8_t(all[9])) << 8;
+    ASSERT_NE(all.find("'descr': '<f8'"), std::string::npos);
+    ASSERT_EQ(all.size(), 10 + headerLen + 8);
+    double pi = 0;
+    std::memcpy(&pi, all.data() + 10 + headerLen, 8);
+    // The host computes the same float terms and sums them in double.
+    const int n = 1000000;
+    double host = 0;
+    for (int i = 0; i < n; ++i) {
+        const double x = (i + 0.5) / n;
+        host += double(float(4.0 / (1.0 + x * x) / n));
+    }
+    EXPECT_NEAR(pi, M_PI, 1e-5);
+    EXPECT_NEAR(pi, host, 1e-9);
+    fs::remove(npy);
+}
+
+TEST_F(PipelineInterop, SameSeedSameFramesBitIdentical)
+{
+    auto run = [&](std::uint64_t seed, int frames) {
+        PipelineOptions o = options();
+        o.seed = seed;
+        Session s(load(ks::test::sourceDir() / "projects" / "particles.json"), o, ks::test::sourceDir() / "shaders");
+        for (const auto& p : s.pipeline().buildAll(m_cache))
+            ADD_FAILURE() << p.format();
+        for (int f = 0; f < frames; ++f)
+            EXPECT_TRUE(s.pipeline().frame()) << s.pipeline().error();
+        return s.pipeline().resources().download("pos");
+    };
+    const auto a = run(5, 30), b = run(5, 30), c = run(6, 30);
+    EXPECT_EQ(a, b);
+    EXPECT_NE(a, c);
+    // Restart brings time, seed and contents back.
+    auto s = session(load(ks::test::sourceDir() / "projects" / "particles.json"));
+    for (int f = 0; f < 10; ++f)
+        s->pipeline().frame();
+    const auto first = s->pipeline().resources().download("pos");
+    s->pipeline().restart();
+    for (int f = 0; f < 10; ++f)
+        s->pipeline().frame();
+    EXPECT_EQ(first, s->pipeline().resources().download("pos"));
+}
+
+// Golden images of each shipped project rendered headless on the GPU. References live in
+// $KS_GPU_REFERENCE_DIR (default tests/reference/gpu); KS_UPDATE_REFERENCES=1 writes them.
+class DemoProjects : public PipelineInterop, public ::testing::WithParamInterface<const char*> {};
+
+TEST_P(DemoProjects, MatchReference)
+{
+    auto s = session(load(ks::test::sourceDir() / "projects" / (std::string(GetParam()) + ".json")));
+    s->followViewport(480, 270);
+    for (int f = 0; f < 10; ++f)
+        ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
+    const ks::image::Rgba8Image shot = s->composite(480, 270);
+    const char* dirEnv = std::getenv("KS_GPU_REFERENCE_DIR");
+    const fs::path dir = dirEnv && *dirEnv ? fs::path(dirEnv) : ks::test::referenceDir() / "gpu";
+    const fs::path ref = dir / (std::string(GetParam()) + ".png");
+    if (const char* update = std::getenv("KS_UPDATE_REFERENCES"); update && *update == '1') {
+        fs::create_directories(dir);
+        ks::image::writePng(ref, shot);
+        GTEST_SKIP() << "wrote reference " << ref;
+    }
+    if (!fs::exists(ref))
+        GTEST_SKIP() << "no GPU reference " << ref << "; run once with KS_UPDATE_REFERENCES=1 on a GPU host";
+    const auto c = ks::image::compare(shot, ks::image::readPng(ref), 8);
+    EXPECT_TRUE(c.matches(0.01)) << c.mismatched << " of " << c.total << " pixels differ (max " << c.maxDifference << ")";
+}
+
+INSTANTIATE_TEST_SUITE_P(Shipped, DemoProjects,
+                         ::testing::Values("thread_colors", "doublify", "multiply_them", "pi", "particles",
+                                           "sine_wave", "mandelbrot", "heat"));
+
+} // namespace

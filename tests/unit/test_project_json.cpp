@@ -1,0 +1,252 @@
+// The position-tracking JSON reader and project parsing: each malformed case gives its message at
+// its line:column, and a good project round-trips through save.
+#include "ks/project/check.hpp"
+#include "ks/project/json.hpp"
+#include "ks/project/project.hpp"
+
+#include "test_support.hpp"
+
+#include <filesystem>
+#include <fstream>
+
+using namespace ks::project;
+
+namespace {
+
+const std::filesystem::path kFile = "/tmp/ks_unit/project.json";
+
+// Parses and returns the single problem's formatted text (fails when there is not exactly one).
+std::string onlyProblem(const std::string& text)
+{
+    const LoadResult r = parseProject(text, kFile);
+    EXPECT_FALSE(r.project.has_value());
+    EXPECT_EQ(r.problems.size(), 1u) << [&] {
+        std::string all;
+        for (const auto& p : r.problems)
+            all += p.format() + "\n";
+        return all;
+    }();
+    return r.problems.empty() ? "" : r.problems[0].format();
+}
+
+std::string minimal(const std::string& resources, const std::string& rest = "")
+{
+    return "{\n  \"kernelscope\": 1,\n  \"resources\": {" + resources + "}" + rest + "\n}\n";
+}
+
+} // namespace
+
+TEST(Json, PositionsOfValuesAndKeys)
+{
+    const Json j = Json::parse("{\n  \"a\": [1, 2.5],\n  \"b\": {\"c\": \"x\"}\n}");
+    ASSERT_TRUE(j.isObject());
+    EXPECT_EQ(j.members()[0].keyPos.line, 2);
+    EXPECT_EQ(j.members()[0].keyPos.column, 3);
+    const Json& a = *j.find("a");
+    EXPECT_EQ(a.pos().line, 2);
+    EXPECT_EQ(a.pos().column, 8);
+    EXPECT_TRUE(a.items()[0].isInteger());
+    EXPECT_FALSE(a.items()[1].isInteger());
+    EXPECT_EQ(a.items()[1].pos().column, 12);
+    EXPECT_EQ(j.find("b")->find("c")->string(), "x");
+    EXPECT_EQ(j.find("b")->find("c")->pos().line, 3);
+}
+
+TEST(Json, MalformedDocumentsGiveTheirPlace)
+{
+    struct Case {
+        const char* text;
+        int line, column;
+        const char* message;
+    } cases[] = {
+        {"{\"a\": 1,}", 1, 9, "trailing comma before '}'"},
+        {"[1, 2,]", 1, 7, "trailing comma before ']'"},
+        {"{\"a\" 1}", 1, 6, "expected ':' after the member name"},
+        {"{\n  \"a\": tru\n}", 2, 8, "expected a value"},
+        {"{\"a\": 1} x", 1, 10, "unexpected 'x' after the end"},
+        {"{\"a\": \"abc", 1, 7, "unterminated string"},
+        {"{\"a\": 01}", 1, 8, "leading zeros"},
+        {"{\"a\": 1, \"a\": 2}", 1, 10, "duplicate member \"a\""},
+        {"// c\n{}", 1, 1, "comments are not allowed"},
+        {"", 1, 1, "the file is empty"},
+        {"{\"a\": [1 2]}", 1, 10, "expected ',' or ']'"},
+        {"{\"a\": \"\\q\"}", 1, 10, "invalid escape"},
+    };
+    for (const Case& c : cases) {
+        try {
+            Json::parse(c.text);
+            ADD_FAILURE() << "no error for " << c.text;
+        } catch (const JsonError& e) {
+            EXPECT_EQ(e.pos().line, c.line) << c.text << ": " << e.what();
+            EXPECT_EQ(e.pos().column, c.column) << c.text << ": " << e.what();
+            EXPECT_NE(e.message().find(c.message), std::string::npos) << c.text << ": " << e.what();
+        }
+    }
+}
+
+TEST(Json, StringEscapesAndNumbers)
+{
+    const Json j = Json::parse(R"(["a\"b\\n\u00e9\ud83d\ude00", -0.5e2, 12345678901234])");
+    EXPECT_EQ(j.items()[0].string(), "a\"b\\n\xc3\xa9\xf0\x9f\x98\x80");
+    EXPECT_DOUBLE_EQ(j.items()[1].number(), -50.0);
+    EXPECT_EQ(j.items()[2].integer(), 12345678901234);
+}
+
+TEST(ProjectParse, BadJsonIsReportedWithFileLineColumn)
+{
+    EXPECT_EQ(onlyProblem("{\n  \"kernelscope\": 1,\n  \"resources\": {,}\n}"),
+              kFile.string() + ":3:17: error: bad JSON: expected a member name in double quotes, found ','");
+}
+
+TEST(ProjectParse, UnknownFieldNamesTheExpectedOnes)
+{
+    const std::string p =
+        onlyProblem(minimal("\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"count\": 4, \"colour\": 1}"));
+    EXPECT_NE(p.find(":3:70: error: unknown field \"colour\" in resource \"a\"; expected \"kind\""), std::string::npos)
+        << p;
+}
+
+TEST(ProjectParse, WrongTypesAndRanges)
+{
+    EXPECT_NE(onlyProblem(minimal("\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"count\": \"4\"}"))
+                  .find(":3:67: error: \"count\" of resource \"a\" must be an integer, found a string"),
+              std::string::npos);
+    EXPECT_NE(onlyProblem(minimal("\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"count\": 0}"))
+                  .find("must be between 1 and"),
+              std::string::npos);
+    EXPECT_NE(onlyProblem(minimal("\"a\": {\"kind\": \"buffer\", \"type\": \"floot\", \"count\": 3}"))
+                  .find(":3:49: error: unknown type \"floot\""),
+              std::string::npos);
+    EXPECT_NE(onlyProblem(minimal("\"a\": {\"kind\": \"tex\"}")).find("\"kind\" of resource \"a\" must be one of"),
+              std::string::npos);
+    EXPECT_NE(onlyProblem(minimal("\"t\": {\"kind\": \"texture\", \"size\": [0, 4]}")).find("\"size\" of texture"),
+              std::string::npos);
+    EXPECT_NE(onlyProblem("{\"resources\": {}}").find("the project needs a \"kernelscope\" member"), std::string::npos);
+    EXPECT_NE(onlyProblem("[1]").find(":1:1: error: the project must be an object, found an array"), std::string::npos);
+}
+
+TEST(ProjectParse, MissingKernelFileAndUnknownNames)
+{
+    const std::string stage = ",\n  \"stages\": [{\"kind\": \"kernel\", \"file\": \"nope.cu\", \"kernel\": \"k\", "
+                              "\"args\": [\"b\"]}]";
+    const LoadResult r = parseProject(minimal("", stage), kFile);
+    ASSERT_EQ(r.problems.size(), 2u);
+    EXPECT_NE(r.problems[0].format().find(":4:76: error: argument \"b\" names neither a resource nor a parameter"),
+              std::string::npos)
+        << r.problems[0].format();
+    EXPECT_NE(r.problems[1].format().find(":4:41: error: kernel file \"nope.cu\" not found"), std::string::npos)
+        << r.problems[1].format();
+}
+
+TEST(ProjectParse, ViewNeedsTheRightResource)
+{
+    const std::string views = ",\n  \"views\": [{\"kind\": \"heightfield\", \"source\": \"a\"}]";
+    const std::string p = onlyProblem(minimal("\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"count\": 4}", views));
+    EXPECT_NE(p.find("needs a 2-D buffer"), std::string::npos) << p;
+}
+
+
+TEST(ProjectParse, SaveRoundTripsAndRebasesPaths)
+{
+    const std::filesystem::path dir = ks::test::sourceDir() / "projects";
+    for (const char* name : {"heat.json", "particles.json", "mandelbrot.json", "multiply_them.json"}) {
+        const LoadResult r = loadProject(dir / name);
+        ASSERT_TRUE(r.ok()) << name;
+        const std::string text = serializeProject(*r.project, dir / name);
+        const LoadResult again = parseProject(text, dir / name);
+        ASSERT_TRUE(again.ok()) << name << "\n" << text;
+        EXPECT_EQ(serializeProject(*again.project, dir / name), text) << name;
+    }
+    // Saved elsewhere, kernel paths stay pointing at the same files.
+    const LoadResult heat = loadProject(dir / "heat.json");
+    const std::filesystem::path other = std::filesystem::temp_directory_path() / "ks_unit_saveas" / "h.json";
+    std::filesystem::create_directories(other.parent_path());
+    saveProject(*heat.project, other);
+    const LoadResult moved = loadProject(other);
+    ASSERT_TRUE(moved.ok()) << (moved.problems.empty() ? "" : moved.problems[0].format());
+    EXPECT_EQ(moved.project->resolve(moved.project->stages[0].file),
+              std::filesystem::weakly_canonical(ks::test::sourceDir() / "kernels" / "heat.cu"));
+    std::filesystem::remove_all(other.parent_path());
+}
+
+TEST(ProjectCheck, BindingMismatchesNameBothSides)
+{
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ks_unit_bind";
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream k(dir / "k.cu");
+        k << "extern \"C\" __global__ void k(const float4* p, float* q, int n, float s, cudaSurfaceObject_t o)\n{}\n";
+    }
+    const std::string text = R"({
+  "kernelscope": 1,
+  "parameters": {"s": {"type": "int", "value": 3}},
+  "resources": {
+    "p": {"kind": "buffer", "type": "float", "count": 8},
+    "q": {"kind": "buffer", "type": "float", "count": 8},
+    "t": {"kind": "texture", "size": [4, 4]}
+  },
+  "stages": [{"kind": "kernel", "file": "k.cu", "kernel": "k", "grid": [1], "block": [8],
+              "args": ["p", "q", {"builtin": "time"}, "s", "q"]}]
+})";
+    const LoadResult r = parseProject(text, dir / "p.json");
+    ASSERT_TRUE(r.ok());
+    ks::rtc::CompileCache cache;
+    const std::vector<Problem> problems = checkProject(*r.project, cache);
+    ASSERT_EQ(problems.size(), 4u);
+    EXPECT_NE(problems[0].format().find(":10:24: error: argument 1 of k: buffer \"p\" holds \"float\" but the kernel "
+                                        "takes 'const float4* p'"),
+              std::string::npos)
+        << problems[0].format();
+    EXPECT_NE(problems[1].format().find("argument 3 of k: builtin \"time\" has type \"float\", but the kernel takes "
+                                        "'int n'"),
+              std::string::npos)
+        << problems[1].format();
+    EXPECT_NE(problems[2].format().find("argument 4 of k: parameter \"s\" has type \"int\""), std::string::npos)
+        << problems[2].format();
+    EXPECT_NE(problems[3].format().find("argument 5 of k: buffer \"q\" is passed as a pointer, but the kernel takes "
+                                        "'cudaSurfaceObject_t o' (a surface object)"),
+              std::string::npos)
+        << problems[3].format();
+    std::filesystem::remove_all(dir);
+}
+
+TEST(ProjectCheck, CompileErrorsPointAtTheKernelLine)
+{
+    const std::filesystem::path dir = std::filesystem::temp_directory_path() / "ks_unit_compile";
+    std::filesystem::create_directories(dir);
+    {
+        std::ofstream k(dir / "k.cu");
+        k << "extern \"C\" __global__ void k(float* p)\n{\n    p[0] = undefined_name;\n}\n";
+    }
+    const LoadResult r = parseProject(R"({"kernelscope": 1, "resources": {"p": {"kind": "buffer", "type": "float",
+        "count": 1}}, "stages": [{"kind": "kernel", "file": "k.cu", "kernel": "k", "args": ["p"]}]})",
+                                      dir / "p.json");
+    ASSERT_TRUE(r.ok());
+    ks::rtc::CompileCache cache;
+    const std::vector<Problem> problems = checkProject(*r.project, cache);
+    ASSERT_EQ(problems.size(), 1u);
+    EXPECT_EQ(problems[0].file, dir / "k.cu");
+    EXPECT_EQ(problems[0].pos.line, 3);
+    EXPECT_NE(problems[0].message.find("undefined_name"), std::string::npos) << problems[0].message;
+    std::filesystem::remove_all(dir);
+}
+
+// Every shipped project is valid and every kernel it uses compiles for sm_90 with matching bindings.
+TEST(ProjectCheck, ShippedProjectsValidate)
+{
+    ks::rtc::CompileCache cache;
+    int count = 0;
+    for (const auto& entry : std::filesystem::directory_iterator(ks::test::sourceDir() / "projects")) {
+        if (entry.path().extension() != ".json")
+            continue;
+        ++count;
+        const LoadResult r = loadProject(entry.path());
+        for (const auto& p : r.problems)
+            ADD_FAILURE() << p.format();
+        if (!r.ok())
+            continue;
+        for (const auto& p : checkProject(*r.project, cache))
+            ADD_FAILURE() << p.format();
+    }
+    EXPECT_GE(count, 8);
+}

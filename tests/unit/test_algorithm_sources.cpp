@@ -1,0 +1,216 @@
+// Generated reduction and scan kernels compile with NVRTC for sm_90 on any machine (no GPU), and the
+// host-side pieces around them (argument lists, packing, scratch sizes) do what they say.
+#include "ks/array/algorithm_source.hpp"
+#include "ks/array/kernel_signature.hpp"
+#include "ks/core/error.hpp"
+#include "ks/rtc/compiler.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <regex>
+#include <string>
+
+namespace {
+
+using ks::array::GeneratedReduction;
+using ks::array::GeneratedScan;
+using ks::array::ReductionSpec;
+using ks::array::ScanSpec;
+
+ks::rtc::CompileResult compileForHopper(const std::string& source, const std::string& name)
+{
+    ks::rtc::CompileOptions options;
+    options.arch = "sm_90";
+    options.ptxasVerbose = true;
+    return ks::rtc::compile(source, name + ".cu", options);
+}
+
+// ptxas -v reports "N bytes stack frame, M bytes spill stores" per kernel. Built-in types must keep
+// everything in registers; user structs with their own copy constructors may use a small frame.
+bool spills(const std::string& log, bool allowFrame = false)
+{
+    return std::regex_search(log, std::regex(allowFrame ? "[1-9][0-9]* bytes spill stores"
+                                                        : "[1-9][0-9]* bytes (spill stores|stack frame)"));
+}
+
+void expectReductionCompiles(const ReductionSpec& spec, bool vectorizable, bool allowFrame = false)
+{
+    const GeneratedReduction g = ks::array::generateReduction(spec);
+    EXPECT_EQ(g.vectorizable, vectorizable) << spec.mapExpr;
+    const ks::rtc::CompileResult r = compileForHopper(g.source, spec.name);
+    ASSERT_TRUE(r.ok) << r.log << "\n" << g.source;
+    EXPECT_NE(r.ptx.find(".entry " + g.stage1Kernel + "("), std::string::npos);
+    EXPECT_NE(r.ptx.find(".entry " + g.stage2Kernel + "("), std::string::npos);
+    if (vectorizable)
+        EXPECT_NE(r.ptx.find(".entry " + g.vectorKernel + "("), std::string::npos);
+    EXPECT_NE(r.ptx.find(g.sizeSymbol), std::string::npos);
+    EXPECT_FALSE(spills(r.log, allowFrame)) << r.log;
+    EXPECT_FALSE(r.cubin.empty());
+}
+
+const char* kMinMaxPreamble = R"(
+struct minmax_collector
+{
+    float cur_min;
+    float cur_max;
+    __device__ minmax_collector() { }
+    __device__ minmax_collector(float cmin, float cmax) : cur_min(cmin), cur_max(cmax) { }
+    __device__ minmax_collector(minmax_collector const &src) : cur_min(src.cur_min), cur_max(src.cur_max) { }
+    __device__ minmax_collector(minmax_collector const volatile &src) : cur_min(src.cur_min), cur_max(src.cur_max) { }
+    __device__ minmax_collector volatile &operator=(minmax_collector const &src) volatile
+    {
+        cur_min = src.cur_min;
+        cur_max = src.cur_max;
+        return *this;
+    }
+};
+__device__ minmax_collector agg_mmc(minmax_collector a, minmax_collector b)
+{
+    return minmax_collector(fminf(a.cur_min, b.cur_min), fmaxf(a.cur_max, b.cur_max));
+}
+)";
+
+} // namespace
+
+TEST(KernelSignature, ParsesPointersValuesAndQualifiers)
+{
+    const auto p = ks::array::parseKernelParameters(" float a, const float *__restrict__ x,double* y , unsigned int n");
+    ASSERT_EQ(p.size(), 4u);
+    EXPECT_EQ(p[0].name, "a");
+    EXPECT_FALSE(p[0].pointer);
+    EXPECT_EQ(p[0].type, "float");
+    EXPECT_EQ(p[1].name, "x");
+    EXPECT_TRUE(p[1].pointer);
+    EXPECT_EQ(p[1].elementType, "float");
+    EXPECT_EQ(p[1].declaration, "const float *__restrict__ x");
+    EXPECT_EQ(p[2].elementType, "double");
+    EXPECT_EQ(p[3].type, "unsigned int");
+    EXPECT_EQ(ks::array::parameterNames(p), "a, x, y, n");
+    EXPECT_TRUE(ks::array::parseKernelParameters("  ").empty());
+}
+
+TEST(KernelSignature, RejectsMalformedLists)
+{
+    EXPECT_THROW(ks::array::parseKernelParameters("float"), ks::Error);
+    EXPECT_THROW(ks::array::parseKernelParameters("float *x,"), ks::Error);
+    EXPECT_THROW(ks::array::parseKernelParameters("float **x"), ks::Error);
+    EXPECT_THROW(ks::array::parseKernelParameters("float x, int x"), ks::Error);
+    EXPECT_THROW(ks::array::parseKernelParameters("float x[4]"), ks::Error);
+    try {
+        ks::array::parseKernelParameters("float *x, const");
+        FAIL();
+    } catch (const ks::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("parameter 2"), std::string::npos) << e.what();
+    }
+}
+
+TEST(KernelArgs, PacksValuesInOrder)
+{
+    ks::array::KernelArgs args;
+    const double d = 2.5;
+    args.add(std::int32_t(7)).add(d).add(static_cast<unsigned char>(3));
+    ASSERT_EQ(args.count(), 3u);
+    void** p = args.params();
+    EXPECT_EQ(*static_cast<std::int32_t*>(p[0]), 7);
+    EXPECT_EQ(*static_cast<double*>(p[1]), 2.5);
+    EXPECT_EQ(*static_cast<unsigned char*>(p[2]), 3);
+}
+
+TEST(ReductionSource, SumAndDotCompileWithVectorLoads)
+{
+    expectReductionCompiles({"float", "0", "a+b", "x[i]", "const float *x", "", "ks_sum_f32"}, true);
+    expectReductionCompiles({"float", "0", "a+b", "x[i]*y[i]", "const float *x, const float *y", "", "ks_dot"}, true);
+    expectReductionCompiles({"double", "0", "a+b", "(double)x[i]*y[i]", "const float *x, const double *y", "", "ks_mixed"},
+                            true);
+    expectReductionCompiles({"long long", "0", "a+b", "x[i]", "const signed char *x", "", "ks_sum_i8"}, true);
+}
+
+TEST(ReductionSource, IndexUsesFallBackToScalarLoads)
+{
+    expectReductionCompiles({"float", "0", "a+b", "x[i]*i", "const float *x", "", "ks_weighted"}, false);
+    expectReductionCompiles({"float", "0", "a+b", "x[i+1]-x[i]", "const float *x", "", "ks_diff"}, false);
+    expectReductionCompiles({"float", "0", "a+b", "x[idx[i]]", "const int *idx, const float *x", "", "ks_subset"},
+                            false);
+    expectReductionCompiles({"float", "0", "a+b", "x[i]*s", "const float *x, float s", "", "ks_scaled"}, true);
+}
+
+TEST(ReductionSource, PyCudaStructReductionCompiles)
+{
+    // test_struct_reduce's collector, neutral and expressions.
+    expectReductionCompiles({"minmax_collector", "minmax_collector(10000, -10000)", "agg_mmc(a, b)",
+                             "minmax_collector(x[i], x[i])", "float *x", kMinMaxPreamble, "ks_minmax"},
+                            true, true);
+}
+
+TEST(ReductionSource, DefaultMapIsTheFirstArgument)
+{
+    // test_reduce_out: ReductionKernel(np.float32, neutral=0, reduce_expr="max(a,b)", arguments="float *in").
+    const GeneratedReduction g = ks::array::generateReduction({"float", "0", "max(a,b)", "", "float *in", "", "ks_max_in"});
+    EXPECT_NE(g.source.find("in[i]"), std::string::npos);
+    EXPECT_TRUE(g.vectorizable);
+    const auto r = compileForHopper(g.source, "ks_max_in");
+    EXPECT_TRUE(r.ok) << r.log;
+    EXPECT_THROW(ks::array::generateReduction({"float", "0", "a+b", "", "float s", "", "k"}), ks::Error);
+    EXPECT_THROW(ks::array::generateReduction({"float", "0", "a+b", "x[i]", "float *x", "", "not a name"}), ks::Error);
+}
+
+TEST(ReductionSource, UserTextIsNotRescanned)
+{
+    // Text that looks like the generator's placeholders survives verbatim.
+    const GeneratedReduction g = ks::array::generateReduction(
+        {"float", "0", "a+b", "x[i] * NAME_SCALE", "const float *x", "#define NAME_SCALE 2.0f // @NAME@ PARAMS", "ks_lit"});
+    EXPECT_NE(g.source.find("// @NAME@ PARAMS"), std::string::npos);
+    const auto r = compileForHopper(g.source, "ks_lit");
+    EXPECT_TRUE(r.ok) << r.log;
+}
+
+TEST(ReductionSource, CompileErrorInUserExpressionIsAValueOnThePreambleLine)
+{
+    const GeneratedReduction g =
+        ks::array::generateReduction({"float", "0", "a+b", "x[i]", "const float *x", "int f() { return undefined_thing; }", "ks_bad"});
+    const auto r = compileForHopper(g.source, "ks_bad");
+    EXPECT_FALSE(r.ok);
+    ASSERT_FALSE(r.diagnostics.empty());
+    EXPECT_EQ(r.diagnostics[0].file, "preamble");
+    EXPECT_EQ(r.diagnostics[0].line, 1);
+}
+
+TEST(ScanSource, PackedAndWideScansCompile)
+{
+    for (const bool exclusive : {false, true}) {
+        for (const char* type : {"int", "float", "double", "long long", "unsigned char"}) {
+            ScanSpec spec{type, "a+b", "0", exclusive, "", std::string("ks_scan_") + (exclusive ? "ex_" : "in_") +
+                                                                (std::strchr(type, ' ') ? "ll" : type)};
+            const GeneratedScan g = ks::array::generateScan(spec);
+            const auto r = compileForHopper(g.source, spec.name);
+            ASSERT_TRUE(r.ok) << type << "\n" << r.log;
+            EXPECT_NE(r.ptx.find(".entry " + g.kernel + "("), std::string::npos);
+            EXPECT_NE(r.ptx.find(g.tileSymbol), std::string::npos);
+            EXPECT_FALSE(spills(r.log)) << type << r.log;
+        }
+    }
+}
+
+TEST(ScanSource, InclusiveWithoutNeutralAndStructScansCompile)
+{
+    const GeneratedScan g = ks::array::generateScan({"int", "a > b ? a : b", "", false, "", "ks_running_max"});
+    EXPECT_TRUE(compileForHopper(g.source, "ks_running_max").ok);
+    const GeneratedScan s = ks::array::generateScan(
+        {"minmax_collector", "agg_mmc(a, b)", "minmax_collector(1e30f, -1e30f)", true, kMinMaxPreamble, "ks_mm_scan"});
+    const auto r = compileForHopper(s.source, "ks_mm_scan");
+    EXPECT_TRUE(r.ok) << r.log;
+    EXPECT_THROW(ks::array::generateScan({"int", "a+b", "", true, "", "ks_ex"}), ks::Error);
+}
+
+TEST(ScanSource, ScratchLayoutMatchesTheKernel)
+{
+    const auto packed = ks::array::scanScratchSize(10000, 4096, 4, true);
+    EXPECT_EQ(packed.tiles, 3u);
+    EXPECT_EQ(packed.zeroBytes, 16u + 3 * 8);
+    EXPECT_EQ(packed.bytes, packed.zeroBytes);
+    const auto wide = ks::array::scanScratchSize(1ull << 33, 2048, 8, false);
+    EXPECT_EQ(wide.tiles, (1ull << 33) / 2048);
+    EXPECT_EQ(wide.bytes, (wide.zeroBytes + 15) / 16 * 16 + 2 * wide.tiles * 8);
+    EXPECT_EQ(ks::array::scanScratchSize(0, 4096, 4, true).tiles, 0u);
+}

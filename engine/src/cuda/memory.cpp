@@ -3,6 +3,7 @@
 #include "ks/core/error.hpp"
 
 #include <cstdio>
+#include <utility>
 
 namespace ks::cuda {
 
@@ -55,6 +56,56 @@ DeviceMemory::DeviceMemory(std::size_t bytes) : m_size(bytes)
     }
     check(r, "cuMemAlloc");
     m_handle.reset(p);
+}
+
+DeviceMemory::DeviceMemory(std::size_t bytes, CUstream stream) : m_size(bytes), m_stream(stream)
+{
+    if (bytes == 0)
+        return;
+    CUdeviceptr p = 0;
+    CUresult r = driver().cuMemAllocAsync(&p, bytes, stream);
+    if (r == CUDA_ERROR_OUT_OF_MEMORY) {
+        MemoryInfo info;
+        driver().cuMemGetInfo(&info.freeBytes, &info.totalBytes);
+        throw Error(ErrorDomain::Cuda, "cuMemAllocAsync", r, resultName(r),
+                    "cannot allocate " + formatBytes(bytes) + " on the device: " + formatBytes(info.freeBytes) +
+                        " free of " + formatBytes(info.totalBytes) + " (memory held by the stream-ordered pool "
+                        "counts as used)");
+    }
+    check(r, "cuMemAllocAsync");
+    m_handle.reset(p);
+}
+
+DeviceMemory::~DeviceMemory()
+{
+    releaseOrdered();
+}
+
+DeviceMemory::DeviceMemory(DeviceMemory&& other) noexcept
+    : m_handle(std::move(other.m_handle))
+    , m_size(std::exchange(other.m_size, 0))
+    , m_stream(std::exchange(other.m_stream, nullptr))
+{
+}
+
+DeviceMemory& DeviceMemory::operator=(DeviceMemory&& other) noexcept
+{
+    if (this != &other) {
+        releaseOrdered();
+        m_handle = std::move(other.m_handle);
+        m_size = std::exchange(other.m_size, 0);
+        m_stream = std::exchange(other.m_stream, nullptr);
+    }
+    return *this;
+}
+
+void DeviceMemory::releaseOrdered() noexcept
+{
+    // A stream-ordered allocation goes back to its pool in stream order; a plain one is freed by
+    // the handle's traits (cuMemFree).
+    if (m_stream && !m_handle.empty())
+        KS_CU_NOTHROW(cuMemFreeAsync, m_handle.release(), m_stream);
+    m_handle.reset();
 }
 
 void DeviceMemory::upload(const void* host, std::size_t bytes, std::size_t offset)

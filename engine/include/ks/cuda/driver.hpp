@@ -40,6 +40,10 @@
     X(cuCtxSynchronize)                                                                                    \
     X(cuMemGetInfo)                                                                                        \
     X(cuMemAlloc)                                                                                          \
+    X(cuMemAllocAsync)                                                                                     \
+    X(cuMemFreeAsync)                                                                                      \
+    X(cuDeviceGetDefaultMemPool)                                                                           \
+    X(cuMemPoolSetAttribute)                                                                               \
     X(cuMemFree)                                                                                           \
     X(cuMemAllocHost)                                                                                      \
     X(cuMemFreeHost)                                                                                       \

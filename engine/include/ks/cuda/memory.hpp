@@ -21,8 +21,18 @@ public:
     // Allocates `bytes` (0 gives an empty allocation). When the device is out of memory the
     // ks::Error says how much was asked and how much is free.
     explicit DeviceMemory(std::size_t bytes);
+    // Stream-ordered: allocated with cuMemAllocAsync on `stream` from the device's current memory
+    // pool and freed with cuMemFreeAsync on the same stream when destroyed, so short-lived buffers
+    // (per-frame temporaries) cost no device-wide synchronisation. The memory is usable by work
+    // queued on `stream` after this point (other streams must wait on it); `stream` must outlive it.
+    DeviceMemory(std::size_t bytes, CUstream stream);
+    ~DeviceMemory();
+    DeviceMemory(DeviceMemory&& other) noexcept;
+    DeviceMemory& operator=(DeviceMemory&& other) noexcept;
 
     CUdeviceptr get() const noexcept { return m_handle.get(); }
+    // The stream a stream-ordered allocation is freed on; null for a plain allocation.
+    CUstream stream() const noexcept { return m_stream; }
     std::size_t size() const noexcept { return m_size; }
     bool empty() const noexcept { return m_handle.empty(); }
     template <class T>
@@ -32,8 +42,11 @@ public:
     void download(void* host, std::size_t bytes, std::size_t offset = 0) const;
 
 private:
+    void releaseOrdered() noexcept;
+
     UniqueHandle<DeviceMemoryTraits> m_handle;
     std::size_t m_size = 0;
+    CUstream m_stream = nullptr;
 };
 
 struct PinnedMemoryTraits {

@@ -1,0 +1,123 @@
+#pragma once
+// The array runtime: what every device array operation runs with. It owns (or borrows) the stream
+// the operations are queued on, the compile cache generated kernels go through, and the modules
+// loaded from them, keyed so that the second use of the same generated kernel costs neither a
+// compile nor a module load (a hash lookup).
+//
+// Contract: create and use it on the thread where the CUDA context it was created in is current; it
+// is not thread-safe. It must outlive every DeviceArray made with it (arrays keep a plain pointer to
+// it) and the context must outlive it. Moving a Runtime is not allowed (arrays point at it).
+
+#include "ks/cuda/device_info.hpp"
+#include "ks/cuda/memory.hpp"
+#include "ks/cuda/module.hpp"
+#include "ks/cuda/stream.hpp"
+#include "ks/rtc/cache.hpp"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <unordered_map>
+
+namespace ks::array {
+
+struct RuntimeOptions {
+    // Generated kernels compile through this cache; null: the runtime owns a memory-only cache.
+    rtc::CompileCache* cache = nullptr;
+    // Operations queue on this stream; null: the runtime creates its own non-blocking stream.
+    CUstream stream = nullptr;
+    // NVRTC target; empty: the current device's "sm_XY".
+    std::string arch;
+    // Extra NVRTC options for every generated kernel (for example fastMath; off by default so that
+    // NaN and infinity behave as IEEE says).
+    rtc::CompileOptions compileOptions = defaultCompileOptions();
+
+    static rtc::CompileOptions defaultCompileOptions()
+    {
+        rtc::CompileOptions o;
+        o.ptxasVerbose = false;
+        o.cppStandard = "c++17";
+        return o;
+    }
+};
+
+struct RuntimeStats {
+    std::uint64_t kernelLookups = 0;  // calls to kernel()
+    std::uint64_t kernelHits = 0;     // ... answered from the loaded-kernel table
+    std::uint64_t modulesLoaded = 0;  // NVRTC results loaded into the context (compile or cache hit)
+    std::uint64_t launches = 0;
+};
+
+class Runtime {
+public:
+    // Needs a current CUDA context (a cuda::PrimaryContext made current on this thread).
+    explicit Runtime(RuntimeOptions options = {});
+    ~Runtime();
+    Runtime(const Runtime&) = delete;
+    Runtime& operator=(const Runtime&) = delete;
+
+    // The stream array operations are queued on. setStream switches it (null: back to the runtime's
+    // own stream); work already queued stays on the previous stream.
+    CUstream stream() const noexcept { return m_stream; }
+    void setStream(CUstream stream) noexcept;
+    void synchronize() const;
+
+    const std::string& arch() const noexcept { return m_arch; }
+    const rtc::CompileOptions& compileOptions() const noexcept { return m_options.compileOptions; }
+    rtc::CompileCache& compileCache() noexcept { return *m_cache; }
+    const cuda::DeviceLimits& limits() const noexcept { return m_limits; }
+    int smCount() const noexcept { return m_smCount; }
+
+    // Device memory for arrays and temporaries. Where the device supports memory pools it is
+    // stream-ordered on stream() (cuMemAllocAsync/cuMemFreeAsync from the device's default pool, whose
+    // release threshold the runtime raises so freed memory is reused, not returned each sync): per-frame
+    // temporaries then cost no device-wide synchronisation. Contract: an array allocated while stream S
+    // was current is freed in S's order, so S must outlive it and work on other streams that uses it
+    // must be ordered before its last use on S (synchronise when switching streams).
+    std::shared_ptr<cuda::DeviceMemory> allocate(std::size_t bytes);
+
+    // The kernel `name` of the module built from `generate()`'s source, loaded once per runtime.
+    // `key` identifies the source: callers make compact keys ("ew:add:f4,f4:f4:contig") so that a hit
+    // never builds the source. On a miss the source is compiled through the compile cache (file name
+    // `fileName`) and loaded. A failed compile throws ks::Error (domain Nvrtc) carrying the
+    // diagnostics and the numbered source. The reference stays valid while the runtime lives.
+    const cuda::Function& kernel(const std::string& key, const std::string& name,
+                                 const std::function<std::string()>& generate,
+                                 const std::string& fileName = "ks_generated.cu");
+    // The source is its own key.
+    const cuda::Function& kernelFromSource(const std::string& source, const std::string& name,
+                                           const std::string& fileName = "ks_generated.cu");
+    // The module loaded for `key` (after kernel() loaded it), for __constant__/__device__ globals.
+    const cuda::Module* module(const std::string& key) const;
+
+    // A 1-D launch for a grid-stride kernel over `n` work items with `blockSize` threads: enough
+    // blocks to fill the device (a few waves), never more than needed, at least one.
+    cuda::LaunchConfig gridStrideConfig(std::uint64_t n, unsigned blockSize = 256) const;
+    // Launches on stream() and counts it.
+    void launch(const cuda::Function& f, const cuda::LaunchConfig& config, void** params);
+
+    RuntimeStats stats() const noexcept { return m_stats; }
+
+private:
+    struct Loaded {
+        cuda::Module module;
+        std::unordered_map<std::string, cuda::Function> functions;
+    };
+    Loaded& load(const std::string& key, const std::function<std::string()>& generate, const std::string& fileName);
+
+    RuntimeOptions m_options;
+    std::unique_ptr<rtc::CompileCache> m_ownCache;
+    rtc::CompileCache* m_cache = nullptr;
+    cuda::Stream m_ownStream;
+    CUstream m_stream = nullptr;
+    std::string m_arch;
+    cuda::DeviceLimits m_limits;
+    int m_smCount = 0;
+    int m_maxThreadsPerSM = 0;
+    bool m_memoryPools = false;
+    std::unordered_map<std::string, std::unique_ptr<Loaded>> m_loaded;
+    RuntimeStats m_stats;
+};
+
+} // namespace ks::array

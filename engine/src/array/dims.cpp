@@ -1,0 +1,94 @@
+#include "ks/array/dims.hpp"
+
+#include "ks/core/error.hpp"
+
+namespace ks::array {
+
+namespace {
+
+[[noreturn]] void tooManyDims(std::size_t n)
+{
+    throwUsage("Dims", std::to_string(n) + " dimensions requested; device arrays have at most " +
+                           std::to_string(kMaxDims));
+}
+
+} // namespace
+
+Dims::Dims(std::initializer_list<std::int64_t> values) : Dims(std::span<const std::int64_t>(values.begin(), values.size()))
+{
+}
+
+Dims::Dims(std::span<const std::int64_t> values)
+{
+    if (values.size() > std::size_t(kMaxDims))
+        tooManyDims(values.size());
+    for (std::int64_t v : values)
+        m_values[std::size_t(m_rank++)] = v;
+}
+
+Dims Dims::filled(int rank, std::int64_t value)
+{
+    if (rank < 0 || rank > kMaxDims)
+        tooManyDims(std::size_t(rank < 0 ? 0 : rank));
+    Dims d;
+    for (int i = 0; i < rank; ++i)
+        d.push_back(value);
+    return d;
+}
+
+void Dims::push_back(std::int64_t v)
+{
+    if (m_rank == kMaxDims)
+        tooManyDims(std::size_t(kMaxDims + 1));
+    m_values[std::size_t(m_rank++)] = v;
+}
+
+void Dims::insert(int at, std::int64_t v)
+{
+    if (m_rank == kMaxDims)
+        tooManyDims(std::size_t(kMaxDims + 1));
+    for (int i = m_rank; i > at; --i)
+        m_values[std::size_t(i)] = m_values[std::size_t(i - 1)];
+    m_values[std::size_t(at)] = v;
+    ++m_rank;
+}
+
+void Dims::erase(int at) noexcept
+{
+    for (int i = at; i + 1 < m_rank; ++i)
+        m_values[std::size_t(i)] = m_values[std::size_t(i + 1)];
+    --m_rank;
+}
+
+std::int64_t Dims::product() const noexcept
+{
+    std::int64_t p = 1;
+    for (std::int64_t v : *this)
+        p *= v;
+    return p;
+}
+
+std::string Dims::toString() const
+{
+    std::string s = "(";
+    for (int i = 0; i < m_rank; ++i) {
+        if (i)
+            s += ", ";
+        s += std::to_string(m_values[std::size_t(i)]);
+    }
+    if (m_rank == 1)
+        s += ",";
+    return s + ")";
+}
+
+bool operator==(const Dims& a, const Dims& b) noexcept
+{
+    if (a.m_rank != b.m_rank)
+        return false;
+    for (int i = 0; i < a.m_rank; ++i)
+        if (a[i] != b[i])
+            return false;
+    return true;
+}
+
+} // namespace ks::array

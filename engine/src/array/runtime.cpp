@@ -1,0 +1,145 @@
+#include "ks/array/runtime.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/rtc/diagnostics.hpp"
+
+#include <algorithm>
+#include <sstream>
+
+namespace ks::array {
+
+namespace {
+
+int deviceAttribute(CUdevice dev, CUdevice_attribute a)
+{
+    int v = 0;
+    KS_CU(cuDeviceGetAttribute, &v, a, dev);
+    return v;
+}
+
+// The numbered source after the diagnostics, so a failed generated kernel can be read in the error.
+std::string compileFailure(const std::string& key, const std::string& source, const rtc::CompileResult& r)
+{
+    std::ostringstream out;
+    out << "generated kernel '" << key << "' failed to compile:\n";
+    for (const auto& d : r.diagnostics)
+        out << rtc::formatDiagnostic(d) << '\n';
+    std::istringstream lines(source);
+    std::string line;
+    for (int n = 1; std::getline(lines, line); ++n)
+        out << (n < 10 ? "   " : n < 100 ? "  " : n < 1000 ? " " : "") << n << "  " << line << '\n';
+    return out.str();
+}
+
+} // namespace
+
+Runtime::Runtime(RuntimeOptions options) : m_options(std::move(options))
+{
+    CUdevice dev = 0;
+    KS_CU(cuCtxGetDevice, &dev);
+    m_limits = cuda::queryLimits(dev);
+    m_smCount = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT);
+    m_maxThreadsPerSM = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR);
+    m_arch = m_options.arch;
+    if (m_arch.empty())
+        m_arch = "sm_" + std::to_string(deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR)) +
+                 std::to_string(deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR));
+    m_options.compileOptions.arch = m_arch;
+    if (m_options.cache) {
+        m_cache = m_options.cache;
+    } else {
+        m_ownCache = std::make_unique<rtc::CompileCache>();
+        m_cache = m_ownCache.get();
+    }
+    m_memoryPools = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) != 0;
+    if (m_memoryPools) {
+        CUmemoryPool pool = nullptr;
+        KS_CU(cuDeviceGetDefaultMemPool, &pool, dev);
+        cuuint64_t threshold = ~cuuint64_t(0);
+        KS_CU(cuMemPoolSetAttribute, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold);
+    }
+    m_ownStream = cuda::Stream(cuda::Stream::Create{});
+    m_stream = m_options.stream ? m_options.stream : m_ownStream.get();
+}
+
+Runtime::~Runtime() = default;
+
+void Runtime::setStream(CUstream stream) noexcept
+{
+    m_stream = stream ? stream : m_ownStream.get();
+}
+
+void Runtime::synchronize() const
+{
+    KS_CU(cuStreamSynchronize, m_stream);
+}
+
+std::shared_ptr<cuda::DeviceMemory> Runtime::allocate(std::size_t bytes)
+{
+    if (m_memoryPools)
+        return std::make_shared<cuda::DeviceMemory>(bytes, m_stream);
+    return std::make_shared<cuda::DeviceMemory>(bytes);
+}
+
+Runtime::Loaded& Runtime::load(const std::string& key, const std::function<std::string()>& generate,
+                               const std::string& fileName)
+{
+    if (auto it = m_loaded.find(key); it != m_loaded.end())
+        return *it->second;
+    const std::string source = generate();
+    const auto result = m_cache->compile(source, fileName, m_options.compileOptions);
+    if (!result->ok)
+        throw Error(ErrorDomain::Nvrtc, "nvrtcCompileProgram", 0, "NVRTC_ERROR_COMPILATION",
+                    compileFailure(key, source, *result));
+    auto loaded = std::make_unique<Loaded>();
+    loaded->module = cuda::Module(result->cubin.empty() ? static_cast<const void*>(result->ptx.c_str())
+                                                        : static_cast<const void*>(result->cubin.data()));
+    ++m_stats.modulesLoaded;
+    return *m_loaded.emplace(key, std::move(loaded)).first->second;
+}
+
+const cuda::Function& Runtime::kernel(const std::string& key, const std::string& name,
+                                      const std::function<std::string()>& generate, const std::string& fileName)
+{
+    ++m_stats.kernelLookups;
+    const bool known = m_loaded.count(key) != 0;
+    Loaded& l = load(key, generate, fileName);
+    if (auto it = l.functions.find(name); it != l.functions.end()) {
+        if (known)
+            ++m_stats.kernelHits;
+        return it->second;
+    }
+    return l.functions.emplace(name, l.module.function(name)).first->second;
+}
+
+const cuda::Function& Runtime::kernelFromSource(const std::string& source, const std::string& name,
+                                                const std::string& fileName)
+{
+    return kernel(source, name, [&] { return source; }, fileName);
+}
+
+const cuda::Module* Runtime::module(const std::string& key) const
+{
+    auto it = m_loaded.find(key);
+    return it == m_loaded.end() ? nullptr : &it->second->module;
+}
+
+cuda::LaunchConfig Runtime::gridStrideConfig(std::uint64_t n, unsigned blockSize) const
+{
+    cuda::LaunchConfig c;
+    c.block.x = blockSize;
+    const std::uint64_t needed = std::max<std::uint64_t>(1, (n + blockSize - 1) / blockSize);
+    // Enough resident blocks for a few waves; beyond that the grid-stride loop does the rest.
+    const std::uint64_t perSM = std::max(1, m_maxThreadsPerSM / int(blockSize));
+    const std::uint64_t cap = std::max<std::uint64_t>(1, std::uint64_t(std::max(1, m_smCount)) * perSM * 4);
+    c.grid.x = unsigned(std::min(needed, cap));
+    return c;
+}
+
+void Runtime::launch(const cuda::Function& f, const cuda::LaunchConfig& config, void** params)
+{
+    f.launch(config, m_stream, params);
+    ++m_stats.launches;
+}
+
+} // namespace ks::array

@@ -2,6 +2,9 @@
 // host-side pieces around them (argument lists, packing, scratch sizes) do what they say.
 #include "ks/array/algorithm_source.hpp"
 #include "ks/array/kernel_signature.hpp"
+#include "ks/array/reduction.hpp"
+#include "ks/rng/fill.hpp"
+#include "ks/rng/generator.hpp"
 #include "ks/core/error.hpp"
 #include "ks/rtc/compiler.hpp"
 
@@ -213,4 +216,87 @@ TEST(ScanSource, ScratchLayoutMatchesTheKernel)
     EXPECT_EQ(wide.tiles, (1ull << 33) / 2048);
     EXPECT_EQ(wide.bytes, (wide.zeroBytes + 15) / 16 * 16 + 2 * wide.tiles * 8);
     EXPECT_EQ(ks::array::scanScratchSize(0, 4096, 4, true).tiles, 0u);
+}
+
+TEST(ReductionSource, EveryBuiltInCompilesForHopper)
+{
+    using ks::array::DType;
+    struct Case {
+        const char* kind;
+        DType in, in2, out;
+        bool vectorizable;
+    };
+    const Case cases[] = {
+        {"sum", DType::Float32, DType::Float32, DType::Float32, true},
+        {"sum", DType::Int32, DType::Int32, DType::Int64, true},
+        {"sum", DType::UInt8, DType::UInt8, DType::UInt64, true},
+        {"sum", DType::Float64, DType::Float64, DType::Float64, true},
+        {"dot", DType::Float32, DType::Float32, DType::Float32, true},
+        {"dot", DType::Int32, DType::Float32, DType::Float64, true},
+        {"min", DType::Float32, DType::Float32, DType::Float32, true},
+        {"max", DType::Float64, DType::Float64, DType::Float64, true},
+        {"min", DType::Int32, DType::Int32, DType::Int32, true},
+        {"max", DType::UInt64, DType::UInt64, DType::UInt64, true},
+        {"min", DType::Bool, DType::Bool, DType::Bool, true},
+        {"any", DType::Float32, DType::Float32, DType::Bool, true},
+        {"all", DType::Int16, DType::Int16, DType::Bool, true},
+        {"any", DType::Bool, DType::Bool, DType::Bool, true},
+        {"subset_sum", DType::Float32, DType::Int32, DType::Float32, false},
+        {"subset_min", DType::Float64, DType::Int64, DType::Float64, false},
+        {"subset_max", DType::Int32, DType::UInt32, DType::Int32, false},
+    };
+    for (const Case& c : cases) {
+        for (const bool strided : {false, true}) {
+            if (strided && std::string(c.kind).rfind("subset", 0) == 0)
+                continue;
+            SCOPED_TRACE(std::string(c.kind) + (strided ? " strided" : ""));
+            const ReductionSpec spec = ks::array::builtinReductionSpec(c.kind, c.in, c.in2, c.out, strided);
+            expectReductionCompiles(spec, c.vectorizable && !strided);
+        }
+    }
+    EXPECT_THROW(ks::array::builtinReductionSpec("sum", DType::Complex64, DType::Complex64, DType::Complex64, false),
+                 ks::Error);
+    EXPECT_THROW(ks::array::builtinReductionSpec("median", DType::Float32, DType::Float32, DType::Float32, false),
+                 ks::Error);
+}
+
+TEST(ScanSource, HostTileSizeMatchesTheKernel)
+{
+    for (const char* type : {"unsigned char", "short", "int", "double", "float4"}) {
+        const GeneratedScan g = ks::array::generateScan({type, "a", "", false, "", "ks_tile_probe"});
+        const auto r = compileForHopper(g.source, "ks_tile_probe");
+        ASSERT_TRUE(r.ok) << r.log;
+        const std::size_t size = std::string(type) == "unsigned char" ? 1
+                                 : std::string(type) == "short"       ? 2
+                                 : std::string(type) == "int"         ? 4
+                                 : std::string(type) == "double"      ? 8
+                                                                      : 16;
+        const std::string expected = "ks_tile_probe_tile = " + std::to_string(ks::array::scanTileElements(size)) + ";";
+        EXPECT_NE(r.ptx.find(expected), std::string::npos) << type << ": " << expected;
+    }
+    EXPECT_EQ(ks::array::scanTileElements(4), 4096);
+    EXPECT_EQ(ks::array::scanTileElements(8), 2048);
+    EXPECT_EQ(ks::array::scanTileElements(100), 256);
+}
+
+TEST(RandomSource, FlipKernelCompilesAndNamesAreComplete)
+{
+    ks::rtc::CompileOptions options;
+    const auto r = ks::rtc::compile(ks::rng::randFlipSource(), "ks_rng_flip.cu", options);
+    ASSERT_TRUE(r.ok) << r.log;
+    EXPECT_NE(r.ptx.find(".entry ks_rng_flip_f32"), std::string::npos);
+    EXPECT_NE(r.ptx.find(".entry ks_rng_flip_f64"), std::string::npos);
+    for (const auto t : ks::rng::kAllGeneratorTypes) {
+        EXPECT_NE(ks::rng::generatorName(t), "unknown");
+        EXPECT_EQ(ks::rng::isQuasiRandom(t), ks::rng::curandType(t) >= CURAND_RNG_QUASI_DEFAULT);
+    }
+    EXPECT_EQ(ks::rng::curandStatusName(CURAND_STATUS_LENGTH_NOT_MULTIPLE), "CURAND_STATUS_LENGTH_NOT_MULTIPLE");
+    try {
+        ks::rng::checkCurand(CURAND_STATUS_OUT_OF_RANGE, "curandGenerateNormal");
+        FAIL();
+    } catch (const ks::Error& e) {
+        EXPECT_EQ(e.domain(), ks::ErrorDomain::Curand);
+        EXPECT_EQ(e.call(), "curandGenerateNormal");
+        EXPECT_NE(std::string(e.what()).find("CURAND_STATUS_OUT_OF_RANGE"), std::string::npos) << e.what();
+    }
 }

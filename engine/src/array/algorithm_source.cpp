@@ -2,6 +2,7 @@
 
 #include "ks/core/error.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <map>
 #include <regex>
@@ -668,6 +669,12 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in,
     };
     g.source = s + substitute(generated, values);
     return g;
+}
+
+int scanTileElements(std::size_t valueSize)
+{
+    const std::size_t items = std::min<std::size_t>(16, std::max<std::size_t>(1, 64 / std::max<std::size_t>(1, valueSize)));
+    return int(kAlgorithmBlockSize * items);
 }
 
 ScanScratch scanScratchSize(unsigned long long n, int tileElements, int valueSize, bool packed)

@@ -86,7 +86,7 @@ std::vector<KernelParameter> parseKernelParameters(std::string_view arguments)
         if (stars > 1)
             throwUsage("ks::array::parseKernelParameters", where + ": pointers to pointers are not supported");
         p.pointer = stars == 1;
-        if (p.pointer) {
+        {
             const std::string_view pointee = trim(std::string_view(p.type).substr(0, p.type.find('*')));
             std::string element;
             for (const auto& w : words(pointee)) {

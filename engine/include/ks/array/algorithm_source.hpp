@@ -65,6 +65,10 @@ struct GeneratedScan {
 
 GeneratedScan generateScan(const ScanSpec& spec);
 
+// Elements per scan tile for values of `valueSize` bytes: 256 threads x min(16, max(1, 64 / size))
+// items; the generated kernel computes the same from sizeof (KS_ITEMS).
+int scanTileElements(std::size_t valueSize);
+
 // Bytes of scratch a scan of `n` elements needs, and how many leading bytes must be zero before the
 // launch (the tile counter and the tile flags).
 struct ScanScratch {

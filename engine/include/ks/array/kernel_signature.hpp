@@ -2,11 +2,16 @@
 // PyCUDA-style kernel argument lists ("float a, const float *x, int n") read into parameters, and
 // the values for one launch packed the way cuLaunchKernel wants them.
 
+#include "ks/array/device_array.hpp"
+#include "ks/array/dtype.hpp"
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <span>
 #include <string_view>
+#include <type_traits>
 #include <vector>
 
 namespace ks::array {
@@ -16,7 +21,7 @@ struct KernelParameter {
     std::string name;        // "x"
     std::string type;        // everything but the name: "const float *__restrict__"
     bool pointer = false;    // declared with '*' (device memory); else passed by value
-    // For pointers: the pointee without qualifiers ("float"); empty for by-value parameters.
+    // The type without qualifiers: the pointee for pointers ("float"), else the value's type.
     std::string elementType;
 };
 
@@ -52,5 +57,45 @@ private:
     std::vector<std::size_t> m_offsets;   // byte offsets into m_storage
     std::vector<void*> m_pointers;
 };
+
+// One value passed to a generated kernel: an array (its element 0's address goes to a pointer
+// parameter), a raw device pointer, or a host scalar (converted to a by-value parameter's type).
+class KernelArgument {
+public:
+    enum class Kind { Array, Pointer, Scalar };
+
+    KernelArgument(const DeviceArray& array) : m_kind(Kind::Array), m_array(array) {}
+    KernelArgument(Scalar value) : m_kind(Kind::Scalar), m_scalar(value) {}
+    template <class T>
+        requires std::is_arithmetic_v<T>
+    KernelArgument(T value) : m_kind(Kind::Scalar), m_scalar(Scalar(value))
+    {
+    }
+    static KernelArgument pointer(CUdeviceptr p)
+    {
+        KernelArgument a{Scalar(0)};
+        a.m_kind = Kind::Pointer;
+        a.m_pointer = p;
+        return a;
+    }
+
+    Kind kind() const noexcept { return m_kind; }
+    const DeviceArray& array() const noexcept { return m_array; }
+    const Scalar& scalar() const noexcept { return m_scalar; }
+    CUdeviceptr address() const noexcept { return m_kind == Kind::Array ? m_array.data() : m_pointer; }
+
+private:
+    Kind m_kind;
+    DeviceArray m_array;
+    Scalar m_scalar{0};
+    CUdeviceptr m_pointer = 0;
+};
+
+// Appends `values` for `params` to `out`: arrays and pointers to pointer parameters (an array's
+// dtype must match the pointee when the pointee names a dtype), scalars converted to a by-value
+// parameter's type (which must name a dtype). Throws ks::Error (Usage) naming `caller`, the
+// parameter and the mismatch.
+void packArguments(const std::vector<KernelParameter>& params, std::span<const KernelArgument> values,
+                   KernelArgs& out, const char* caller);
 
 } // namespace ks::array

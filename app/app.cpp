@@ -114,9 +114,12 @@ void App::frame(float timeSeconds, float deltaSeconds)
 {
     AppState& s = m_state;
     ++s.frameIndex;
-    if (deltaSeconds > 0)
-        s.fps = s.fps == 0 ? 1.f / deltaSeconds : s.fps * 0.95f + 0.05f / deltaSeconds;
     s.lastFrameMs = double(deltaSeconds) * 1000.0;
+    // Smooth the frame time, not the rate: a single very short frame must not spike the fps.
+    if (deltaSeconds > 0) {
+        s.smoothedFrameMs = s.smoothedFrameMs == 0 ? s.lastFrameMs : s.smoothedFrameMs * 0.9 + s.lastFrameMs * 0.1;
+        s.fps = float(1000.0 / s.smoothedFrameMs);
+    }
 
     if (s.demo && s.demo->running() && s.demo->frame(timeSeconds, s.stream.get())) {
         const auto& t = s.demo->timings();

@@ -71,6 +71,7 @@ struct AppState {
     Commands commands;
     float fps = 0;
     double lastFrameMs = 0;
+    double smoothedFrameMs = 0;
     long long frameIndex = 0;
 
     bool cudaRunning() const { return demo && demo->running(); }

@@ -16,11 +16,13 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.set_version_flag("--version", std::string("kernelscope ") + KS_VERSION);
     cli.add_flag("--headless", o.headless,
                  "Render offscreen through EGL (NVIDIA's EGL device, or Mesa's software device) instead of a window");
-    cli.add_option("--frames", o.frames, "Headless: number of frames to render before exiting")
+    cli.add_option("--frames", o.frames,
+                   "Number of frames to render before exiting (headless default 120; a window runs until closed "
+                   "unless this is given)")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
     cli.add_option("--screenshot", o.screenshot,
-                   "Headless: write a PNG of the whole window (scene and panels) after the last frame");
+                   "Write a PNG of the whole window (scene and panels) after the last frame");
     std::string size;
     cli.add_option("--size", size, "Window or headless framebuffer size, WIDTHxHEIGHT (default 1600x900)");
     std::string image;
@@ -36,6 +38,7 @@ ParseOutcome parseOptions(int argc, char** argv)
 
     try {
         cli.parse(argc, argv);
+        o.framesGiven = cli.count("--frames") > 0;
         auto parsePair = [](const std::string& text, char sep, int& a, int& b, const char* what) {
             const auto at = text.find(sep);
             if (at == std::string::npos)

@@ -11,6 +11,7 @@ struct AppOptions {
     bool headless = false;
     bool headlessBecauseNoDisplay = false; // chosen automatically: no DISPLAY / WAYLAND_DISPLAY
     int frames = 120;                      // headless: frames to render
+    bool framesGiven = false;              // --frames was given: a window also closes after them
     std::filesystem::path screenshot;      // headless: PNG of the whole window after the last frame
     int width = 1600, height = 900;        // window / headless framebuffer size
     std::filesystem::path dataDir;         // --data-dir, else found from the executable

@@ -25,7 +25,7 @@ void drawViewportPanel(AppState& s, Commands&)
                      ImVec2(float(w), float(h)), ImVec2(0, 1), ImVec2(1, 0));
 
         const render::FitRect& fit = s.viewport.fit;
-        if (ImGui::IsItemHovered() && fit.width > 0) {
+        if (ImGui::IsItemHovered() && fit.width > 0 && s.demo->running()) {
             const ImVec2 m = ImGui::GetIO().MousePos;
             const float u = (m.x - origin.x - fit.x) / fit.width, v = (m.y - origin.y - fit.y) / fit.height;
             if (u >= 0 && u < 1 && v >= 0 && v < 1) {

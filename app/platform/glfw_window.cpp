@@ -4,6 +4,10 @@
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/gl/gl.hpp"
+#include "ks/gl/objects.hpp"
+#include "ks/image/png.hpp"
+
+#include <filesystem>
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -85,10 +89,14 @@ int runWindowed(const AppOptions& options)
     Window window(options.width, options.height);
     gl::loadFunctions(&glfwProc);
     ImGuiGlfw imgui(window.handle, options);
-    App app(options, dataRoot, std::string("GLFW window ") + glfwGetVersionString());
+    int major = 0, minor = 0, rev = 0;
+    glfwGetVersion(&major, &minor, &rev);
+    App app(options, dataRoot,
+            "GLFW " + std::to_string(major) + "." + std::to_string(minor) + "." + std::to_string(rev) + " window");
 
     double last = glfwGetTime();
     const double start = last;
+    int frame = 0;
     while (!glfwWindowShouldClose(window.handle)) {
         glfwPollEvents();
         const double now = glfwGetTime();
@@ -106,7 +114,16 @@ int runWindowed(const AppOptions& options)
         glClearColor(0.05f, 0.05f, 0.06f, 1.f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        const bool lastFrame = options.framesGiven && ++frame >= options.frames;
+        if (lastFrame && !options.screenshot.empty()) {
+            glReadBuffer(GL_BACK);
+            image::writePng(options.screenshot, {fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)});
+            std::printf("kernelscope: wrote screenshot %s (%dx%d window, after %d frames)\n",
+                        std::filesystem::absolute(options.screenshot).c_str(), fbw, fbh, frame);
+        }
         glfwSwapBuffers(window.handle);
+        if (lastFrame)
+            break;
     }
     return 0;
 }

@@ -15,8 +15,6 @@ struct LoadedDriver {
     DriverStatus status;
 };
 
-using GetProcAddressFn = CUresult (*)(const char*, void**, int, cuuint64_t, CUdriverProcAddressQueryResult*);
-
 LoadedDriver load()
 {
     LoadedDriver d;
@@ -32,24 +30,23 @@ LoadedDriver load()
                           " (install the NVIDIA driver to run kernels; compiling and checking work without it)";
         return d;
     }
-    auto getProc = reinterpret_cast<GetProcAddressFn>(dlsym(lib, "cuGetProcAddress_v2"));
-    if (!getProc) {
-        d.status.reason = "CUDA driver too old: libcuda.so.1 has no cuGetProcAddress_v2 (need a driver for CUDA 12 "
-                          "or newer)";
-        return d;
-    }
+    // Each entry point is resolved by the exact symbol that cuda.h's version macros map its name to
+    // (cuMemAlloc -> cuMemAlloc_v2), so the function matches the prototype this file was compiled
+    // against. cuGetProcAddress(name, CUDA_VERSION) is not safe here: for some functions it returns
+    // a newer ABI than the header's default (CUDA 13 maps cuCtxGetDevice to cuCtxGetDevice_v2,
+    // which takes an extra argument).
     std::string missing;
+#define KS_CUDA_STRINGIFY_EXPANDED(x) KS_CUDA_STRINGIFY(x)
+#define KS_CUDA_STRINGIFY(x) #x
 #define KS_CUDA_RESOLVE(fn)                                                                                \
-    {                                                                                                      \
-        void* p = nullptr;                                                                                 \
-        CUdriverProcAddressQueryResult found{};                                                            \
-        if (getProc(#fn, &p, CUDA_VERSION, CU_GET_PROC_ADDRESS_DEFAULT, &found) == CUDA_SUCCESS && p)      \
-            d.api.fn = reinterpret_cast<decltype(d.api.fn)>(p);                                            \
-        else                                                                                               \
-            missing += std::string(missing.empty() ? "" : ", ") + #fn;                                     \
-    }
+    if (void* p = dlsym(lib, KS_CUDA_STRINGIFY_EXPANDED(fn)))                                              \
+        d.api.fn = reinterpret_cast<decltype(d.api.fn)>(p);                                                \
+    else                                                                                                   \
+        missing += std::string(missing.empty() ? "" : ", ") + KS_CUDA_STRINGIFY_EXPANDED(fn);
     KS_CUDA_DRIVER_FUNCTIONS(KS_CUDA_RESOLVE)
 #undef KS_CUDA_RESOLVE
+#undef KS_CUDA_STRINGIFY
+#undef KS_CUDA_STRINGIFY_EXPANDED
     if (!d.api.cuInit || !d.api.cuGetErrorName || !d.api.cuDeviceGetCount) {
         d.status.reason = "CUDA driver unusable: missing entry points " + missing;
         return d;
@@ -118,6 +115,15 @@ void check(CUresult result, const char* call, std::source_location where)
     if (result == CUDA_SUCCESS)
         return;
     throw Error(ErrorDomain::Cuda, call, result, resultName(result), resultText(result), where);
+}
+
+void throwMissingEntryPoint(const char* name, std::source_location where)
+{
+    throw Error(ErrorDomain::Cuda, name, CUDA_ERROR_NOT_SUPPORTED, "CUDA_ERROR_NOT_SUPPORTED",
+                "the installed driver (CUDA " + std::to_string(loaded().status.driverVersion / 1000) + "." +
+                    std::to_string(loaded().status.driverVersion % 1000 / 10) +
+                    ") lacks this entry point; update the NVIDIA driver",
+                where);
 }
 
 void checkNoThrow(CUresult result, const char* call, std::source_location where) noexcept

@@ -2,7 +2,7 @@
 // The CUDA driver API, loaded at run time.
 //
 // Kernelscope never links libcuda: it opens libcuda.so.1 with dlopen and resolves every entry
-// point through cuGetProcAddress for the CUDA version it was compiled against. A machine without
+// point by the versioned symbol that cuda.h maps its name to (the ABI it was compiled against). A machine without
 // an NVIDIA driver therefore still starts the program; driverStatus() then says why CUDA is
 // unavailable ("CUDA driver not found: libcuda.so.1: cannot open shared object file") and
 // driver() throws a ks::Error carrying that reason.
@@ -20,7 +20,7 @@
 
 // X(name) for every driver entry point Kernelscope uses. The member of DriverApi takes the name
 // after cuda.h's version macros (cuMemAlloc -> cuMemAlloc_v2), so `api.cuMemAlloc(...)` calls the
-// versioned function, while the string given to cuGetProcAddress is the base name.
+// versioned function, and that same expanded name is the symbol looked up in libcuda.
 #define KS_CUDA_DRIVER_FUNCTIONS_BASE(X)                                                                   \
     X(cuGetErrorName)                                                                                      \
     X(cuGetErrorString)                                                                                    \
@@ -134,13 +134,27 @@ void check(CUresult result, const char* call, std::source_location where = std::
 void checkNoThrow(CUresult result, const char* call,
                   std::source_location where = std::source_location::current()) noexcept;
 
+[[noreturn]] void throwMissingEntryPoint(const char* name, std::source_location where);
+
 // "CUDA_ERROR_INVALID_VALUE" (or "CUresult 123" when the driver is missing or does not know it).
 std::string resultName(CUresult result);
 std::string resultText(CUresult result);
 
 } // namespace ks::cuda
 
+namespace ks::cuda {
+// The entry point, or a ks::Error saying this driver lacks it (an older driver than the toolkit).
+template <class Fn>
+Fn entry(Fn fn, const char* name, std::source_location where = std::source_location::current())
+{
+    if (!fn)
+        throwMissingEntryPoint(name, where);
+    return fn;
+}
+} // namespace ks::cuda
+
 // KS_CU(cuMemAlloc, &ptr, bytes): calls the loaded entry point and throws a ks::Error naming
 // "cuMemAlloc" and the caller's file and line on failure.
-#define KS_CU(fn, ...) ::ks::cuda::check(::ks::cuda::driver().fn(__VA_ARGS__), #fn)
-#define KS_CU_NOTHROW(fn, ...) ::ks::cuda::checkNoThrow(::ks::cuda::driver().fn(__VA_ARGS__), #fn)
+#define KS_CU(fn, ...) ::ks::cuda::check(::ks::cuda::entry(::ks::cuda::driver().fn, #fn)(__VA_ARGS__), #fn)
+#define KS_CU_NOTHROW(fn, ...)                                                                             \
+    ((::ks::cuda::driver().fn) ? ::ks::cuda::checkNoThrow(::ks::cuda::driver().fn(__VA_ARGS__), #fn) : void())

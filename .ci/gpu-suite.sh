@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Runs everything that needs a GPU from an already built tree, for a lent GPU host:
+# every test binary (all labels), every benchmark (JSON reports) and headless screenshots.
+#   .ci/gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]
+# Logs and reports land in OUT_DIR; the last lines printed are a summary table.
+set -u
+build=${1:?usage: gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]}
+out=${2:?usage: gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]}
+bench=1
+[ "${3:-}" = "--no-bench" ] && bench=0
+mkdir -p "$out"
+export KS_SOURCE_DIR=${KS_SOURCE_DIR:-$PWD}
+summary=()
+
+nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
+
+for t in unit gl cuda interop; do
+    bin="$build/tests/ks_${t}_tests"
+    [ -x "$bin" ] || continue
+    "$bin" > "$out/tests-$t.log" 2>&1
+    rc=$?
+    passed=$(grep -oE '^\[  PASSED  \] [0-9]+' "$out/tests-$t.log" | grep -oE '[0-9]+$' || echo 0)
+    failed=$(grep -oE '^\[  FAILED  \] [0-9]+ test' "$out/tests-$t.log" | grep -oE '[0-9]+' || echo 0)
+    skipped=$(grep -oE '^\[  SKIPPED \] [0-9]+ test' "$out/tests-$t.log" | grep -oE '[0-9]+' || echo 0)
+    summary+=("tests $t: rc=$rc passed=${passed:-0} failed=${failed:-0} skipped=${skipped:-0}")
+    grep -E '^\[  FAILED  \] [A-Za-z]' "$out/tests-$t.log" | sort -u | head -20
+done
+
+if [ $bench -eq 1 ]; then
+    for bin in "$build"/bench/ks_bench_*; do
+        [ -x "$bin" ] || continue
+        name=$(basename "$bin" | sed 's/^ks_bench_//')
+        timeout 300 "$bin" --json "$out/bench-$name.json" > "$out/bench-$name.log" 2>&1
+        summary+=("bench $name: rc=$?")
+    done
+fi
+
+if [ -x "$build/app/kernelscope" ]; then
+    "$build/app/kernelscope" --headless --frames 120 --screenshot "$out/default-demo.png" > "$out/app.log" 2>&1
+    summary+=("app default demo: rc=$?")
+fi
+
+printf '%s\n' "${summary[@]}"

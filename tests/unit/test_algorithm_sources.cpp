@@ -8,6 +8,8 @@
 #include "ks/core/error.hpp"
 #include "ks/rtc/compiler.hpp"
 
+#include "algorithm_test.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -52,27 +54,6 @@ void expectReductionCompiles(const ReductionSpec& spec, bool vectorizable, bool 
     EXPECT_FALSE(r.cubin.empty());
 }
 
-const char* kMinMaxPreamble = R"(
-struct minmax_collector
-{
-    float cur_min;
-    float cur_max;
-    __device__ minmax_collector() { }
-    __device__ minmax_collector(float cmin, float cmax) : cur_min(cmin), cur_max(cmax) { }
-    __device__ minmax_collector(minmax_collector const &src) : cur_min(src.cur_min), cur_max(src.cur_max) { }
-    __device__ minmax_collector(minmax_collector const volatile &src) : cur_min(src.cur_min), cur_max(src.cur_max) { }
-    __device__ minmax_collector volatile &operator=(minmax_collector const &src) volatile
-    {
-        cur_min = src.cur_min;
-        cur_max = src.cur_max;
-        return *this;
-    }
-};
-__device__ minmax_collector agg_mmc(minmax_collector a, minmax_collector b)
-{
-    return minmax_collector(fminf(a.cur_min, b.cur_min), fmaxf(a.cur_max, b.cur_max));
-}
-)";
 
 } // namespace
 
@@ -142,7 +123,7 @@ TEST(ReductionSource, PyCudaStructReductionCompiles)
 {
     // test_struct_reduce's collector, neutral and expressions.
     expectReductionCompiles({"minmax_collector", "minmax_collector(10000, -10000)", "agg_mmc(a, b)",
-                             "minmax_collector(x[i], x[i])", "float *x", kMinMaxPreamble, "ks_minmax"},
+                             "minmax_collector(x[i], x[i])", "float *x", ks::test::kMinMaxCollectorPreamble, "ks_minmax"},
                             true, true);
 }
 
@@ -200,7 +181,7 @@ TEST(ScanSource, InclusiveWithoutNeutralAndStructScansCompile)
     const GeneratedScan g = ks::array::generateScan({"int", "a > b ? a : b", "", false, "", "ks_running_max"});
     EXPECT_TRUE(compileForHopper(g.source, "ks_running_max").ok);
     const GeneratedScan s = ks::array::generateScan(
-        {"minmax_collector", "agg_mmc(a, b)", "minmax_collector(1e30f, -1e30f)", true, kMinMaxPreamble, "ks_mm_scan"});
+        {"minmax_collector", "agg_mmc(a, b)", "minmax_collector(1e30f, -1e30f)", true, ks::test::kMinMaxCollectorPreamble, "ks_mm_scan"});
     const auto r = compileForHopper(s.source, "ks_mm_scan");
     EXPECT_TRUE(r.ok) << r.log;
     EXPECT_THROW(ks::array::generateScan({"int", "a+b", "", true, "", "ks_ex"}), ks::Error);

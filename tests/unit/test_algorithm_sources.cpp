@@ -241,6 +241,23 @@ TEST(ReductionSource, EveryBuiltInCompilesForHopper)
                  ks::Error);
 }
 
+TEST(ScanSource, CumsumCompilesForEveryRealDType)
+{
+    for (const ks::array::DType t : ks::array::kAllDTypes) {
+        if (ks::array::isComplex(t))
+            continue;
+        const std::string type(ks::array::cudaTypeName(t));
+        SCOPED_TRACE(type);
+        const GeneratedScan g = ks::array::generateScan({type, "a+b", "", false, "", "ks_inclusive_scan"});
+        const auto r = compileForHopper(g.source, "ks_inclusive_scan");
+        ASSERT_TRUE(r.ok) << r.log;
+        EXPECT_FALSE(spills(r.log)) << r.log;
+        EXPECT_NE(r.ptx.find("ks_inclusive_scan_tile = " +
+                             std::to_string(ks::array::scanTileElements(ks::array::itemSize(t))) + ";"),
+                  std::string::npos);
+    }
+}
+
 TEST(ScanSource, HostTileSizeMatchesTheKernel)
 {
     for (const char* type : {"unsigned char", "short", "int", "double", "float4"}) {

@@ -105,6 +105,14 @@ DeviceArray DeviceArray::empty(Runtime& rt, const Dims& shape, DType dtype)
 DeviceArray DeviceArray::view(Runtime& rt, CUdeviceptr pointer, DType dtype, const Dims& shape, Dims strides,
                               std::int64_t offsetBytes)
 {
+    DeviceArray a = detached(pointer, dtype, shape, std::move(strides), offsetBytes);
+    a.m_runtime = &rt;
+    return a;
+}
+
+DeviceArray DeviceArray::detached(CUdeviceptr pointer, DType dtype, const Dims& shape, Dims strides,
+                                  std::int64_t offsetBytes)
+{
     if (strides.empty() && !shape.empty())
         strides = contiguousStrides(shape, array::itemSize(dtype));
     if (strides.size() != shape.size())
@@ -115,7 +123,6 @@ DeviceArray DeviceArray::view(Runtime& rt, CUdeviceptr pointer, DType dtype, con
     if (pointer == 0 && shape.product() != 0)
         throwUsage("DeviceArray::view", "null device pointer for a non-empty view");
     DeviceArray a;
-    a.m_runtime = &rt;
     a.m_dtype = dtype;
     a.m_shape = shape;
     a.m_strides = strides;
@@ -159,30 +166,34 @@ std::int64_t DeviceArray::shape(int axis) const
     return m_shape[normalizeAxis(axis, ndim(), "DeviceArray::shape")];
 }
 
-bool DeviceArray::isCContiguous() const noexcept
+namespace {
+
+// Whether the axes, visited in `order` from the fastest-varying, have the packed strides.
+template <class Order>
+bool packed(const Dims& shape, const Dims& strides, std::int64_t itemSize, Order order)
 {
-    std::int64_t expected = std::int64_t(itemSize());
-    for (int i = ndim() - 1; i >= 0; --i) {
-        if (m_shape[i] == 0)
+    std::int64_t expected = itemSize;
+    for (int k = 0; k < shape.size(); ++k) {
+        const int i = order(k);
+        if (shape[i] == 0)
             return true;
-        if (m_shape[i] != 1 && m_strides[i] != expected)
+        if (shape[i] != 1 && strides[i] != expected)
             return false;
-        expected *= m_shape[i];
+        expected *= shape[i];
     }
     return true;
 }
 
+} // namespace
+
+bool DeviceArray::isCContiguous() const noexcept
+{
+    return packed(m_shape, m_strides, std::int64_t(itemSize()), [n = ndim()](int k) { return n - 1 - k; });
+}
+
 bool DeviceArray::isFContiguous() const noexcept
 {
-    std::int64_t expected = std::int64_t(itemSize());
-    for (int i = 0; i < ndim(); ++i) {
-        if (m_shape[i] == 0)
-            return true;
-        if (m_shape[i] != 1 && m_strides[i] != expected)
-            return false;
-        expected *= m_shape[i];
-    }
-    return true;
+    return packed(m_shape, m_strides, std::int64_t(itemSize()), [](int k) { return k; });
 }
 
 namespace {
@@ -239,7 +250,6 @@ DeviceArray DeviceArray::index(std::initializer_list<IndexItem> items) const
 
 DeviceArray DeviceArray::index(std::span<const IndexItem> items) const
 {
-    runtime();
     int consumed = 0, ellipses = 0;
     for (const IndexItem& it : items) {
         if (it.kind == IndexItem::Kind::Integer || it.kind == IndexItem::Kind::Slice)

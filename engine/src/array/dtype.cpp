@@ -148,10 +148,14 @@ std::optional<DType> parseDType(std::string_view name) noexcept
         {"complex64", DType::Complex64},
         {"c8", DType::Complex64},
         {"ks::complex64", DType::Complex64},
+        {"ks::complex<float>", DType::Complex64},
+        {"pycuda::complex<float>", DType::Complex64},
         {"complex128", DType::Complex128},
         {"c16", DType::Complex128},
         {"complex", DType::Complex128},
         {"ks::complex128", DType::Complex128},
+        {"ks::complex<double>", DType::Complex128},
+        {"pycuda::complex<double>", DType::Complex128},
     };
     for (const Alias& a : kAliases)
         if (a.name == name)

@@ -101,6 +101,11 @@ public:
     static DeviceArray view(Runtime& rt, std::shared_ptr<cuda::DeviceMemory> memory, DType dtype, const Dims& shape,
                             Dims strides = {}, std::int64_t offsetBytes = 0);
 
+    // A view with no runtime: layout queries and view operations (index, reshapeView, transpose, ...)
+    // work; anything that touches the device throws. For host-side layout computations and tests.
+    static DeviceArray detached(CUdeviceptr pointer, DType dtype, const Dims& shape, Dims strides = {},
+                                std::int64_t offsetBytes = 0);
+
     // ----- queries
     bool valid() const noexcept { return m_runtime != nullptr; }
     Runtime& runtime() const; // throws for an empty array

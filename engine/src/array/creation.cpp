@@ -1,0 +1,191 @@
+// Creation functions and the DeviceArray members that run map kernels (copy, assign, fill, astype).
+#include "ks/array/device_array.hpp"
+#include "ks/array/map.hpp"
+#include "ks/array/op_specs.hpp"
+#include "ks/array/runtime.hpp"
+#include "ks/core/error.hpp"
+
+#include <cmath>
+
+namespace ks::array {
+
+void DeviceArray::assign(const DeviceArray& source)
+{
+    Runtime& rt = runtime();
+    if (source.runtimePtr() != &rt)
+        throwUsage("DeviceArray::assign", "source belongs to another runtime");
+    // Same dtype, both contiguous, same shape: a plain device copy.
+    if (source.dtype() == m_dtype && source.shape() == m_shape && isCContiguous() && source.isCContiguous() &&
+        !(source.data() != data() && mayShareMemory(source))) {
+        if (nbytes() > 0 && source.data() != data())
+            KS_CU(cuMemcpyDtoDAsync, data(), source.data(), std::size_t(nbytes()), rt.stream());
+        return;
+    }
+    const DeviceArray out[] = {*this};
+    const MapArg in[] = {source};
+    runMap(castSpec(source.dtype(), m_dtype), out, in);
+}
+
+void DeviceArray::fill(const Scalar& value)
+{
+    const DeviceArray out[] = {*this};
+    const MapArg in[] = {value};
+    runMap(castSpec(m_dtype, m_dtype, true), out, in);
+}
+
+DeviceArray DeviceArray::copy() const
+{
+    DeviceArray out = DeviceArray::empty(runtime(), m_shape, m_dtype);
+    out.assign(*this);
+    return out;
+}
+
+DeviceArray DeviceArray::astype(DType dtype) const
+{
+    DeviceArray out = DeviceArray::empty(runtime(), m_shape, dtype);
+    out.assign(*this);
+    return out;
+}
+
+DeviceArray zeros(Runtime& rt, const Dims& shape, DType dtype)
+{
+    DeviceArray a = DeviceArray::empty(rt, shape, dtype);
+    // All-zero bytes are 0 / 0.0 / false in every dtype.
+    if (a.nbytes() > 0)
+        KS_CU(cuMemsetD8Async, a.data(), 0, std::size_t(a.nbytes()), rt.stream());
+    return a;
+}
+
+DeviceArray ones(Runtime& rt, const Dims& shape, DType dtype)
+{
+    return full(rt, shape, Scalar(1), dtype);
+}
+
+DeviceArray full(Runtime& rt, const Dims& shape, const Scalar& value, DType dtype)
+{
+    DeviceArray a = DeviceArray::empty(rt, shape, dtype);
+    a.fill(value);
+    return a;
+}
+
+DeviceArray zerosLike(const DeviceArray& a)
+{
+    return zeros(a.runtime(), a.shape(), a.dtype());
+}
+
+DeviceArray arange(Runtime& rt, double start, double stop, double step, DType dtype)
+{
+    if (step == 0)
+        throwUsage("arange", "step must not be zero");
+    if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step))
+        throwUsage("arange", "start, stop and step must be finite");
+    const double length = std::ceil((stop - start) / step);
+    const std::int64_t n = length > 0 ? std::int64_t(length) : 0;
+    DeviceArray a = DeviceArray::empty(rt, Dims{n}, dtype);
+    // numpy fills start + i * delta with delta = (start + step) - start in the dtype.
+    const Scalar s = Scalar::typed(dtype, Scalar(start));
+    Scalar delta = Scalar::typed(dtype, Scalar(step));
+    if (isInteger(dtype))
+        delta = Scalar::typed(dtype, Scalar(Scalar::typed(dtype, Scalar(start + step)).asInt64() - s.asInt64()));
+    const DeviceArray out[] = {a};
+    const MapArg in[] = {s, delta};
+    runMap(arangeSpec(dtype), out, in);
+    return a;
+}
+
+DeviceArray linspace(Runtime& rt, double start, double stop, std::int64_t num, bool endpoint, DType dtype)
+{
+    if (num < 0)
+        throwUsage("linspace", "number of samples, " + std::to_string(num) + ", must be non-negative");
+    DeviceArray a = DeviceArray::empty(rt, Dims{num}, dtype);
+    const std::int64_t div = endpoint ? num - 1 : num;
+    const double step = div > 0 ? (stop - start) / double(div) : std::nan("");
+    const DeviceArray out[] = {a};
+    const MapArg in[] = {Scalar(start), Scalar(div > 0 ? step : 0.0), Scalar(stop), Scalar(endpoint && num > 1)};
+    runMap(linspaceSpec(dtype), out, in);
+    return a;
+}
+
+namespace {
+
+DType commonType(std::span<const DeviceArray> arrays)
+{
+    DType t = arrays[0].dtype();
+    for (const DeviceArray& a : arrays)
+        t = promoteTypes(t, a.dtype());
+    return t;
+}
+
+} // namespace
+
+DeviceArray concatenate(std::span<const DeviceArray> arrays, int axis)
+{
+    if (arrays.empty())
+        throwUsage("concatenate", "need at least one array to concatenate");
+    const DeviceArray& first = arrays[0];
+    const int ndim = first.ndim();
+    if (ndim == 0)
+        throwUsage("concatenate", "zero-dimensional arrays cannot be concatenated");
+    if (axis < -ndim || axis >= ndim)
+        throwUsage("concatenate", "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                                      std::to_string(ndim));
+    if (axis < 0)
+        axis += ndim;
+    Dims shape = first.shape();
+    shape[axis] = 0;
+    for (const DeviceArray& a : arrays) {
+        bool ok = a.ndim() == ndim;
+        for (int d = 0; d < ndim && ok; ++d)
+            ok = d == axis || a.shape()[d] == first.shape()[d];
+        if (!ok)
+            throwUsage("concatenate", "all the input array dimensions except for the concatenation axis must match "
+                                      "exactly: " + first.shape().toString() + " and " + a.shape().toString());
+        shape[axis] += a.shape()[axis];
+    }
+    DeviceArray out = DeviceArray::empty(first.runtime(), shape, commonType(arrays));
+    std::int64_t at = 0;
+    for (const DeviceArray& a : arrays) {
+        const std::int64_t len = a.shape()[axis];
+        out.slice(axis, Slice::range(at, at + len)).assign(a);
+        at += len;
+    }
+    return out;
+}
+
+DeviceArray concatenate(std::initializer_list<DeviceArray> arrays, int axis)
+{
+    return concatenate(std::span<const DeviceArray>(arrays.begin(), arrays.size()), axis);
+}
+
+DeviceArray stack(std::span<const DeviceArray> arrays, int axis)
+{
+    if (arrays.empty())
+        throwUsage("stack", "need at least one array to stack");
+    const Dims shape = arrays[0].shape();
+    const int ndim = shape.size() + 1;
+    if (axis < -ndim || axis >= ndim)
+        throwUsage("stack", "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                                std::to_string(ndim));
+    if (axis < 0)
+        axis += ndim;
+    for (const DeviceArray& a : arrays)
+        if (!(a.shape() == shape))
+            throwUsage("stack", "all input arrays must have the same shape: " + shape.toString() + " and " +
+                                    a.shape().toString());
+    Dims outShape = shape;
+    outShape.insert(axis, std::int64_t(arrays.size()));
+    DeviceArray out = DeviceArray::empty(arrays[0].runtime(), outShape, commonType(arrays));
+    for (std::size_t k = 0; k < arrays.size(); ++k) {
+        std::vector<IndexItem> index(std::size_t(axis), IndexItem(Slice::all()));
+        index.emplace_back(std::int64_t(k));
+        out.index(std::span<const IndexItem>(index)).assign(arrays[k]);
+    }
+    return out;
+}
+
+DeviceArray stack(std::initializer_list<DeviceArray> arrays, int axis)
+{
+    return stack(std::span<const DeviceArray>(arrays.begin(), arrays.size()), axis);
+}
+
+} // namespace ks::array

@@ -1,0 +1,160 @@
+#include "ks/array/map.hpp"
+
+#include "ks/array/runtime.hpp"
+#include "ks/core/error.hpp"
+
+#include <limits>
+#include <vector>
+
+namespace ks::array {
+
+namespace {
+
+struct alignas(16) ParamSlot {
+    unsigned char bytes[16];
+};
+
+bool sameLayout(const DeviceArray& a, const DeviceArray& b)
+{
+    return a.data() == b.data() && a.shape() == b.shape() && a.strides() == b.strides() && a.dtype() == b.dtype();
+}
+
+} // namespace
+
+Dims collapseDims(const Dims& shape, std::span<Dims> strides)
+{
+    Dims outShape;
+    std::vector<Dims> outStrides(strides.size());
+    for (int d = 0; d < shape.size(); ++d) {
+        if (shape[d] == 1)
+            continue;
+        bool merge = !outShape.empty();
+        for (std::size_t a = 0; a < strides.size() && merge; ++a)
+            merge = outStrides[a].back() == strides[a][d] * shape[d];
+        if (merge) {
+            outShape[outShape.size() - 1] *= shape[d];
+            for (std::size_t a = 0; a < strides.size(); ++a)
+                outStrides[a][outStrides[a].size() - 1] = strides[a][d];
+        } else {
+            outShape.push_back(shape[d]);
+            for (std::size_t a = 0; a < strides.size(); ++a)
+                outStrides[a].push_back(strides[a][d]);
+        }
+    }
+    if (outShape.empty()) {
+        outShape.push_back(shape.product() == 0 ? 0 : 1);
+        for (Dims& s : outStrides)
+            s.push_back(0);
+    }
+    for (std::size_t a = 0; a < strides.size(); ++a)
+        strides[a] = outStrides[a];
+    return outShape;
+}
+
+void runMap(const MapSpec& spec, std::span<const DeviceArray> outputs, std::span<const MapArg> inputs)
+{
+    if (outputs.size() != spec.outputs.size() || inputs.size() != spec.inputs.size())
+        throwUsage("runMap", "map '" + spec.name + "' takes " + std::to_string(spec.outputs.size()) + " outputs and " +
+                                 std::to_string(spec.inputs.size()) + " inputs; given " +
+                                 std::to_string(outputs.size()) + " and " + std::to_string(inputs.size()));
+    Runtime& rt = outputs[0].runtime();
+    const Dims shape = outputs[0].shape();
+    for (std::size_t k = 0; k < outputs.size(); ++k) {
+        if (outputs[k].dtype() != spec.outputs[k])
+            throwUsage("runMap", "map '" + spec.name + "' output " + std::to_string(k) + " must be " +
+                                     std::string(dtypeName(spec.outputs[k])) + ", got the " + outputs[k].describe());
+        if (!(outputs[k].shape() == shape))
+            throwUsage("runMap", "map '" + spec.name + "' outputs differ in shape: " + shape.toString() + " and " +
+                                     outputs[k].shape().toString());
+        if (outputs[k].runtimePtr() != &rt)
+            throwUsage("runMap", "map '" + spec.name + "' mixes arrays of different runtimes");
+    }
+    // Array inputs broadcast to the output shape; overlapping inputs with another layout are copied.
+    std::vector<DeviceArray> arrays(outputs.begin(), outputs.end());
+    std::vector<ParamSlot> scalars(inputs.size());
+    for (std::size_t k = 0; k < inputs.size(); ++k) {
+        const MapOperand& operand = spec.inputs[k];
+        if (const Scalar* s = std::get_if<Scalar>(&inputs[k])) {
+            if (!operand.scalar)
+                throwUsage("runMap", "map '" + spec.name + "' input " + std::to_string(k) + " must be an array");
+            s->store(operand.dtype, scalars[k].bytes);
+            continue;
+        }
+        const DeviceArray& in = std::get<DeviceArray>(inputs[k]);
+        if (operand.scalar)
+            throwUsage("runMap", "map '" + spec.name + "' input " + std::to_string(k) + " must be a scalar");
+        if (in.dtype() != operand.dtype)
+            throwUsage("runMap", "map '" + spec.name + "' input " + std::to_string(k) + " must be " +
+                                     std::string(dtypeName(operand.dtype)) + ", got the " + in.describe());
+        if (in.runtimePtr() != &rt)
+            throwUsage("runMap", "map '" + spec.name + "' mixes arrays of different runtimes");
+        DeviceArray view = in.broadcastTo(shape);
+        for (const DeviceArray& out : outputs)
+            if (!sameLayout(view, out) && view.mayShareMemory(out)) {
+                view = in.copy().broadcastTo(shape);
+                break;
+            }
+        arrays.push_back(std::move(view));
+    }
+    const std::int64_t n = shape.product();
+    if (n == 0)
+        return;
+
+    std::vector<CUdeviceptr> pointers;
+    pointers.reserve(arrays.size());
+    for (const DeviceArray& a : arrays)
+        pointers.push_back(a.data());
+    std::vector<void*> params;
+    // Parameters: outputs, then inputs in order (array pointer or scalar value), then [layout,] n.
+    auto pushOperands = [&] {
+        for (std::size_t k = 0; k < outputs.size(); ++k)
+            params.push_back(&pointers[k]);
+        std::size_t arrayIndex = outputs.size();
+        for (std::size_t k = 0; k < inputs.size(); ++k)
+            params.push_back(spec.inputs[k].scalar ? static_cast<void*>(scalars[k].bytes)
+                                                   : static_cast<void*>(&pointers[arrayIndex++]));
+    };
+    long long count = n;
+
+    bool contiguous = true;
+    for (const DeviceArray& a : arrays)
+        contiguous = contiguous && a.isCContiguous();
+    if (contiguous) {
+        const int v = mapVectorWidth(spec);
+        bool aligned = v > 1;
+        for (const DeviceArray& a : arrays)
+            aligned = aligned && a.data() % (std::uint64_t(v) * a.itemSize()) == 0;
+        const std::string key = mapKey(spec) + ":contiguous";
+        const cuda::Function& f =
+            rt.kernel(key, aligned ? kMapVectorKernel : kMapScalarKernel, [&] { return mapContiguousSource(spec); },
+                      "ks_map_" + spec.name + ".cu");
+        pushOperands();
+        params.push_back(&count);
+        rt.launch(f, rt.gridStrideConfig(std::uint64_t(aligned ? std::max<std::int64_t>(n / v, 1) : n)),
+                  params.data());
+        return;
+    }
+
+    std::vector<Dims> strides;
+    for (const DeviceArray& a : arrays)
+        strides.push_back(a.strides());
+    const Dims collapsed = collapseDims(shape, strides);
+    const int rank = collapsed.size();
+    const bool index64 = std::uint64_t(n) > std::numeric_limits<unsigned int>::max();
+    std::vector<long long> layout;
+    for (int d = 0; d < rank; ++d)
+        layout.push_back(collapsed[d]);
+    for (const Dims& s : strides)
+        for (int d = 0; d < rank; ++d)
+            layout.push_back(s[d]);
+    const std::string key = mapKey(spec) + ":strided" + std::to_string(rank) + (index64 ? ":i64" : ":i32");
+    const cuda::Function& f = rt.kernel(key, kMapStridedKernel,
+                                        [&] { return mapStridedSource(spec, rank, index64); },
+                                        "ks_map_" + spec.name + ".cu");
+    pushOperands();
+    params.push_back(layout.data());
+    params.push_back(&count);
+    rt.launch(f, rt.gridStrideConfig(std::uint64_t(n)), params.data());
+}
+
+} // namespace ks::array

@@ -1,0 +1,151 @@
+// DType facts and numpy's promotion rules (np.promote_types and numpy 2 / NEP 50 scalars), host only.
+#include "ks/array/dtype.hpp"
+#include "ks/core/error.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+
+using ks::array::DType;
+using ks::array::Scalar;
+
+namespace {
+
+// numpy's type characters in kAllDTypes order.
+constexpr char kChars[] = "?bhilBHILfdFD";
+
+DType fromChar(char c)
+{
+    const char* p = std::strchr(kChars, c);
+    EXPECT_NE(p, nullptr) << c;
+    return ks::array::kAllDTypes[p - kChars];
+}
+
+} // namespace
+
+TEST(ArrayDType, SizesNamesAndCudaTypes)
+{
+    const std::size_t sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16};
+    for (int i = 0; i < ks::array::kDTypeCount; ++i) {
+        const DType t = ks::array::kAllDTypes[i];
+        EXPECT_EQ(ks::array::itemSize(t), sizes[i]) << ks::array::dtypeName(t);
+        EXPECT_EQ(ks::array::parseDType(ks::array::dtypeName(t)), t);
+        EXPECT_EQ(ks::array::parseDType(ks::array::cudaTypeName(t)), t) << ks::array::cudaTypeName(t);
+    }
+    EXPECT_EQ(ks::array::parseDType("unsigned long long"), DType::UInt64);
+    EXPECT_EQ(ks::array::parseDType("pycuda::complex<float>"), DType::Complex64);
+    EXPECT_EQ(ks::array::parseDType("float"), DType::Float32); // C's float, not numpy's
+    EXPECT_FALSE(ks::array::parseDType("float16").has_value());
+    EXPECT_EQ(ks::array::dtypeOf<int>(), DType::Int32);
+    EXPECT_EQ(ks::array::dtypeOf<unsigned char>(), DType::UInt8);
+    EXPECT_EQ(ks::array::dtypeOf<std::complex<double>>(), DType::Complex128);
+    EXPECT_EQ(ks::array::realType(DType::Complex64), DType::Float32);
+    EXPECT_EQ(ks::array::complexType(DType::Float32), DType::Complex64);
+    EXPECT_EQ(ks::array::inexactType(DType::Int16), DType::Float32);
+    EXPECT_EQ(ks::array::inexactType(DType::Int32), DType::Float64);
+    EXPECT_EQ(ks::array::inexactType(DType::UInt8), DType::Float32);
+    EXPECT_EQ(ks::array::inexactType(DType::Complex64), DType::Complex64);
+}
+
+TEST(ArrayDType, PromoteTypesMatchesNumpyForEveryPair)
+{
+    // np.promote_types(row, column); rows and columns in "?bhilBHILfdFD" order.
+    const char* table[] = {
+        "?bhilBHILfdFD", // ?
+        "bbhilhildfdFD", // b
+        "hhhilhildfdFD", // h
+        "iiiiliildddDD", // i
+        "lllllllldddDD", // l
+        "BhhilBHILfdFD", // B
+        "HiiilHHILfdFD", // H
+        "IllllIIILddDD", // I
+        "LddddLLLLddDD", // L
+        "fffddffddfdFD", // f
+        "dddddddddddDD", // d
+        "FFFDDFFDDFDFD", // F
+        "DDDDDDDDDDDDD", // D
+    };
+    for (int r = 0; r < ks::array::kDTypeCount; ++r) {
+        ASSERT_EQ(std::strlen(table[r]), 13u) << r;
+        for (int c = 0; c < ks::array::kDTypeCount; ++c) {
+            const DType a = ks::array::kAllDTypes[r], b = ks::array::kAllDTypes[c];
+            EXPECT_EQ(ks::array::promoteTypes(a, b), fromChar(table[r][c]))
+                << ks::array::dtypeName(a) << " + " << ks::array::dtypeName(b);
+            EXPECT_EQ(ks::array::promoteTypes(a, b), ks::array::promoteTypes(b, a));
+        }
+    }
+    // The example.
+    EXPECT_EQ(ks::array::resultType(DType::Int32, DType::Float32), DType::Float64);
+}
+
+TEST(ArrayDType, WeakScalarsFollowNep50)
+{
+    using ks::array::resultType;
+    // Python float with a float array keeps the array's precision; with an integer array gives float64.
+    EXPECT_EQ(resultType(DType::Float32, Scalar(2.0)), DType::Float32);
+    EXPECT_EQ(resultType(DType::Float32, Scalar(2.f)), DType::Float32);
+    EXPECT_EQ(resultType(DType::Int32, Scalar(2.5)), DType::Float64);
+    EXPECT_EQ(resultType(DType::UInt8, Scalar(2.5f)), DType::Float64);
+    EXPECT_EQ(resultType(DType::Bool, Scalar(2.5)), DType::Float64);
+    // Python int keeps any numeric array's type; with bool gives int64.
+    EXPECT_EQ(resultType(DType::Int8, Scalar(1)), DType::Int8);
+    EXPECT_EQ(resultType(DType::UInt16, Scalar(7ll)), DType::UInt16);
+    EXPECT_EQ(resultType(DType::Float32, Scalar(3)), DType::Float32);
+    EXPECT_EQ(resultType(DType::Complex64, Scalar(3)), DType::Complex64);
+    EXPECT_EQ(resultType(DType::Bool, Scalar(3)), DType::Int64);
+    // Python complex.
+    EXPECT_EQ(resultType(DType::Float32, Scalar(std::complex<double>(1, 2))), DType::Complex64);
+    EXPECT_EQ(resultType(DType::Float64, Scalar(std::complex<float>(1, 2))), DType::Complex128);
+    EXPECT_EQ(resultType(DType::Int16, Scalar(std::complex<double>(1, 2))), DType::Complex128);
+    // Python bool never changes the type.
+    EXPECT_EQ(resultType(DType::Int8, Scalar(true)), DType::Int8);
+    EXPECT_EQ(resultType(DType::Bool, Scalar(true)), DType::Bool);
+    // Out-of-range Python ints are errors (numpy 2: OverflowError).
+    EXPECT_THROW(resultType(DType::UInt8, Scalar(300)), ks::Error);
+    EXPECT_THROW(resultType(DType::UInt8, Scalar(-1)), ks::Error);
+    EXPECT_THROW(resultType(DType::Int8, Scalar(128)), ks::Error);
+    EXPECT_NO_THROW(resultType(DType::Int8, Scalar(-128)));
+    EXPECT_NO_THROW(resultType(DType::UInt64, Scalar(~0ull)));
+    EXPECT_THROW(resultType(DType::Int64, Scalar(~0ull)), ks::Error);
+    // Strong scalars promote like arrays.
+    EXPECT_EQ(resultType(DType::Float32, Scalar::typed(DType::Float64, 2.0)), DType::Float64);
+    EXPECT_EQ(resultType(DType::Int32, Scalar::typed(DType::Float32, 2.0)), DType::Float64);
+    EXPECT_EQ(resultType(DType::UInt8, Scalar::typed(DType::Int8, 1)), DType::Int16);
+}
+
+TEST(ArrayDType, ScalarConversionsAndStorage)
+{
+    const Scalar s = Scalar::typed(DType::Int8, 300); // wraps like a C++ conversion
+    EXPECT_EQ(s.asInt64(), 44);
+    EXPECT_FALSE(s.weak());
+    EXPECT_EQ(s.dtype(), DType::Int8);
+    EXPECT_EQ(Scalar(2.5).dtype(), DType::Float64);
+    EXPECT_EQ(Scalar(~0ull).dtype(), DType::UInt64);
+    EXPECT_EQ(Scalar(5u).dtype(), DType::Int64);
+    EXPECT_TRUE(Scalar(0.5).asBool());
+
+    unsigned char bytes[16];
+    Scalar(2.5).store(DType::Float32, bytes);
+    float f = 0;
+    std::memcpy(&f, bytes, 4);
+    EXPECT_EQ(f, 2.5f);
+    Scalar(-3.7).store(DType::Int16, bytes);
+    short h = 0;
+    std::memcpy(&h, bytes, 2);
+    EXPECT_EQ(h, -3);
+    Scalar(std::complex<double>(1.5, -2)).store(DType::Complex64, bytes);
+    float c[2];
+    std::memcpy(c, bytes, 8);
+    EXPECT_EQ(c[0], 1.5f);
+    EXPECT_EQ(c[1], -2.f);
+    Scalar(7).store(DType::Complex128, bytes);
+    double d[2];
+    std::memcpy(d, bytes, 16);
+    EXPECT_EQ(d[0], 7.0);
+    EXPECT_EQ(d[1], 0.0);
+    Scalar(2.0).store(DType::Bool, bytes);
+    EXPECT_EQ(bytes[0], 1);
+    EXPECT_EQ(Scalar(-1).toString(), "-1");
+    EXPECT_EQ(Scalar::typed(DType::Float32, 2.5).toString(), "float32(2.5)");
+}

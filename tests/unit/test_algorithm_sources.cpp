@@ -1,7 +1,7 @@
 // Generated reduction and scan kernels compile with NVRTC for sm_90 on any machine (no GPU), and the
 // host-side pieces around them (argument lists, packing, scratch sizes) do what they say.
 #include "ks/array/algorithm_source.hpp"
-#include "ks/array/kernel_signature.hpp"
+#include "ks/array/kernel_args.hpp"
 #include "ks/array/reduction.hpp"
 #include "ks/rng/fill.hpp"
 #include "ks/rng/generator.hpp"
@@ -56,38 +56,6 @@ void expectReductionCompiles(const ReductionSpec& spec, bool vectorizable, bool 
 
 
 } // namespace
-
-TEST(KernelSignature, ParsesPointersValuesAndQualifiers)
-{
-    const auto p = ks::array::parseKernelParameters(" float a, const float *__restrict__ x,double* y , unsigned int n");
-    ASSERT_EQ(p.size(), 4u);
-    EXPECT_EQ(p[0].name, "a");
-    EXPECT_FALSE(p[0].pointer);
-    EXPECT_EQ(p[0].type, "float");
-    EXPECT_EQ(p[1].name, "x");
-    EXPECT_TRUE(p[1].pointer);
-    EXPECT_EQ(p[1].elementType, "float");
-    EXPECT_EQ(p[1].declaration, "const float *__restrict__ x");
-    EXPECT_EQ(p[2].elementType, "double");
-    EXPECT_EQ(p[3].type, "unsigned int");
-    EXPECT_EQ(ks::array::parameterNames(p), "a, x, y, n");
-    EXPECT_TRUE(ks::array::parseKernelParameters("  ").empty());
-}
-
-TEST(KernelSignature, RejectsMalformedLists)
-{
-    EXPECT_THROW(ks::array::parseKernelParameters("float"), ks::Error);
-    EXPECT_THROW(ks::array::parseKernelParameters("float *x,"), ks::Error);
-    EXPECT_THROW(ks::array::parseKernelParameters("float **x"), ks::Error);
-    EXPECT_THROW(ks::array::parseKernelParameters("float x, int x"), ks::Error);
-    EXPECT_THROW(ks::array::parseKernelParameters("float x[4]"), ks::Error);
-    try {
-        ks::array::parseKernelParameters("float *x, const");
-        FAIL();
-    } catch (const ks::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("parameter 2"), std::string::npos) << e.what();
-    }
-}
 
 TEST(KernelArgs, PacksValuesInOrder)
 {

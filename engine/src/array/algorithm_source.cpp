@@ -1,5 +1,6 @@
 #include "ks/array/algorithm_source.hpp"
 
+#include "ks/array/kernel_source.hpp"
 #include "ks/core/error.hpp"
 
 #include <algorithm>
@@ -245,7 +246,7 @@ void requireIdentifier(const std::string& name, const char* function)
 
 // The map reads pointer p only as p[i] and `i` nowhere else: each element's value depends only on
 // the elements at the same index, so a vector of consecutive elements can stand in for p.
-bool mapIsElementwise(const std::string& mapExpr, const std::vector<KernelParameter>& params)
+bool mapIsElementwise(const std::string& mapExpr, const std::vector<KernelArgument>& params)
 {
     std::string rest = mapExpr;
     bool anyPointer = false;
@@ -275,6 +276,11 @@ std::string userBlock(const std::string& label, const std::string& code)
 
 } // namespace
 
+std::string declaration(const KernelArgument& a)
+{
+    return std::string(a.isConst ? "const " : "") + std::string(cudaTypeName(a.dtype)) + (a.pointer ? " *" : " ") + a.name;
+}
+
 const std::string& algorithmSupportSource()
 {
     static const std::string source = kSupport;
@@ -288,7 +294,7 @@ GeneratedReduction generateReduction(const ReductionSpec& spec)
     if (spec.outType.empty() || spec.neutral.empty() || spec.reduceExpr.empty())
         throwUsage(fn, "a reduction needs an output type, a neutral element and a reduce expression");
     GeneratedReduction g;
-    g.params = parseKernelParameters(spec.arguments);
+    g.params = parseKernelArguments(spec.arguments);
     std::string mapExpr = spec.mapExpr;
     if (mapExpr.empty()) {
         if (g.params.empty() || !g.params[0].pointer)
@@ -302,17 +308,26 @@ GeneratedReduction generateReduction(const ReductionSpec& spec)
     g.stage2Kernel = spec.name + "_stage2";
     g.sizeSymbol = spec.name + "_value_size";
 
-    std::string params;
-    for (const auto& p : g.params)
-        params += ", " + p.declaration;
-    const std::string names = parameterNames(g.params);
+    std::string params, names, extraNames;
+    for (const auto& p : g.params) {
+        params += ", " + declaration(p);
+        names += (names.empty() ? "" : ", ") + p.name;
+    }
+    if (!spec.extraParameters.empty()) {
+        params += ", " + spec.extraParameters;
+        // Each extra declaration's last identifier is its name.
+        static const std::regex lastName("([A-Za-z_][A-Za-z_0-9]*)\\s*(,|$)");
+        for (std::sregex_iterator it(spec.extraParameters.begin(), spec.extraParameters.end(), lastName), end; it != end; ++it)
+            extraNames += ", " + (*it)[1].str();
+        names += names.empty() ? extraNames.substr(2) : extraNames;
+    }
 
     std::map<std::string, std::string> values = {
         {"OUT_TYPE", spec.outType}, {"NEUTRAL_EXPR", spec.neutral}, {"REDUCE_EXPR", spec.reduceExpr},
         {"MAP_EXPR", mapExpr},      {"PARAMS", params},            {"NAMES", names.empty() ? "" : ", " + names},
         {"NAME", spec.name},
     };
-    const std::string s = kSupport + userBlock("preamble", spec.preamble);
+    const std::string s = std::string(devicePrelude()) + kSupport + userBlock("preamble", spec.preamble);
     std::string generated = blockDefine() + R"KS(
 #line 1 "ks_reduction"
 typedef @OUT_TYPE@ ks_out_t;
@@ -391,8 +406,9 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage2(ks_out_t* k
                 continue;
             }
             ++pointerCount;
-            elementTypes += (elementTypes.empty() ? "" : ", ") + p.elementType;
-            decls += "        " + p.elementType + " ks_l_" + p.name + "[KS_U][KS_V];\n";
+            const std::string element(cudaTypeName(p.dtype));
+            elementTypes += (elementTypes.empty() ? "" : ", ") + element;
+            decls += "        " + element + " ks_l_" + p.name + "[KS_U][KS_V];\n";
             loads += "            ks_algo::loadVec<KS_V>(ks_l_" + p.name + "[u], " + p.name + " + (v + u * ks_stride) * KS_V);\n";
             loadsOne += "        ks_algo::loadVec<KS_V>(ks_l_" + p.name + "[0], " + p.name + " + v * KS_V);\n";
             vecNames += ", ks_l_" + p.name + "[u]";
@@ -437,7 +453,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage1_vec(ks_out_
         values["DECLS"] = decls;
         values["LOADS_ONE"] = loadsOne;
         values["LOADS"] = loads;
-        values["VECNAMES"] = vecNames;
+        values["VECNAMES"] = vecNames + extraNames;
         generated += k;
     }
     g.source = s + substitute(generated, values);
@@ -458,7 +474,7 @@ GeneratedScan generateScan(const ScanSpec& spec)
     g.sizeSymbol = spec.name + "_value_size";
     g.packedSymbol = spec.name + "_packed";
 
-    const std::string s = kSupport + userBlock("preamble", spec.preamble);
+    const std::string s = std::string(devicePrelude()) + kSupport + userBlock("preamble", spec.preamble);
     const std::string generated = blockDefine() + R"KS(
 #line 1 "ks_scan"
 typedef @VALUE_TYPE@ ks_t;

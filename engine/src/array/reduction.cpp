@@ -3,6 +3,7 @@
 #include "ks/array/runtime.hpp"
 #include "ks/core/error.hpp"
 #include "ks/cuda/memory.hpp"
+#include "ks/array/kernel_args.hpp"
 
 #include <algorithm>
 #include <limits>
@@ -132,12 +133,13 @@ void runBuiltin(const std::string& kind, const DeviceArray& a, const DeviceArray
     const Layout lb = b ? layoutOf(*b) : Layout{};
     const bool vectorOk = !strided && aligned16(a.data()) && (!b || aligned16(b->data()));
     run(rt, f, vectorOk, out, n, itemSize(outType), [&](KernelArgs& args) {
+        // The spec's arguments (x, then y or the values), then its extra parameters (layouts).
         args.add(a.data());
-        if (strided)
-            args.add(la);
-        if (b) {
+        if (b)
             args.add(b->data());
-            if (strided)
+        if (strided) {
+            args.add(la);
+            if (b)
                 args.add(lb);
         }
     });
@@ -159,6 +161,35 @@ DeviceArray builtin(const std::string& kind, const DeviceArray& a, const DeviceA
     DeviceArray result = scalarResult(a, outType);
     runBuiltin(kind, a, b, outType, result.data());
     return result;
+}
+
+// Appends the user's arguments: arrays for pointers (dtype must match), scalars converted to the
+// declared type. Throws ks::Error (Usage) naming the argument.
+void packArguments(const std::vector<KernelArgument>& params, std::span<const MapArg> values, KernelArgs& out)
+{
+    const char* fn = "ks::array::ReductionKernel";
+    if (params.size() != values.size())
+        throwUsage(fn, "takes " + std::to_string(params.size()) + " arguments, " + std::to_string(values.size()) +
+                           " given");
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        const KernelArgument& p = params[k];
+        const std::string which = "argument " + std::to_string(k + 1) + " ('" + declaration(p) + "')";
+        if (p.pointer) {
+            const DeviceArray* a = std::get_if<DeviceArray>(&values[k]);
+            if (!a)
+                throwUsage(fn, which + " is a pointer: pass an array");
+            if (a->dtype() != p.dtype)
+                throwUsage(fn, which + " wants " + std::string(dtypeName(p.dtype)) + " elements, got a " + a->describe());
+            out.add(a->data());
+        } else {
+            const Scalar* v = std::get_if<Scalar>(&values[k]);
+            if (!v)
+                throwUsage(fn, which + " is passed by value: pass a number, not an array");
+            unsigned char bytes[16] = {};
+            v->store(p.dtype, bytes);
+            out.addBytes(bytes, itemSize(p.dtype), std::min<std::size_t>(itemSize(p.dtype), 8));
+        }
+    }
 }
 
 void requireNonEmpty(const DeviceArray& a, const char* function)
@@ -191,37 +222,32 @@ ReductionKernel::ReductionKernel(Runtime& rt, ReductionSpec spec)
     }
 }
 
-std::int64_t ReductionKernel::sizeFromArguments(std::span<const KernelArgument> args) const
+std::int64_t ReductionKernel::sizeFromArguments(std::span<const MapArg> args) const
 {
     for (const auto& a : args)
-        if (a.kind() == KernelArgument::Kind::Array)
-            return a.array().size();
+        if (const DeviceArray* array = std::get_if<DeviceArray>(&a))
+            return array->size();
     throwUsage("ks::array::ReductionKernel", "no array argument to take the size from: use launch() with n");
 }
 
-void ReductionKernel::launch(CUdeviceptr out, std::int64_t n, std::span<const KernelArgument> args) const
+void ReductionKernel::launch(CUdeviceptr out, std::int64_t n, std::span<const MapArg> args) const
 {
     if (n < 0)
         throwUsage("ks::array::ReductionKernel::launch", "negative size " + std::to_string(n));
-    {
-        KernelArgs check; // argument errors surface before anything is queued
-        packArguments(m_generated.params, args, check, "ks::array::ReductionKernel");
-    }
+    KernelArgs packed; // argument errors surface before anything is queued
+    packArguments(m_generated.params, args, packed);
     bool vectorOk = true;
     for (const auto& a : args)
-        if (a.kind() != KernelArgument::Kind::Scalar) {
-            vectorOk = vectorOk && aligned16(a.address());
-            if (a.kind() == KernelArgument::Kind::Array && !a.array().isCContiguous())
-                vectorOk = false;
-        }
+        if (const DeviceArray* array = std::get_if<DeviceArray>(&a))
+            vectorOk = vectorOk && aligned16(array->data()) && array->isCContiguous();
     const std::string& source = m_generated.source;
     const Functions f = loadFunctions(*m_runtime, m_key, m_spec.name, [&] { return source; });
     run(*m_runtime, f, vectorOk, out, n, m_valueSize, [&](KernelArgs& kernelArgs) {
-        packArguments(m_generated.params, args, kernelArgs, "ks::array::ReductionKernel");
+        packArguments(m_generated.params, args, kernelArgs);
     });
 }
 
-DeviceArray ReductionKernel::operator()(std::span<const KernelArgument> args) const
+DeviceArray ReductionKernel::operator()(std::span<const MapArg> args) const
 {
     if (!m_outDType)
         throwUsage("ks::array::ReductionKernel", "output type '" + m_spec.outType +
@@ -231,12 +257,12 @@ DeviceArray ReductionKernel::operator()(std::span<const KernelArgument> args) co
     return result;
 }
 
-DeviceArray ReductionKernel::operator()(std::initializer_list<KernelArgument> args) const
+DeviceArray ReductionKernel::operator()(std::initializer_list<MapArg> args) const
 {
-    return (*this)(std::span<const KernelArgument>(args.begin(), args.size()));
+    return (*this)(std::span<const MapArg>(args.begin(), args.size()));
 }
 
-void ReductionKernel::into(const DeviceArray& out, std::span<const KernelArgument> args) const
+void ReductionKernel::into(const DeviceArray& out, std::span<const MapArg> args) const
 {
     requireSlot(out, "ks::array::ReductionKernel::into");
     if (out.itemSize() != m_valueSize || (m_outDType && out.dtype() != *m_outDType))
@@ -245,12 +271,12 @@ void ReductionKernel::into(const DeviceArray& out, std::span<const KernelArgumen
     launch(out.data(), sizeFromArguments(args), args);
 }
 
-void ReductionKernel::into(const DeviceArray& out, std::initializer_list<KernelArgument> args) const
+void ReductionKernel::into(const DeviceArray& out, std::initializer_list<MapArg> args) const
 {
-    into(out, std::span<const KernelArgument>(args.begin(), args.size()));
+    into(out, std::span<const MapArg>(args.begin(), args.size()));
 }
 
-void ReductionKernel::toHostBytes(std::span<const KernelArgument> args, void* host, std::size_t bytes) const
+void ReductionKernel::toHostBytes(std::span<const MapArg> args, void* host, std::size_t bytes) const
 {
     if (bytes != m_valueSize)
         throwUsage("ks::array::ReductionKernel::toHost", "host type has " + std::to_string(bytes) +

@@ -67,8 +67,10 @@ ReductionSpec builtinReductionSpec(const std::string& kind, DType in, DType in2,
     s.name = "ks_" + kind + "_" + std::string(dtypeName(in)) + "_" + std::string(dtypeName(in2)) + "_" +
              std::string(dtypeName(out)) + (strided ? "_s" : "_c");
     s.preamble = strided ? kLayoutCode : "";
-    const std::string x = "const " + I + " *x" + (strided ? ", ks_layout lx" : "");
-    const std::string y = "const " + J + " *y" + (strided ? ", ks_layout ly" : "");
+    const std::string x = "const " + I + " *x";
+    const std::string y = "const " + J + " *y";
+    if (strided)
+        s.extraParameters = kind == "dot" ? "ks_layout lx, ks_layout ly" : "ks_layout lx";
     const std::string minExpr = isFloat(out) ? "(a < b || a != a) ? a : b" : "(a < b) ? a : b";
     const std::string maxExpr = isFloat(out) ? "(a > b || a != a) ? a : b" : "(a > b) ? a : b";
     if (kind == "sum" || kind == "dot") {

@@ -3,10 +3,11 @@
 // scan kernels compile these through the runtime's compile cache; unit tests compile them with
 // NVRTC to catch errors on machines without a device.
 //
+// Generated sources start with the arrays' device prelude (ks::complex64/128, ks::cast, ...).
 // Generated names: every identifier the generator adds starts with `ks_` (or lives in namespace
 // ks_algo); user arguments, preambles and expressions must not use that prefix.
 
-#include "ks/array/kernel_signature.hpp"
+#include "ks/array/elementwise_kernel.hpp"
 
 #include <string>
 #include <vector>
@@ -23,14 +24,19 @@ struct ReductionSpec {
     // Of the arguments and `i` (the element index, long long): "x[i]*y[i]". Empty: "<first>[i]" where
     // <first> is the first argument (which must be a pointer), PyCUDA's default.
     std::string mapExpr;
-    std::string arguments; // "const float *x, const float *y" (PyCUDA's argument string)
+    // "const float *x, const float *y": PyCUDA's argument string, read by parseKernelArguments
+    // (types must name dtypes; structs go in outType and the preamble).
+    std::string arguments;
     std::string preamble;  // code placed before the kernels: structs, helper functions
     std::string name = "reduce_kernel";
+    // Parameters declared verbatim after the arguments, of any type ("ks_layout lx"): what the
+    // built-ins pass besides the arrays. Not checked; the caller packs them.
+    std::string extraParameters;
 };
 
 struct GeneratedReduction {
     std::string source;
-    std::vector<KernelParameter> params;
+    std::vector<KernelArgument> params;
     // Whether the map reads each pointer only at [i] and uses `i` nowhere else: then the kernel
     // `vectorKernel` (16-byte loads) may run when every pointer is 16-byte aligned.
     bool vectorizable = false;
@@ -77,6 +83,9 @@ struct ScanScratch {
     unsigned long long tiles = 0;
 };
 ScanScratch scanScratchSize(unsigned long long n, int tileElements, int valueSize, bool packed);
+
+// "const float *x" for a parsed argument, as generated code declares it.
+std::string declaration(const KernelArgument& a);
 
 // The support code (shuffles of any type, vector loads, coherent loads and stores) every generated
 // reduction and scan starts with.

@@ -17,7 +17,7 @@
 
 #include "ks/array/algorithm_source.hpp"
 #include "ks/array/device_array.hpp"
-#include "ks/array/kernel_signature.hpp"
+#include "ks/array/map.hpp"
 
 #include <cstdint>
 #include <initializer_list>
@@ -43,26 +43,28 @@ public:
     // outType as a dtype, when it names one ("float", "int", ...); nullopt for structs.
     std::optional<DType> outDType() const noexcept { return m_outDType; }
 
-    // red(args...): reduces over the size of the first array argument. Needs outDType().
-    DeviceArray operator()(std::initializer_list<KernelArgument> args) const;
-    DeviceArray operator()(std::span<const KernelArgument> args) const;
+    // red(args...): arrays (DeviceArray) for pointer arguments, numbers for by-value ones, in the
+    // order of the argument string; reduces over the size of the first array. Needs outDType().
+    // A raw device pointer (a mapped GL buffer) goes in as DeviceArray::view over it.
+    DeviceArray operator()(std::initializer_list<MapArg> args) const;
+    DeviceArray operator()(std::span<const MapArg> args) const;
     // PyCUDA's out=: writes the result into `out`'s single element (any view: a[i], a slice of 1).
-    void into(const DeviceArray& out, std::initializer_list<KernelArgument> args) const;
-    void into(const DeviceArray& out, std::span<const KernelArgument> args) const;
+    void into(const DeviceArray& out, std::initializer_list<MapArg> args) const;
+    void into(const DeviceArray& out, std::span<const MapArg> args) const;
     // The result copied to the host (synchronises); sizeof(T) must equal valueSize().
     template <class T>
-    T toHost(std::initializer_list<KernelArgument> args) const
+    T toHost(std::initializer_list<MapArg> args) const
     {
         T value{};
-        toHostBytes(std::span<const KernelArgument>(args.begin(), args.size()), &value, sizeof(T));
+        toHostBytes(std::span<const MapArg>(args.begin(), args.size()), &value, sizeof(T));
         return value;
     }
     // The raw form: reduces `n` items (the range of `i`) into the device address `out`.
-    void launch(CUdeviceptr out, std::int64_t n, std::span<const KernelArgument> args) const;
+    void launch(CUdeviceptr out, std::int64_t n, std::span<const MapArg> args) const;
 
 private:
-    void toHostBytes(std::span<const KernelArgument> args, void* host, std::size_t bytes) const;
-    std::int64_t sizeFromArguments(std::span<const KernelArgument> args) const;
+    void toHostBytes(std::span<const MapArg> args, void* host, std::size_t bytes) const;
+    std::int64_t sizeFromArguments(std::span<const MapArg> args) const;
 
     Runtime* m_runtime;
     ReductionSpec m_spec;

@@ -10,6 +10,7 @@
 #include "algorithm_test.hpp"
 
 #include <algorithm>
+#include <complex>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -348,4 +349,23 @@ TEST_F(Reductions, MoreThanTwoToTheThirtyTwoElements)
     for (std::uint8_t v : h)
         ref += v;
     EXPECT_EQ(scalar<std::uint64_t>(ks::array::sum(bytes)), ref);
+}
+
+TEST_F(Reductions, ComplexSumAndDot)
+{
+    const std::int64_t n = 100003;
+    const DeviceArray re = curand(Dims{2 * n});
+    const DeviceArray z = re.viewAs(DType::Complex64); // pairs of floats as complex64
+    ASSERT_EQ(z.size(), n);
+    const auto h = z.toHost<std::complex<float>>();
+    std::complex<double> s = 0, d = 0;
+    for (const auto& v : h) {
+        s += std::complex<double>(v);
+        d += std::complex<double>(v) * std::complex<double>(v);
+    }
+    const auto gotSum = ks::array::sum(z).toHost<std::complex<float>>()[0];
+    const auto gotDot = ks::array::dot(z, z).toHost<std::complex<float>>()[0];
+    EXPECT_LT(std::abs(std::complex<double>(gotSum) - s) / std::abs(s), 1e-5);
+    EXPECT_LT(std::abs(std::complex<double>(gotDot) - d) / std::abs(d), 1e-5);
+    EXPECT_THROW(ks::array::min(z), ks::Error);
 }

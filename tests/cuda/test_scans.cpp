@@ -177,8 +177,37 @@ TEST_F(Scans, BadArgumentsAreClearErrors)
     const DeviceArray f = DeviceArray::empty(*m_rt, Dims{10}, DType::Float32);
     EXPECT_THROW(scan(f), ks::Error);
     const DeviceArray i = DeviceArray::empty(*m_rt, Dims{10}, DType::Int32);
-    EXPECT_THROW(scan(i.slice(ks::array::Slice::from(0, 2))), ks::Error);
+    EXPECT_THROW(scan(i.slice(ks::array::Slice::range(0, 5)), i.slice(ks::array::Slice::range(2, 7))), ks::Error);
     EXPECT_THROW(ks::array::ExclusiveScanKernel(*m_rt, "int", "a+b", ""), ks::Error);
     const DeviceArray empty = DeviceArray::empty(*m_rt, Dims{0}, DType::Int32);
     EXPECT_NO_THROW(scan(empty));
+}
+
+TEST_F(Scans, StridedViewsScanInCOrder)
+{
+    const ks::array::InclusiveScanKernel scan(*m_rt, "int", "a+b");
+    const std::vector<std::int32_t> h = randomInts(1001, 3, -50, 50);
+    const DeviceArray base = ks::array::fromHost(*m_rt, h);
+    const DeviceArray everyOther = base.slice(ks::array::Slice::from(0, 2)); // 501 elements, in place
+    scan(everyOther);
+    const auto got = base.toHost<std::int32_t>();
+    std::int32_t s = 0;
+    for (std::size_t i = 0; i < h.size(); ++i) {
+        if (i % 2 == 0) {
+            s += h[i];
+            ASSERT_EQ(got[i], s) << i;
+        } else {
+            ASSERT_EQ(got[i], h[i]) << "untouched " << i;
+        }
+    }
+    // cumsum of a transposed 2-D view follows the view's C order.
+    const DeviceArray m = ks::array::fromHost(*m_rt, std::vector<std::int32_t>(h.begin(), h.begin() + 12), Dims{3, 4});
+    const auto c = ks::array::cumsum(m.transpose()).toHost<std::int32_t>();
+    std::int32_t t = 0;
+    std::size_t k = 0;
+    for (int col = 0; col < 4; ++col)
+        for (int row = 0; row < 3; ++row) {
+            t += h[std::size_t(row * 4 + col)];
+            EXPECT_EQ(c[k++], t);
+        }
 }

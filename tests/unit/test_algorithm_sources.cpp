@@ -193,6 +193,10 @@ TEST(ReductionSource, EveryBuiltInCompilesForHopper)
         {"subset_sum", DType::Float32, DType::Int32, DType::Float32, false},
         {"subset_min", DType::Float64, DType::Int64, DType::Float64, false},
         {"subset_max", DType::Int32, DType::UInt32, DType::Int32, false},
+        {"sum", DType::Complex64, DType::Complex64, DType::Complex64, true},
+        {"dot", DType::Complex128, DType::Float64, DType::Complex128, true},
+        {"any", DType::Complex64, DType::Complex64, DType::Bool, true},
+        {"subset_sum", DType::Complex64, DType::Int32, DType::Complex64, false},
     };
     for (const Case& c : cases) {
         for (const bool strided : {false, true}) {
@@ -203,7 +207,7 @@ TEST(ReductionSource, EveryBuiltInCompilesForHopper)
             expectReductionCompiles(spec, c.vectorizable && !strided);
         }
     }
-    EXPECT_THROW(ks::array::builtinReductionSpec("sum", DType::Complex64, DType::Complex64, DType::Complex64, false),
+    EXPECT_THROW(ks::array::builtinReductionSpec("min", DType::Complex64, DType::Complex64, DType::Complex64, false),
                  ks::Error);
     EXPECT_THROW(ks::array::builtinReductionSpec("median", DType::Float32, DType::Float32, DType::Float32, false),
                  ks::Error);

@@ -29,8 +29,6 @@ static_assert(kMaxDims == 8, "kLayoutCode spells the dimension limit");
 
 std::string typeName(DType t)
 {
-    if (isComplex(t))
-        throwUsage("ks::array reductions", "complex dtypes are not supported by the built-in reductions yet");
     return std::string(cudaTypeName(t));
 }
 
@@ -50,7 +48,8 @@ std::string extremeLiteral(DType t, bool largest)
     case DType::UInt16: return largest ? "65535" : "0";
     case DType::UInt32: return largest ? "4294967295U" : "0U";
     case DType::UInt64: return largest ? "18446744073709551615ULL" : "0ULL";
-    default: throwUsage("ks::array reductions", "no extreme value for " + std::string(dtypeName(t)));
+    default:
+        throwUsage("ks::array reductions", "no minimum or maximum of " + std::string(dtypeName(t)) + " values");
     }
 }
 
@@ -59,6 +58,7 @@ std::string extremeLiteral(DType t, bool largest)
 ReductionSpec builtinReductionSpec(const std::string& kind, DType in, DType in2, DType out, bool strided)
 {
     const std::string I = typeName(in), J = typeName(in2), O = typeName(out);
+    const std::string cast = "ks::cast<" + O + ">(";
     auto at = [&](const char* p, const char* layout) {
         return strided ? std::string("ks_at(") + p + ", i, " + layout + ")" : std::string(p) + "[i]";
     };
@@ -74,25 +74,26 @@ ReductionSpec builtinReductionSpec(const std::string& kind, DType in, DType in2,
     const std::string minExpr = isFloat(out) ? "(a < b || a != a) ? a : b" : "(a < b) ? a : b";
     const std::string maxExpr = isFloat(out) ? "(a > b || a != a) ? a : b" : "(a > b) ? a : b";
     if (kind == "sum" || kind == "dot") {
-        s.neutral = "0";
+        s.neutral = "ks::cast<" + O + ">(0)";
         s.reduceExpr = "a + b";
         s.arguments = kind == "sum" ? x : x + ", " + y;
-        s.mapExpr = "(" + O + ")" + at("x", "lx") + (kind == "dot" ? " * (" + O + ")" + at("y", "ly") : "");
+        // ks::cast (the device prelude's C++ conversion) also converts to and between complex types.
+        s.mapExpr = cast + at("x", "lx") + ")" + (kind == "dot" ? " * " + cast + at("y", "ly") + ")" : "");
     } else if (kind == "min" || kind == "max") {
         s.neutral = extremeLiteral(out, kind == "min");
         s.reduceExpr = kind == "min" ? minExpr : maxExpr;
         s.arguments = x;
-        s.mapExpr = "(" + O + ")" + at("x", "lx");
+        s.mapExpr = cast + at("x", "lx") + ")";
     } else if (kind == "any" || kind == "all") {
         s.neutral = kind == "any" ? "false" : "true";
         s.reduceExpr = kind == "any" ? "a || b" : "a && b";
         s.arguments = x;
-        s.mapExpr = at("x", "lx") + " != 0";
+        s.mapExpr = at("x", "lx") + " != ks::cast<" + I + ">(0)";
     } else if (kind == "subset_sum" || kind == "subset_min" || kind == "subset_max") {
         s.preamble.clear();
         s.arguments = "const " + J + " *idx, const " + I + " *x";
-        s.mapExpr = "(" + O + ")x[idx[i]]";
-        s.neutral = kind == "subset_sum" ? "0" : extremeLiteral(out, kind == "subset_min");
+        s.mapExpr = cast + "x[idx[i]])";
+        s.neutral = kind == "subset_sum" ? "ks::cast<" + O + ">(0)" : extremeLiteral(out, kind == "subset_min");
         s.reduceExpr = kind == "subset_sum" ? "a + b" : kind == "subset_min" ? minExpr : maxExpr;
     } else {
         throwUsage("ks::array::builtinReductionSpec", "unknown reduction '" + kind + "'");

@@ -43,9 +43,6 @@ ScanKernel::ScanKernel(Runtime& rt, ScanSpec spec) : m_runtime(&rt), m_spec(std:
 
 void ScanKernel::checkArray(const DeviceArray& a, const char* role) const
 {
-    if (!a.isCContiguous())
-        throwUsage("ks::array::ScanKernel", std::string(role) + " must be contiguous, got a strided " + a.describe() +
-                                                " (copy() it first)");
     if (m_dtype ? a.dtype() != *m_dtype : a.itemSize() != std::size_t(m_valueSize))
         throwUsage("ks::array::ScanKernel", std::string(role) + " " + a.describe() + " does not hold '" + m_spec.type +
                                                 "'");
@@ -57,9 +54,21 @@ void ScanKernel::operator()(const DeviceArray& in, const DeviceArray& out) const
     checkArray(out, "the output");
     if (in.size() != out.size())
         throwUsage("ks::array::ScanKernel", "input and output sizes differ: " + in.describe() + ", " + out.describe());
-    if (in.data() != out.data() && in.mayShareMemory(out))
+    const bool same = in.data() == out.data() && in.strides() == out.strides();
+    if (!same && in.mayShareMemory(out))
         throwUsage("ks::array::ScanKernel", "input and output overlap without being the same array");
-    launch(in.data(), out.data(), in.size());
+    if (in.isCContiguous() && out.isCContiguous()) {
+        launch(in.data(), out.data(), in.size());
+        return;
+    }
+    // Strided views: scan a contiguous copy (C order), then copy the result into `out`.
+    const DeviceArray source = in.isCContiguous() ? in : in.copy();
+    DeviceArray target = out.isCContiguous() ? out : DeviceArray::empty(out.runtime(), out.shape(), out.dtype());
+    launch(source.data(), target.data(), in.size());
+    if (!out.isCContiguous()) {
+        DeviceArray o = out;
+        o.assign(target);
+    }
 }
 
 void ScanKernel::launch(CUdeviceptr in, CUdeviceptr out, std::int64_t n) const
@@ -100,8 +109,6 @@ ExclusiveScanKernel::ExclusiveScanKernel(Runtime& rt, std::string type, std::str
 
 DeviceArray cumsum(const DeviceArray& a)
 {
-    if (isComplex(a.dtype()))
-        throwUsage("ks::array::cumsum", "complex dtypes are not supported yet");
     const InclusiveScanKernel kernel(a.runtime(), std::string(cudaTypeName(a.dtype())), "a+b");
     DeviceArray out = DeviceArray::empty(a.runtime(), a.shape(), a.dtype());
     kernel(a, out);

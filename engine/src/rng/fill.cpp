@@ -9,10 +9,19 @@ namespace {
 using array::DeviceArray;
 using array::DType;
 
-void requireContiguous(const DeviceArray& a, const char* function)
+// Runs `fill` on `a` directly when it is contiguous, else on a contiguous temporary copied into
+// the view afterwards (one extra pass over the data).
+template <class Fill>
+void fillAny(const DeviceArray& a, Fill fill)
 {
-    if (!a.isCContiguous())
-        throwUsage(function, "strided views are not supported yet: fill a contiguous array, got a " + a.describe());
+    if (a.isCContiguous()) {
+        fill(a);
+        return;
+    }
+    const DeviceArray temp = DeviceArray::empty(a.runtime(), a.shape(), a.dtype());
+    fill(temp);
+    DeviceArray target = a;
+    target.assign(temp);
 }
 
 [[noreturn]] void badType(const DeviceArray& a, const char* function, const char* what)
@@ -25,54 +34,54 @@ void requireContiguous(const DeviceArray& a, const char* function)
 
 void fillUniform(Generator& gen, const DeviceArray& a)
 {
-    const char* fn = "ks::rng::fillUniform";
-    requireContiguous(a, fn);
-    const CUstream s = a.runtime().stream();
-    const std::size_t n = std::size_t(a.size());
-    switch (a.dtype()) {
-    case DType::Float32: gen.uniform(a.ptr<float>(), n, s); break;
-    case DType::Float64: gen.uniform(a.ptr<double>(), n, s); break;
-    case DType::UInt32: gen.bits(a.ptr<std::uint32_t>(), n, s); break;
-    case DType::UInt64: gen.bits(a.ptr<std::uint64_t>(), n, s); break;
-    default: badType(a, fn, "uniform float32, float64 and raw uint32/uint64 words");
-    }
+    const DType t = a.dtype();
+    if (t != DType::Float32 && t != DType::Float64 && t != DType::UInt32 && t != DType::UInt64)
+        badType(a, "ks::rng::fillUniform", "uniform float32, float64 and raw uint32/uint64 words");
+    fillAny(a, [&](const DeviceArray& c) {
+        const CUstream s = c.runtime().stream();
+        const std::size_t n = std::size_t(c.size());
+        switch (t) {
+        case DType::Float32: gen.uniform(c.ptr<float>(), n, s); break;
+        case DType::Float64: gen.uniform(c.ptr<double>(), n, s); break;
+        case DType::UInt32: gen.bits(c.ptr<std::uint32_t>(), n, s); break;
+        default: gen.bits(c.ptr<std::uint64_t>(), n, s); break;
+        }
+    });
 }
 
 void fillNormal(Generator& gen, const DeviceArray& a, double mean, double stddev)
 {
-    const char* fn = "ks::rng::fillNormal";
-    requireContiguous(a, fn);
-    const CUstream s = a.runtime().stream();
-    const std::size_t n = std::size_t(a.size());
-    if (a.dtype() == DType::Float32)
-        gen.normal(a.ptr<float>(), n, float(mean), float(stddev), s);
-    else if (a.dtype() == DType::Float64)
-        gen.normal(a.ptr<double>(), n, mean, stddev, s);
-    else
-        badType(a, fn, "normal float32 and float64");
+    if (a.dtype() != DType::Float32 && a.dtype() != DType::Float64)
+        badType(a, "ks::rng::fillNormal", "normal float32 and float64");
+    fillAny(a, [&](const DeviceArray& c) {
+        const std::size_t n = std::size_t(c.size());
+        if (c.dtype() == DType::Float32)
+            gen.normal(c.ptr<float>(), n, float(mean), float(stddev), c.runtime().stream());
+        else
+            gen.normal(c.ptr<double>(), n, mean, stddev, c.runtime().stream());
+    });
 }
 
 void fillLogNormal(Generator& gen, const DeviceArray& a, double mean, double stddev)
 {
-    const char* fn = "ks::rng::fillLogNormal";
-    requireContiguous(a, fn);
-    const CUstream s = a.runtime().stream();
-    const std::size_t n = std::size_t(a.size());
-    if (a.dtype() == DType::Float32)
-        gen.logNormal(a.ptr<float>(), n, float(mean), float(stddev), s);
-    else if (a.dtype() == DType::Float64)
-        gen.logNormal(a.ptr<double>(), n, mean, stddev, s);
-    else
-        badType(a, fn, "log-normal float32 and float64");
+    if (a.dtype() != DType::Float32 && a.dtype() != DType::Float64)
+        badType(a, "ks::rng::fillLogNormal", "log-normal float32 and float64");
+    fillAny(a, [&](const DeviceArray& c) {
+        const std::size_t n = std::size_t(c.size());
+        if (c.dtype() == DType::Float32)
+            gen.logNormal(c.ptr<float>(), n, float(mean), float(stddev), c.runtime().stream());
+        else
+            gen.logNormal(c.ptr<double>(), n, mean, stddev, c.runtime().stream());
+    });
 }
 
 void fillPoisson(Generator& gen, const DeviceArray& a, double lambda)
 {
-    const char* fn = "ks::rng::fillPoisson";
-    requireContiguous(a, fn);
     if (a.dtype() != DType::UInt32)
-        badType(a, fn, "Poisson counts as uint32");
-    gen.poisson(a.ptr<std::uint32_t>(), std::size_t(a.size()), lambda, a.runtime().stream());
+        badType(a, "ks::rng::fillPoisson", "Poisson counts as uint32");
+    fillAny(a, [&](const DeviceArray& c) {
+        gen.poisson(c.ptr<std::uint32_t>(), std::size_t(c.size()), lambda, c.runtime().stream());
+    });
 }
 
 DeviceArray rand(Generator& gen, array::Runtime& rt, const array::Dims& shape, DType dtype)

@@ -75,7 +75,8 @@ private:
 };
 
 // ----- built-ins. Any layout: contiguous arrays take the vector path, other views a strided map.
-// Complex dtypes are not supported yet (ks::Error).
+// Complex dtypes: sum, dot (no conjugation, like numpy's dot), any, all and subsetSum; min and max of
+// complex values are a ks::Error.
 
 // numpy's sum: bool and signed integers accumulate in int64, unsigned in uint64, floats in their own
 // type; `dtype` overrides. The sum of an empty array is 0.

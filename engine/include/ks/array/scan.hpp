@@ -32,10 +32,11 @@ public:
     std::size_t valueSize() const noexcept { return std::size_t(m_valueSize); }
     int tileElements() const noexcept { return m_tile; }
 
-    // In place (PyCUDA's scan_kern(data)): `data` contiguous, of the spec's type.
+    // In place (PyCUDA's scan_kern(data)), `data` of the spec's type. The scan runs over the
+    // elements in C order; strided views go through a contiguous copy (one extra pass each way).
     void operator()(const DeviceArray& data) const { (*this)(data, data); }
-    // Out of place: `in` and `out` contiguous, the same size and of the spec's type. They must not
-    // overlap unless they are the same array.
+    // Out of place: `in` and `out` the same size and of the spec's type. They must not overlap
+    // unless they are the same array.
     void operator()(const DeviceArray& in, const DeviceArray& out) const;
     // Raw: `n` elements from device address `in` to `out` (may be equal).
     void launch(CUdeviceptr in, CUdeviceptr out, std::int64_t n) const;
@@ -68,7 +69,8 @@ public:
                         std::string preamble = {});
 };
 
-// cumsum of a contiguous array into a new array of the same dtype (inclusive "a+b").
+// cumsum over the elements in C order into a new contiguous array of the same shape and dtype
+// (inclusive "a+b"; complex too).
 DeviceArray cumsum(const DeviceArray& a);
 
 } // namespace ks::array

@@ -3,8 +3,8 @@
 // so a view of a GL buffer mapped for this frame (DeviceArray::view over the mapped pointer) fills
 // with no copy. Each fill runs on the array's runtime stream.
 //
-// Layouts: contiguous arrays and views fill in place. Strided views are not supported yet (ks::Error
-// says so); fill a contiguous array and copy.
+// Layouts: contiguous arrays and views fill in place; strided views (steps, transposes) fill a
+// contiguous temporary that is then copied into the view.
 //
 // What each dtype gets (what cuRAND defines):
 //   uniform   float32, float64: (0, 1]; uint32: raw 32-bit words (uint64 for the Sobol64 family)

@@ -1,5 +1,7 @@
-// Launch configurations beyond the device's limits are refused, naming the limit.
+// Launch configurations beyond the device's limits are refused, naming the limit; the launch panel's
+// arithmetic (guard counts, theoretical occupancy, suggested block size) on an H100's numbers.
 #include "ks/cuda/module.hpp"
+#include "ks/teach/launch_analysis.hpp"
 
 #include <gtest/gtest.h>
 
@@ -24,6 +26,16 @@ ks::cuda::FunctionAttributes plainKernel()
     a.maxThreadsPerBlock = 1024;
     a.numRegs = 32;
     a.maxDynamicSharedBytes = 48 * 1024;
+    return a;
+}
+
+ks::cuda::FunctionAttributes kernelWith(int regs, int staticShared = 0, int maxThreads = 0)
+{
+    ks::cuda::FunctionAttributes a;
+    a.numRegs = regs;
+    a.staticSharedBytes = staticShared;
+    a.maxThreadsPerBlock = maxThreads;
+    a.maxDynamicSharedBytes = 48 * 1024 - staticShared;
     return a;
 }
 
@@ -76,4 +88,142 @@ TEST(LaunchValidation, SharedMemoryOptInRaisesTheLimit)
     withStatic.staticSharedBytes = 40 * 1024;
     withStatic.maxDynamicSharedBytes = 8 * 1024;
     EXPECT_NE(refusal({{1, 1, 1}, {128, 1, 1}, 9 * 1024}, withStatic).find("40960 static + 9216 dynamic"), std::string::npos);
+}
+
+TEST(LaunchValidation, RefusesEachKindOfInvalidConfigurationNamingTheLimit)
+{
+    const auto l = hopperLimits();
+    struct Case {
+        ks::cuda::LaunchConfig config;
+        ks::cuda::FunctionAttributes attrs;
+        ks::cuda::LaunchLimit limit;
+        std::string says;
+    };
+    const Case cases[] = {
+        {{{1, 1, 1}, {0, 1, 1}, 0}, kernelWith(32), ks::cuda::LaunchLimit::ZeroDimension, "blockDim.x is 0"},
+        {{{1, 0, 1}, {1, 1, 1}, 0}, kernelWith(32), ks::cuda::LaunchLimit::ZeroDimension, "gridDim.y is 0"},
+        {{{1, 1, 1}, {1, 1, 65}, 0}, kernelWith(32), ks::cuda::LaunchLimit::BlockDimension, "maximum block dimension z of 64"},
+        {{{1, 1, 65536}, {1, 1, 1}, 0}, kernelWith(32), ks::cuda::LaunchLimit::GridDimension, "maximum grid dimension z of 65535"},
+        {{{1, 1, 1}, {32, 32, 2}, 0}, kernelWith(32), ks::cuda::LaunchLimit::ThreadsPerBlock, "maximum of 1024 threads per block"},
+        {{{1, 1, 1}, {512, 1, 1}, 0}, kernelWith(255, 0, 256), ks::cuda::LaunchLimit::KernelThreadsPerBlock,
+         "this kernel's maximum of 256 threads per block"},
+        {{{1, 1, 1}, {512, 1, 1}, 0}, kernelWith(255), ks::cuda::LaunchLimit::RegistersPerBlock,
+         "needs 131072 registers (255 per thread, allocated 8192 per warp), more than the device's limit of 65536"},
+        {{{1, 1, 1}, {64, 1, 1}, 40 * 1024}, kernelWith(32, 16 * 1024), ks::cuda::LaunchLimit::SharedMemoryPerBlock,
+         "16384 static + 40960 dynamic"},
+    };
+    for (const Case& c : cases) {
+        const auto refusal = ks::cuda::checkLaunch(c.config, l, c.attrs);
+        ASSERT_TRUE(refusal.has_value()) << c.says;
+        EXPECT_EQ(refusal->limit, c.limit) << refusal->message;
+        EXPECT_NE(refusal->message.find(c.says), std::string::npos) << refusal->message;
+        EXPECT_FALSE(ks::cuda::launchLimitName(c.limit).empty());
+        const auto report = ks::teach::analyzeLaunch(c.config, c.attrs, l, ks::teach::SmResources{}, {1000, 1, 1});
+        EXPECT_TRUE(report.refusal.has_value());
+    }
+    EXPECT_FALSE(ks::cuda::checkLaunch({{4, 1, 1}, {256, 1, 1}, 0}, l, kernelWith(255)).has_value())
+        << "255 registers x 256 threads fits in 65536";
+}
+
+TEST(LaunchValidation, LaunchReportCombinesRefusalCoverageOccupancyAndWaves)
+{
+    const auto report = ks::teach::analyzeLaunch({{1000, 1, 1}, {256, 1, 1}, 0}, kernelWith(64), hopperLimits(),
+                                                  ks::teach::SmResources{}, {256000 - 100, 1, 1});
+    EXPECT_FALSE(report.refusal);
+    EXPECT_EQ(report.occupancy.blocksPerSm, 4);
+    EXPECT_EQ(report.waves, 2u); // 1000 blocks / (132 SMs x 4)
+    EXPECT_EQ(report.coverage.threadsOutside, 100u);
+}
+
+using namespace ks::teach;
+using ks::cuda::Dim3;
+
+TEST(LaunchPanel, GuardCountsIn1d2dAnd3d)
+{
+    // multiply_them: one block of 400 threads on 400 elements: 13 warps, the last one half full.
+    Coverage c = coverage({{1, 1, 1}, {400, 1, 1}, 0}, {400, 1, 1});
+    EXPECT_EQ(c.threads, 400u);
+    EXPECT_EQ(c.warps, 13u);
+    EXPECT_EQ(c.idleLanes, 16u);
+    EXPECT_EQ(c.threadsOutside, 0u);
+    EXPECT_EQ(c.elementsUncovered, 0u);
+    // the pi map: 10^6 elements in blocks of 512.
+    const Dim3 grid = gridToCover({1000000, 1, 1}, {512, 1, 1});
+    EXPECT_EQ(grid, (Dim3{1954, 1, 1}));
+    c = coverage({grid, {512, 1, 1}, 0}, {1000000, 1, 1});
+    EXPECT_EQ(c.threads, 1954u * 512u);
+    EXPECT_EQ(c.threadsOutside, 1954u * 512u - 1000000u);
+    EXPECT_EQ(c.elementsUncovered, 0u);
+    // 2-D: 70 x 20 image in 16 x 8 blocks -> 5 x 3 blocks; 80 x 24 threads, 1400 inside.
+    c = coverage({gridToCover({70, 20, 1}, {16, 8, 1}), {16, 8, 1}, 0}, {70, 20, 1});
+    EXPECT_EQ(c.blocks, 15u);
+    EXPECT_EQ(c.threadsInside, 1400u);
+    EXPECT_EQ(c.threadsOutside, 80u * 24u - 1400u);
+    // 3-D with too few blocks along z: 10 x 10 x 10 data, 4 x 4 x 4 blocks, grid 3 x 3 x 2.
+    c = coverage({{3, 3, 2}, {4, 4, 4}, 0}, {10, 10, 10});
+    EXPECT_EQ(c.threadsInside, 10u * 10u * 8u);
+    EXPECT_EQ(c.threadsOutside, 12u * 12u * 8u - 800u);
+    EXPECT_EQ(c.elementsUncovered, 200u);
+    EXPECT_EQ(c.warps, 18u * 2u);
+}
+
+TEST(LaunchPanel, TheoreticalOccupancyAndItsLimiter)
+{
+    const SmResources h100;
+    auto occ = theoreticalOccupancy(256, kernelWith(32), 0, h100);
+    EXPECT_EQ(occ.blocksPerSm, 8);
+    EXPECT_DOUBLE_EQ(occ.fraction, 1.0);
+    EXPECT_EQ(occ.limiter, OccupancyLimiter::Warps);
+    occ = theoreticalOccupancy(256, kernelWith(64), 0, h100); // 64 regs: 2048 per warp, 32 warps
+    EXPECT_EQ(occ.blocksPerSm, 4);
+    EXPECT_DOUBLE_EQ(occ.fraction, 0.5);
+    EXPECT_EQ(occ.limiter, OccupancyLimiter::Registers);
+    EXPECT_NE(occ.explanation.find("50% (32 of 64 warps, 4 blocks per SM): limited by registers (64 per thread)"),
+              std::string::npos)
+        << occ.explanation;
+    occ = theoreticalOccupancy(32, kernelWith(16), 0, h100); // tiny blocks: 32 blocks x 1 warp
+    EXPECT_EQ(occ.blocksPerSm, 32);
+    EXPECT_EQ(occ.limiter, OccupancyLimiter::Blocks);
+    EXPECT_DOUBLE_EQ(occ.fraction, 0.5);
+    occ = theoreticalOccupancy(128, kernelWith(32), 48 * 1024, h100); // 49 KiB + 1 KiB reserved per block
+    EXPECT_EQ(occ.bySharedMemory, 233472 / (49 * 1024 + 1024));
+    EXPECT_EQ(occ.blocksPerSm, 4);
+    EXPECT_EQ(occ.limiter, OccupancyLimiter::SharedMemory);
+    // Registers are allocated per sub-partition (4 of 16384): 40 registers = 1280 per warp, 12 warps
+    // per sub-partition, 48 per SM: 24 blocks of 2 warps (not 65536 / 1280 / 2 = 25).
+    occ = theoreticalOccupancy(64, kernelWith(40), 0, h100);
+    EXPECT_EQ(occ.byRegisters, 24);
+    EXPECT_EQ(occ.blocksPerSm, 24);
+    EXPECT_EQ(occ.limiter, OccupancyLimiter::Registers);
+    // The hardware checks 9 warps of 176 registers as 12 (a multiple of 4): 12 x 5632 > 65536.
+    occ = theoreticalOccupancy(288, kernelWith(176), 0, h100);
+    EXPECT_EQ(occ.blocksPerSm, 0);
+    const auto refused = ks::cuda::checkLaunch({{1, 1, 1}, {288, 1, 1}, 0}, hopperLimits(), kernelWith(176));
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->limit, ks::cuda::LaunchLimit::RegistersPerBlock);
+    EXPECT_FALSE(ks::cuda::checkLaunch({{1, 1, 1}, {256, 1, 1}, 0}, hopperLimits(), kernelWith(176)));
+    occ = theoreticalOccupancy(1024, kernelWith(255), 0, h100);
+    EXPECT_EQ(occ.blocksPerSm, 0);
+    EXPECT_NE(occ.explanation.find("does not fit"), std::string::npos);
+
+}
+
+TEST(LaunchPanel, SuggestedBlockSizeMaximisesOccupancy)
+{
+    const SmResources h100;
+    BlockSizeSuggestion s = suggestBlockSize(kernelWith(32), h100, 0);
+    EXPECT_EQ(s.blockSize, 1024u) << "full occupancy everywhere: the largest block wins";
+    EXPECT_EQ(s.minGridSize, 2u * 132u);
+    s = suggestBlockSize(kernelWith(32), h100, 0, 0, 256);
+    EXPECT_EQ(s.blockSize, 256u);
+    // 72 registers: 2304 per warp -> 28 warps per SM; the best block size leaves the fewest warps idle.
+    s = suggestBlockSize(kernelWith(72), h100, 0);
+    int bestThreads = 0;
+    for (unsigned b = 32; b <= 1024; b += 32)
+        bestThreads = std::max(bestThreads, theoreticalOccupancy(b, kernelWith(72), 0, h100).blocksPerSm * int(b));
+    EXPECT_EQ(s.occupancy.blocksPerSm * int(s.blockSize), bestThreads);
+    // shared memory per thread: 4 KiB fixed + 64 B per thread.
+    s = suggestBlockSize(kernelWith(32), h100, 4096, 64);
+    EXPECT_GT(s.blockSize, 0u);
+    EXPECT_GT(s.occupancy.blocksPerSm, 0);
 }

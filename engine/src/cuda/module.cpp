@@ -12,42 +12,84 @@ void ModuleTraits::destroy(CUmodule h) noexcept
     KS_CU_NOTHROW(cuModuleUnload, h);
 }
 
-std::optional<std::string> validateLaunch(const LaunchConfig& c, const DeviceLimits& l, const FunctionAttributes& a)
+std::string_view launchLimitName(LaunchLimit limit)
+{
+    switch (limit) {
+    case LaunchLimit::ZeroDimension: return "dimension of zero";
+    case LaunchLimit::BlockDimension: return "block dimension";
+    case LaunchLimit::GridDimension: return "grid dimension";
+    case LaunchLimit::ThreadsPerBlock: return "threads per block";
+    case LaunchLimit::KernelThreadsPerBlock: return "kernel's threads per block";
+    case LaunchLimit::RegistersPerBlock: return "registers per block";
+    case LaunchLimit::SharedMemoryPerBlock: return "shared memory per block";
+    }
+    return "?";
+}
+
+std::optional<LaunchRefusal> checkLaunch(const LaunchConfig& c, const DeviceLimits& l, const FunctionAttributes& a)
 {
     const char* axis[] = {"x", "y", "z"};
     const unsigned block[] = {c.block.x, c.block.y, c.block.z};
     const unsigned grid[] = {c.grid.x, c.grid.y, c.grid.z};
     for (int i = 0; i < 3; ++i) {
         if (block[i] == 0)
-            return std::string("blockDim.") + axis[i] + " is 0; every dimension must be at least 1";
+            return LaunchRefusal{LaunchLimit::ZeroDimension,
+                                 std::string("blockDim.") + axis[i] + " is 0; every dimension must be at least 1"};
         if (grid[i] == 0)
-            return std::string("gridDim.") + axis[i] + " is 0; every dimension must be at least 1";
+            return LaunchRefusal{LaunchLimit::ZeroDimension,
+                                 std::string("gridDim.") + axis[i] + " is 0; every dimension must be at least 1"};
         if (l.maxBlockDim[i] && block[i] > unsigned(l.maxBlockDim[i]))
-            return std::string("blockDim.") + axis[i] + " = " + std::to_string(block[i]) +
-                   " exceeds the device's maximum block dimension " + axis[i] + " of " +
-                   std::to_string(l.maxBlockDim[i]);
+            return LaunchRefusal{LaunchLimit::BlockDimension,
+                                 std::string("blockDim.") + axis[i] + " = " + std::to_string(block[i]) +
+                                     " exceeds the device's maximum block dimension " + axis[i] + " of " +
+                                     std::to_string(l.maxBlockDim[i])};
         if (l.maxGridDim[i] && grid[i] > unsigned(l.maxGridDim[i]))
-            return std::string("gridDim.") + axis[i] + " = " + std::to_string(grid[i]) +
-                   " exceeds the device's maximum grid dimension " + axis[i] + " of " +
-                   std::to_string(l.maxGridDim[i]);
+            return LaunchRefusal{LaunchLimit::GridDimension,
+                                 std::string("gridDim.") + axis[i] + " = " + std::to_string(grid[i]) +
+                                     " exceeds the device's maximum grid dimension " + axis[i] + " of " +
+                                     std::to_string(l.maxGridDim[i])};
     }
     const unsigned long long threads = c.block.count();
     if (l.maxThreadsPerBlock && threads > unsigned(l.maxThreadsPerBlock))
-        return "block of " + std::to_string(threads) + " threads exceeds the device's maximum of " +
-               std::to_string(l.maxThreadsPerBlock) + " threads per block";
+        return LaunchRefusal{LaunchLimit::ThreadsPerBlock,
+                             "block of " + std::to_string(threads) + " threads exceeds the device's maximum of " +
+                                 std::to_string(l.maxThreadsPerBlock) + " threads per block"};
     if (a.maxThreadsPerBlock && threads > unsigned(a.maxThreadsPerBlock))
-        return "block of " + std::to_string(threads) + " threads exceeds this kernel's maximum of " +
-               std::to_string(a.maxThreadsPerBlock) + " threads per block (it uses " + std::to_string(a.numRegs) +
-               " registers per thread, " + std::to_string(l.maxRegistersPerBlock) + " per block available)";
+        return LaunchRefusal{LaunchLimit::KernelThreadsPerBlock,
+                             "block of " + std::to_string(threads) + " threads exceeds this kernel's maximum of " +
+                                 std::to_string(a.maxThreadsPerBlock) + " threads per block (it uses " +
+                                 std::to_string(a.numRegs) + " registers per thread, " +
+                                 std::to_string(l.maxRegistersPerBlock) + " per block available)"};
+    const unsigned warpSize = l.warpSize > 0 ? unsigned(l.warpSize) : 32u;
+    // Registers go to warps in units of 256, and the hardware checks a block as if its warps were
+    // spread over all 4 sub-partitions of the register file (cuda_occupancy.h).
+    const unsigned long long warps = ((threads + warpSize - 1) / warpSize + 3) / 4 * 4;
+    const unsigned long long regsPerWarp = (1ull * a.numRegs * warpSize + 255) / 256 * 256;
+    if (l.maxRegistersPerBlock && a.numRegs > 0 && warps * regsPerWarp > unsigned(l.maxRegistersPerBlock))
+        return LaunchRefusal{LaunchLimit::RegistersPerBlock,
+                             "block of " + std::to_string(threads) + " threads needs " +
+                                 std::to_string(warps * regsPerWarp) + " registers (" + std::to_string(a.numRegs) +
+                                 " per thread, allocated " + std::to_string(regsPerWarp) +
+                                 " per warp), more than the device's limit of " +
+                                 std::to_string(l.maxRegistersPerBlock) + " registers per block"};
     const long long shared = (long long)a.staticSharedBytes + c.sharedBytes;
     // The kernel's own attribute reflects an opt-in raised with cuFuncSetAttribute.
     const long long sharedLimit =
         std::max<long long>(l.maxSharedMemoryPerBlock, (long long)a.staticSharedBytes + a.maxDynamicSharedBytes);
     if (l.maxSharedMemoryPerBlock && shared > sharedLimit)
-        return "shared memory of " + std::to_string(shared) + " bytes per block (" + std::to_string(a.staticSharedBytes) +
-               " static + " + std::to_string(c.sharedBytes) + " dynamic) exceeds the limit of " +
-               std::to_string(sharedLimit) + " bytes per block (the device allows up to " +
-               std::to_string(l.maxSharedMemoryPerBlockOptin) + " after opting in)";
+        return LaunchRefusal{LaunchLimit::SharedMemoryPerBlock,
+                             "shared memory of " + std::to_string(shared) + " bytes per block (" +
+                                 std::to_string(a.staticSharedBytes) + " static + " + std::to_string(c.sharedBytes) +
+                                 " dynamic) exceeds the limit of " + std::to_string(sharedLimit) +
+                                 " bytes per block (the device allows up to " +
+                                 std::to_string(l.maxSharedMemoryPerBlockOptin) + " after opting in)"};
+    return std::nullopt;
+}
+
+std::optional<std::string> validateLaunch(const LaunchConfig& c, const DeviceLimits& l, const FunctionAttributes& a)
+{
+    if (auto refusal = checkLaunch(c, l, a))
+        return std::move(refusal->message);
     return std::nullopt;
 }
 

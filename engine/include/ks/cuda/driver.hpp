@@ -89,6 +89,8 @@
     X(cuGraphicsSubResourceGetMappedArray)                                                                 \
     X(cuGraphicsResourceSetMapFlags)                                                                       \
     X(cuGLGetDevices)                                                                                      \
+    X(cuArray3DCreate)                                                                                     \
+    X(cuArrayDestroy)                                                                                      \
     X(cuSurfObjectCreate)                                                                                  \
     X(cuSurfObjectDestroy)                                                                                 \
     X(cuTexObjectCreate)                                                                                   \

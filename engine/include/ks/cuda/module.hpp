@@ -35,9 +35,31 @@ struct FunctionAttributes {
     int binaryVersion = 0;
 };
 
-// Why `config` cannot launch `attrs`'s kernel on a device with `limits`, naming the limit; nullopt
-// when it can. Checks threads per block (device and kernel), each block and grid dimension, zero
-// dimensions, and shared memory (static + dynamic) per block.
+// The limit a launch configuration breaks.
+enum class LaunchLimit {
+    ZeroDimension,         // a grid or block dimension of 0
+    BlockDimension,        // blockDim.{x,y,z} above the device's maximum
+    GridDimension,         // gridDim.{x,y,z} above the device's maximum
+    ThreadsPerBlock,       // the device's maximum threads per block
+    KernelThreadsPerBlock, // this kernel's maximum (lower when it uses many registers)
+    RegistersPerBlock,     // registers per thread x threads (allocated per warp) above the device's limit
+    SharedMemoryPerBlock,  // static + dynamic shared memory above the limit
+};
+std::string_view launchLimitName(LaunchLimit limit); // "threads per block", ...
+
+struct LaunchRefusal {
+    LaunchLimit limit;
+    std::string message; // names the limit, the value asked for and the limit's value
+};
+
+// Why `config` cannot launch `attrs`'s kernel on a device with `limits`; nullopt when it can.
+// Checks zero dimensions, each block and grid dimension, threads per block (device and kernel),
+// registers per block (when the kernel's register count is known; a warp's registers are
+// allocated in units of 256) and shared memory (static + dynamic) per block.
+std::optional<LaunchRefusal> checkLaunch(const LaunchConfig& config, const DeviceLimits& limits,
+                                         const FunctionAttributes& attrs);
+
+// checkLaunch's message alone.
 std::optional<std::string> validateLaunch(const LaunchConfig& config, const DeviceLimits& limits,
                                           const FunctionAttributes& attrs);
 

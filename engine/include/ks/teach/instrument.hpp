@@ -1,0 +1,77 @@
+#pragma once
+// Instrumented variants of a user's kernel, made without editing the user's file: the source is
+// rewritten in memory and compiled by NVRTC like any other.
+//
+// The rewrite keeps every line of the user's code where it was (diagnostics point at the user's
+// lines): the kernel's `__global__` becomes `__device__`, its name becomes ks_user_<name>, its
+// attributes (__launch_bounds__, ...) move to the wrapper, and for the "who wrote it" variant the
+// chosen output parameter's type becomes ks::teach::RecordingPtr<T> or ks::teach::RecordingSurface
+// (kernels/include/ks/teach/instrument.cuh, which also documents what writes are and are not
+// captured). A generated wrapper kernel, ks_who_<name> or ks_timeline_<name>, is appended after
+// `#line 1 "ks_generated"`: it takes the user's parameters followed by the variant's own (below),
+// and calls the user's code as a function, so an early `return` in it is fine.
+//
+// Trailing parameters of the wrappers (pass them after the user's arguments):
+//   ks_who_<name>(..., ks::teach::WhoRecord* records, unsigned long long recordCount,
+//                 unsigned long long rowWidth, unsigned* counters)
+//       records: one per element of the output, cleared to zero before the launch; rowWidth: the
+//       number of elements per row of a surface (records are y * rowWidth + x), for buffers any
+//       value (records are indexed by element offset from the parameter's pointer).
+//   ks_timeline_<name>(..., ks::teach::BlockRecord* blocks, unsigned* counters)
+//       blocks: one per block of the launch, indexed by the linear block index.
+//   counters: ks::teach::kCounterCount unsigned ints, cleared to zero before the launch.
+// The variants add a little shared memory (4 bytes for "who", 20 for the timeline) and a few
+// registers, which can change occupancy at its edges; compare the variant's attributes.
+
+#include "ks/rtc/compiler.hpp"
+#include "ks/teach/kernel_source.hpp"
+
+#include <string>
+#include <string_view>
+
+namespace ks::teach {
+
+enum class VariantKind { WhoWrote, BlockTimeline };
+
+// Name of the generated section in diagnostics: an error there is the engine's, not the user's.
+inline constexpr std::string_view kGeneratedFileName = "ks_generated";
+
+struct InstrumentRequest {
+    std::string source;
+    std::string fileName; // as the user knows it; diagnostics of the user's code carry it
+    std::string kernel;   // unqualified name of the kernel
+    VariantKind kind = VariantKind::WhoWrote;
+    // WhoWrote: the parameter whose writes are recorded, by name; empty picks the first candidate
+    // (a pointer to non-const elements or a surface).
+    std::string outputParam;
+};
+
+struct InstrumentedKernel {
+    bool ok = false;
+    std::string error; // when !ok: what was not found or not supported, for the user
+    VariantKind kind = VariantKind::WhoWrote;
+    std::string source;  // the whole variant, ready for rtc::compile with the user's file name
+    std::string entry;   // the wrapper's qualified name: "ks_who_k"; a template needs <arguments>
+    KernelDefinition kernel;
+    std::size_t outputIndex = 0; // WhoWrote: the recorded parameter
+    ParamKind outputKind = ParamKind::Value;
+
+    // The kernel's name for the driver: `entry` for a non-template kernel (extern "C"), else the
+    // name expression entry<templateArguments> whose lowered name NVRTC reports.
+    std::string nameExpression(std::string_view templateArguments) const;
+};
+
+InstrumentedKernel instrument(const InstrumentRequest& request);
+
+struct VariantBuild {
+    InstrumentedKernel variant;
+    rtc::CompileResult compile; // ok == false with variant.error as the message when !variant.ok
+    std::string loweredEntry;   // the name to look up in the module when compile.ok
+};
+
+// Instruments and compiles with NVRTC. `templateArguments` ("float, 4") instantiates a template
+// kernel. Never throws for bad user code; NVRTC failing itself throws ks::Error.
+VariantBuild buildVariant(const InstrumentRequest& request, const rtc::CompileOptions& options,
+                          std::string_view templateArguments = {});
+
+} // namespace ks::teach

@@ -1,0 +1,37 @@
+#pragma once
+// Runs a compiled instrumented variant (ks/teach/instrument.hpp) once and brings its records back:
+// allocates and clears the records and counters, appends the variant's parameters to the user's
+// arguments, launches (validated against the device's limits) and downloads. Needs the current
+// context that loaded the variant's module; throws ks::Error on any failure.
+
+#include "ks/cuda/module.hpp"
+
+#include <ks/teach/records.cuh>
+
+#include <cstddef>
+#include <vector>
+
+namespace ks::teach {
+
+struct WhoRun {
+    std::vector<WhoRecord> records;  // one per element of the recorded output
+    unsigned blocksStarted = 0;      // the block order counter after the launch (= blocks launched)
+    unsigned droppedWrites = 0;      // recorded writes outside the records
+};
+
+// `userArguments`: the driver's pointers to each of the user's arguments, in order. `recordCount`:
+// the elements of the output (a buffer's count, a surface's width * height); `rowWidth`: a
+// surface's width in elements (ignored for buffers).
+WhoRun runWhoVariant(const cuda::Function& wrapper, const cuda::LaunchConfig& launch,
+                     const std::vector<void*>& userArguments, std::size_t recordCount, std::size_t rowWidth,
+                     CUstream stream);
+
+struct TimelineRun {
+    std::vector<BlockRecord> blocks; // one per block, by linear block index
+    unsigned blocksStarted = 0;
+};
+
+TimelineRun runTimelineVariant(const cuda::Function& wrapper, const cuda::LaunchConfig& launch,
+                               const std::vector<void*>& userArguments, CUstream stream);
+
+} // namespace ks::teach

@@ -1,0 +1,238 @@
+#include "ks/teach/instrument.hpp"
+
+#include <algorithm>
+
+namespace ks::teach {
+namespace {
+
+struct Edit {
+    SourceRange range;
+    std::string replacement;
+};
+
+// Applies non-overlapping edits; each keeps the newlines of the text it replaces, so every line
+// after it keeps its number.
+std::string applyEdits(std::string_view source, std::vector<Edit> edits)
+{
+    std::sort(edits.begin(), edits.end(), [](const Edit& a, const Edit& b) { return a.range.begin < b.range.begin; });
+    std::string out;
+    std::size_t at = 0;
+    for (const Edit& e : edits) {
+        out.append(source.substr(at, e.range.begin - at));
+        out += e.replacement;
+        const std::string_view replaced = source.substr(e.range.begin, e.range.end - e.range.begin);
+        const auto newlines = std::count(replaced.begin(), replaced.end(), '\n');
+        if (newlines == 0)
+            out.append(std::max<std::ptrdiff_t>(0, static_cast<std::ptrdiff_t>(replaced.size()) -
+                                                        static_cast<std::ptrdiff_t>(e.replacement.size())),
+                       ' ');
+        else
+            out.append(static_cast<std::size_t>(newlines), '\n');
+        at = e.range.end;
+    }
+    out.append(source.substr(at));
+    return out;
+}
+
+std::string userArguments(const KernelDefinition& k)
+{
+    if (!k.isTemplate())
+        return "";
+    std::string a = "<";
+    for (std::size_t i = 0; i < k.templateParameterNames.size(); ++i)
+        a += (i ? ", " : "") + k.templateParameterNames[i];
+    return a + ">";
+}
+
+// "template <typename T>\n" or "extern \"C\" ", then "__global__ void <attributes> <name>(<user params>, "
+std::string wrapperHead(const KernelDefinition& k, const std::string& name)
+{
+    std::string h;
+    if (k.isTemplate())
+        h += "template <" + k.templateParameters + ">\n";
+    else
+        h += "extern \"C\" ";
+    h += "__global__ void ";
+    for (const std::string& a : k.attributes)
+        h += a + " ";
+    h += name + "(";
+    for (std::size_t i = 0; i < k.params.size(); ++i)
+        h += k.params[i].type + " ks_p" + std::to_string(i) + ", ";
+    return h;
+}
+
+std::string openNamespaces(const KernelDefinition& k)
+{
+    std::string s;
+    for (const std::string& n : k.namespaces)
+        s += n.empty() ? "namespace {\n" : "namespace " + n + " {\n";
+    return s;
+}
+
+std::string closeNamespaces(const KernelDefinition& k)
+{
+    std::string s;
+    for (std::size_t i = 0; i < k.namespaces.size(); ++i)
+        s += "}\n";
+    return s;
+}
+
+std::string callUser(const KernelDefinition& k, std::size_t recorded, const std::string& recordedArgument)
+{
+    std::string c = "    ks_user_" + k.name + userArguments(k) + "(";
+    for (std::size_t i = 0; i < k.params.size(); ++i) {
+        c += i ? ", " : "";
+        c += i == recorded ? recordedArgument : "ks_p" + std::to_string(i);
+    }
+    return c + ");\n";
+}
+
+} // namespace
+
+std::string InstrumentedKernel::nameExpression(std::string_view templateArguments) const
+{
+    if (!kernel.isTemplate())
+        return entry;
+    return entry + "<" + std::string(templateArguments) + ">";
+}
+
+InstrumentedKernel instrument(const InstrumentRequest& req)
+{
+    InstrumentedKernel v;
+    v.kind = req.kind;
+    const std::optional<KernelDefinition> found = findKernel(req.source, req.kernel);
+    if (!found) {
+        v.error = "no __global__ kernel named '" + req.kernel + "' is defined in " + req.fileName;
+        return v;
+    }
+    v.kernel = *found;
+    const KernelDefinition& k = v.kernel;
+    if (k.templateParameterPack) {
+        v.error = "kernel '" + k.name + "' has a template parameter pack, which instrumentation does not support";
+        return v;
+    }
+
+    std::vector<Edit> edits;
+    edits.push_back({k.globalKeyword, "__device__"});
+    edits.push_back({k.nameToken, "ks_user_" + k.name});
+    for (const SourceRange& r : k.attributeRanges)
+        edits.push_back({r, ""});
+
+    std::string recordedArgument;
+    const std::size_t none = k.params.size();
+    v.outputIndex = none;
+    if (req.kind == VariantKind::WhoWrote) {
+        const std::vector<std::size_t> candidates = outputCandidates(k);
+        if (req.outputParam.empty()) {
+            if (candidates.empty()) {
+                v.error = "kernel '" + k.name +
+                          "' has no parameter that can be an output (a pointer to non-const elements or a "
+                          "cudaSurfaceObject_t)";
+                return v;
+            }
+            v.outputIndex = candidates.front();
+        } else {
+            for (std::size_t i = 0; i < k.params.size(); ++i)
+                if (k.params[i].name == req.outputParam)
+                    v.outputIndex = i;
+            if (v.outputIndex == none) {
+                v.error = "kernel '" + k.name + "' has no parameter named '" + req.outputParam + "'";
+                return v;
+            }
+            if (std::find(candidates.begin(), candidates.end(), v.outputIndex) == candidates.end()) {
+                v.error = "parameter '" + req.outputParam + "' of kernel '" + k.name + "' (" +
+                          k.params[v.outputIndex].declaration +
+                          ") cannot be an output: it must be a pointer to non-const elements or a cudaSurfaceObject_t";
+                return v;
+            }
+        }
+        const KernelParam& out = k.params[v.outputIndex];
+        v.outputKind = out.kind;
+        const std::string paramName = out.name.empty() ? "ks_unnamed_output" : out.name;
+        const std::string raw = "ks_p" + std::to_string(v.outputIndex);
+        if (out.kind == ParamKind::Pointer) {
+            edits.push_back({out.range, "ks::teach::RecordingPtr<" + out.elementType + "> " + paramName});
+            recordedArgument = "ks::teach::RecordingPtr<" + out.elementType + ">(" + raw + ", ks_ctx)";
+        } else {
+            edits.push_back({out.range, "ks::teach::RecordingSurface " + paramName});
+            recordedArgument = "ks::teach::RecordingSurface{" + raw + ", ks_ctx}";
+        }
+    }
+
+    std::string s = "#include <ks/teach/instrument.cuh>\n#line 1 \"" + req.fileName + "\"\n";
+    s += applyEdits(req.source, std::move(edits));
+    if (s.empty() || s.back() != '\n')
+        s += '\n';
+    s += "#line 1 \"" + std::string(kGeneratedFileName) + "\"\n";
+    s += openNamespaces(k);
+    const std::string name = (req.kind == VariantKind::WhoWrote ? "ks_who_" : "ks_timeline_") + k.name;
+    s += wrapperHead(k, name);
+    v.entry = k.isTemplate() ? k.qualifier() + name : name; // extern "C": no qualifier
+    if (req.kind == VariantKind::WhoWrote) {
+        s += "ks::teach::WhoRecord* ks_records, unsigned long long ks_recordCount, unsigned long long ks_rowWidth, "
+             "unsigned* ks_counters)\n{\n"
+             "    __shared__ unsigned ks_blockOrder;\n"
+             "    if (ks::teach::isFirstThreadOfBlock())\n"
+             "        ks_blockOrder = atomicAdd(&ks_counters[ks::teach::kCounterBlockOrder], 1u);\n"
+             "    __syncthreads();\n"
+             "    const ks::teach::WhoContext ks_ctx{ks_records, ks_recordCount, ks_rowWidth, ks_counters, "
+             "ks_blockOrder};\n";
+        s += callUser(k, v.outputIndex, recordedArgument);
+        s += "}\n";
+    } else {
+        s += "ks::teach::BlockRecord* ks_blocks, unsigned* ks_counters)\n{\n"
+             "    __shared__ unsigned long long ks_startNs, ks_startClock;\n"
+             "    __shared__ unsigned ks_order;\n"
+             "    __syncthreads();\n"
+             "    if (ks::teach::isFirstThreadOfBlock()) {\n"
+             "        ks_order = atomicAdd(&ks_counters[ks::teach::kCounterBlockOrder], 1u);\n"
+             "        ks_startClock = clock64();\n"
+             "        ks_startNs = ks::teach::globalTimer();\n"
+             "    }\n";
+        s += callUser(k, none, "");
+        s += "    __syncthreads();\n"
+             "    if (ks::teach::isFirstThreadOfBlock()) {\n"
+             "        const unsigned long long ks_endNs = ks::teach::globalTimer();\n"
+             "        const unsigned long long ks_endClock = clock64();\n"
+             "        ks_blocks[ks::teach::linearBlockIndex()] = "
+             "ks::teach::BlockRecord{ks_startNs, ks_endNs, ks_startClock, ks_endClock, ks::teach::smId(), ks_order};\n"
+             "    }\n"
+             "}\n";
+    }
+    s += closeNamespaces(k);
+    v.source = std::move(s);
+    v.ok = true;
+    return v;
+}
+
+VariantBuild buildVariant(const InstrumentRequest& request, const rtc::CompileOptions& options,
+                          std::string_view templateArguments)
+{
+    VariantBuild b;
+    b.variant = instrument(request);
+    if (!b.variant.ok) {
+        b.compile.ok = false;
+        b.compile.log = b.variant.error;
+        rtc::Diagnostic d;
+        d.file = request.fileName;
+        d.line = b.variant.kernel.line;
+        d.message = b.variant.error;
+        b.compile.diagnostics.push_back(d);
+        return b;
+    }
+    if (b.variant.kernel.isTemplate() && templateArguments.empty()) {
+        b.compile.ok = false;
+        b.compile.log = "kernel '" + b.variant.kernel.name + "' is a template: give its template arguments";
+        return b;
+    }
+    const std::string expression = b.variant.nameExpression(templateArguments);
+    std::vector<std::string> names;
+    if (b.variant.kernel.isTemplate())
+        names.push_back(expression);
+    b.compile = rtc::compile(b.variant.source, request.fileName, options, names);
+    if (b.compile.ok)
+        b.loweredEntry = b.variant.kernel.isTemplate() ? b.compile.loweredNames.at(0) : b.variant.entry;
+    return b;
+}
+
+} // namespace ks::teach

@@ -51,6 +51,7 @@ Runtime::Runtime(RuntimeOptions options) : m_options(std::move(options))
         m_ownCache = std::make_unique<rtc::CompileCache>();
         m_cache = m_ownCache.get();
     }
+    KS_CU(cuDeviceTotalMem, &m_totalMemory, dev);
     m_memoryPools = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) != 0;
     if (m_memoryPools) {
         CUmemoryPool pool = nullptr;
@@ -76,6 +77,9 @@ void Runtime::synchronize() const
 
 std::shared_ptr<cuda::DeviceMemory> Runtime::allocate(std::size_t bytes)
 {
+    if (bytes > m_totalMemory)
+        throwUsage("Runtime::allocate", "cannot allocate " + cuda::formatBytes(bytes) + " on the device: it has " +
+                                            cuda::formatBytes(m_totalMemory) + " in all");
     if (m_memoryPools)
         return std::make_shared<cuda::DeviceMemory>(bytes, m_stream);
     return std::make_shared<cuda::DeviceMemory>(bytes);

@@ -27,6 +27,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace ks::cuda {
@@ -171,9 +172,15 @@ public:
     std::vector<T> toHost() const
     {
         checkHostType(dtypeOf<T>(), "toHost");
-        std::vector<T> out(static_cast<std::size_t>(size()));
-        copyToHost(out.data(), out.size() * sizeof(T));
-        return out;
+        if constexpr (std::is_same_v<T, bool>) { // std::vector<bool> has no data()
+            std::vector<unsigned char> bytes(static_cast<std::size_t>(size()));
+            copyToHost(bytes.data(), bytes.size());
+            return std::vector<bool>(bytes.begin(), bytes.end());
+        } else {
+            std::vector<T> out(static_cast<std::size_t>(size()));
+            copyToHost(out.data(), out.size() * sizeof(T));
+            return out;
+        }
     }
     template <class T>
     void setFromHost(std::span<const T> values)

@@ -116,6 +116,7 @@ private:
     int m_smCount = 0;
     int m_maxThreadsPerSM = 0;
     bool m_memoryPools = false;
+    std::size_t m_totalMemory = 0;
     std::unordered_map<std::string, std::unique_ptr<Loaded>> m_loaded;
     RuntimeStats m_stats;
 };

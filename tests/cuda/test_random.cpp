@@ -6,7 +6,7 @@
 #include "ks/rng/fill.hpp"
 #include "ks/rng/generator.hpp"
 
-#include "algorithm_test.hpp"
+#include "array_test_support.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -22,7 +22,7 @@ using ks::array::DType;
 using ks::rng::Generator;
 using ks::rng::GeneratorType;
 
-class Random : public ks::test::RuntimeTest {
+class Random : public ks::test::ArrayTest {
 protected:
     // An array poisoned with NaN (floats) or a marker (integers), so unwritten elements show.
     DeviceArray poisoned(std::int64_t n, DType dtype)

@@ -8,6 +8,7 @@
 #include "ks/rng/fill.hpp"
 
 #include "algorithm_test.hpp"
+#include "array_test_support.hpp"
 
 #include <algorithm>
 #include <complex>
@@ -24,18 +25,18 @@ using ks::array::DeviceArray;
 using ks::array::Dims;
 using ks::array::DType;
 
-class Reductions : public ks::test::RuntimeTest {
+class Reductions : public ks::test::ArrayTest {
 protected:
     void SetUp() override
     {
-        RuntimeTest::SetUp();
+        ArrayTest::SetUp();
         if (!IsSkipped())
             m_gen = ks::rng::Generator(ks::rng::GeneratorType::Philox4x32_10, 1234);
     }
     void TearDown() override
     {
         m_gen = ks::rng::Generator();
-        RuntimeTest::TearDown();
+        ArrayTest::TearDown();
     }
 
     // PyCUDA's curand(shape, dtype): uniform [0, 1) floats; for int32, random words.

@@ -6,7 +6,7 @@
 #include "ks/core/error.hpp"
 #include "ks/rng/fill.hpp"
 
-#include "algorithm_test.hpp"
+#include "array_test_support.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -20,7 +20,7 @@ using ks::array::DeviceArray;
 using ks::array::Dims;
 using ks::array::DType;
 
-class Scans : public ks::test::RuntimeTest {};
+class Scans : public ks::test::ArrayTest {};
 
 std::vector<std::int32_t> randomInts(std::size_t n, unsigned seed, int lo, int hi)
 {

@@ -1,31 +1,8 @@
 #pragma once
-// Shared by the reduction, scan and random-number tests: a CUDA fixture with an array runtime on the
-// fixture's stream, and PyCUDA's min-max collector (test_struct_reduce's preamble).
-
-#include "ks/array/runtime.hpp"
-
-#include "test_support.hpp"
-
-#include <optional>
+// PyCUDA's min-max collector (test_struct_reduce's preamble), shared by the unit tests that compile
+// reductions and the GPU tests that run them.
 
 namespace ks::test {
-
-// A CUDA device and an array runtime queuing on m_stream.
-class RuntimeTest : public CudaTest {
-protected:
-    void SetUp() override
-    {
-        CudaTest::SetUp();
-        if (IsSkipped())
-            return;
-        array::RuntimeOptions o;
-        o.stream = m_stream.get();
-        m_rt.emplace(o);
-    }
-    void TearDown() override { m_rt.reset(); }
-
-    std::optional<array::Runtime> m_rt;
-};
 
 // PyCUDA's test_struct_reduce collector and its aggregate function.
 inline const char* const kMinMaxCollectorPreamble = R"(

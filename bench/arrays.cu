@@ -1,0 +1,395 @@
+// ks_bench_arrays: device arrays and algorithms against the memory system's limits and against CUB.
+//
+//   ks_bench_arrays [--json FILE] [--reps N]
+//
+// Every number is a median over N repetitions timed with CUDA events on one stream, on buffers far
+// larger than the L2 cache (256 MiB to 1 GiB against H100's 50 MB), filled with random data (never
+// zeros). Each row prints GB/s, its ratio to its limit (copy, read or write bandwidth measured in the
+// same run) and to its peer (CUB, or the hand-written kernel). See bench/README.md.
+#include "ks/array/elementwise_kernel.hpp"
+#include "ks/array/ops.hpp"
+#include "ks/array/reduction.hpp"
+#include "ks/array/runtime.hpp"
+#include "ks/array/scan.hpp"
+#include "ks/core/error.hpp"
+#include "ks/cuda/context.hpp"
+#include "ks/cuda/device_info.hpp"
+#include "ks/cuda/event.hpp"
+#include "ks/rng/fill.hpp"
+#include "ks/rng/generator.hpp"
+
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+using ks::array::DeviceArray;
+using ks::array::Dims;
+using ks::array::DType;
+
+void checkRuntime(cudaError_t e, const char* call)
+{
+    if (e != cudaSuccess)
+        throw ks::Error(ks::ErrorDomain::CudaRuntime, call, e, cudaGetErrorName(e), cudaGetErrorString(e));
+}
+
+// ----- hand-written peers (nvcc)
+
+__global__ void axpbyHand(float a, const float4* __restrict__ x, float b, const float4* __restrict__ y,
+                          float4* __restrict__ z, long long n4)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x) {
+        const float4 u = x[i], v = y[i];
+        z[i] = make_float4(a * u.x + b * v.x, a * u.y + b * v.y, a * u.z + b * v.z, a * u.w + b * v.w);
+    }
+}
+
+__global__ void writeHand(float4* __restrict__ p, long long n4, float value)
+{
+    for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n4; i += (long long)gridDim.x * blockDim.x)
+        p[i] = make_float4(value, value, value, value);
+}
+
+struct DotTerm {
+    const float* x;
+    const float* y;
+    __host__ __device__ float operator()(long long i) const { return x[i] * y[i]; }
+};
+
+
+struct Row {
+    std::string name;
+    double bytes = 0;    // bytes moved per run
+    double ms = 0;       // median
+    double gbs = 0;
+    std::string limitName;
+    double limitGbs = 0;
+    std::string peerName;
+    double peerGbs = 0;
+    std::string goal;
+    bool met = true;
+    std::string note;
+};
+
+class Bench {
+public:
+    Bench(ks::array::Runtime& rt, int reps) : m_rt(rt), m_reps(reps), m_start(ks::cuda::Event::Create{}),
+                                                m_stop(ks::cuda::Event::Create{})
+    {
+    }
+
+    // Median milliseconds of `op` over the repetitions (after two warm-up runs).
+    double time(const std::function<void()>& op)
+    {
+        op();
+        op();
+        std::vector<float> ms;
+        for (int r = 0; r < m_reps; ++r) {
+            m_start.record(m_rt.stream());
+            op();
+            m_stop.record(m_rt.stream());
+            m_stop.synchronize();
+            ms.push_back(m_stop.elapsedMsSince(m_start));
+        }
+        std::sort(ms.begin(), ms.end());
+        return ms[ms.size() / 2];
+    }
+
+    static double gbs(double bytes, double ms) { return bytes / (ms * 1e6); }
+
+private:
+    ks::array::Runtime& m_rt;
+    int m_reps;
+    ks::cuda::Event m_start, m_stop;
+};
+
+std::string fmt(double v, const char* f = "%.1f")
+{
+    char buf[64];
+    std::snprintf(buf, sizeof buf, f, v);
+    return buf;
+}
+
+void printTable(const std::vector<Row>& rows)
+{
+    std::printf("\n%-34s %9s %9s %-12s %7s %-26s %7s  %s\n", "benchmark", "ms", "GB/s", "limit", "of lim", "peer",
+                "of peer", "goal");
+    for (const Row& r : rows) {
+        std::printf("%-34s %9.3f %9.1f %-12s %7s %-26s %7s  %s %s\n", r.name.c_str(), r.ms, r.gbs, r.limitName.c_str(),
+                    r.limitGbs > 0 ? fmt(r.gbs / r.limitGbs, "%.3f").c_str() : "-", r.peerName.c_str(),
+                    r.peerGbs > 0 ? fmt(r.gbs / r.peerGbs, "%.3f").c_str() : "-", r.goal.c_str(),
+                    r.goal.empty() ? "" : (r.met ? "[met]" : "[MISSED]"));
+        if (!r.note.empty())
+            std::printf("    %s\n", r.note.c_str());
+    }
+}
+
+int run(int argc, char** argv)
+{
+    std::string jsonPath;
+    int reps = 30;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        if (a == "--json" && i + 1 < argc)
+            jsonPath = argv[++i];
+        else if (a == "--reps" && i + 1 < argc)
+            reps = std::max(3, std::atoi(argv[++i]));
+        else {
+            std::printf("usage: ks_bench_arrays [--json FILE] [--reps N]\n");
+            return a == "--help" || a == "-h" ? 0 : 2;
+        }
+    }
+    const ks::cuda::DriverStatus& status = ks::cuda::driverStatus();
+    if (!status.available || status.deviceCount == 0) {
+        std::printf("ks_bench_arrays: no CUDA device (%s); nothing to measure.\n",
+                    status.reason.empty() ? "no devices" : status.reason.c_str());
+        return 0;
+    }
+
+    ks::cuda::PrimaryContext context(0);
+    const ks::cuda::DeviceInfo dev = ks::cuda::queryDevice(0);
+    ks::array::Runtime rt;
+    Bench bench(rt, reps);
+    const cudaStream_t stream = reinterpret_cast<cudaStream_t>(rt.stream());
+    std::printf("%s (%s), %d SMs, L2 %.0f MB, %s, theoretical %.0f GB/s; %d reps, medians\n", dev.name.c_str(),
+                dev.computeCapability().c_str(), dev.smCount, dev.l2CacheBytes / 1e6,
+                ks::cuda::formatBytes(dev.totalMemory).c_str(), dev.peakBandwidthGBs(), reps);
+
+    const std::int64_t big = std::int64_t(1) << 28;   // 256M elements: 1 GiB of float32
+    const std::int64_t small = std::int64_t(1) << 26; // 64M elements
+    ks::rng::Generator gen(ks::rng::GeneratorType::Philox4x32_10, 2024);
+    DeviceArray x = DeviceArray::empty(rt, Dims{big}, DType::Float32);
+    DeviceArray y = DeviceArray::empty(rt, Dims{big}, DType::Float32);
+    ks::rng::fillUniform(gen, x);
+    ks::rng::fillNormal(gen, y);
+    DeviceArray scanIn = DeviceArray::empty(rt, Dims{big}, DType::UInt32);
+    ks::rng::fillUniform(gen, scanIn);
+    const DeviceArray scanIn32 = scanIn.viewAs(DType::Int32);
+    DeviceArray scanOut = DeviceArray::empty(rt, Dims{big}, DType::Int32);
+    DeviceArray scanRef = DeviceArray::empty(rt, Dims{big}, DType::Int32);
+    rt.synchronize();
+
+    std::vector<Row> rows;
+    const double gib = double(big) * 4;
+
+    // ----- limits: copy (read + write), write-only, read-only
+    Row copy{"copy D2D 1 GiB (read+write)", 2 * gib};
+    copy.ms = bench.time([&] { KS_CU(cuMemcpyDtoDAsync, scanRef.data(), scanIn.data(), std::size_t(gib), rt.stream()); });
+    copy.gbs = Bench::gbs(copy.bytes, copy.ms);
+    copy.limitName = "theoretical";
+    copy.limitGbs = dev.peakBandwidthGBs();
+    rows.push_back(copy);
+
+    Row memsetRow{"write-only: memset 1 GiB", gib};
+    memsetRow.ms = bench.time([&] { KS_CU(cuMemsetD32Async, scanRef.data(), 0x3f800000u, std::size_t(big), rt.stream()); });
+    memsetRow.gbs = Bench::gbs(memsetRow.bytes, memsetRow.ms);
+    Row writeKernel{"write-only: store kernel 1 GiB", gib};
+    writeKernel.ms = bench.time([&] {
+        writeHand<<<dev.smCount * 8, 256, 0, stream>>>(reinterpret_cast<float4*>(scanRef.data()), big / 4, 1.5f);
+    });
+    writeKernel.gbs = Bench::gbs(writeKernel.bytes, writeKernel.ms);
+    const double writeBw = std::max(memsetRow.gbs, writeKernel.gbs);
+    for (Row* r : {&memsetRow, &writeKernel}) {
+        r->limitName = "theoretical";
+        r->limitGbs = dev.peakBandwidthGBs();
+        rows.push_back(*r);
+    }
+
+    // Sums: ours and CUB's; the faster sets the read bandwidth.
+    DeviceArray result = DeviceArray::empty(rt, Dims{}, DType::Float32);
+    DeviceArray cubResult = DeviceArray::empty(rt, Dims{}, DType::Float32);
+    std::size_t tempBytes = 0;
+    checkRuntime(cub::DeviceReduce::Sum(nullptr, tempBytes, x.ptr<float>(), cubResult.ptr<float>(), big, stream),
+                 "cub::DeviceReduce::Sum");
+    std::size_t scanTemp = 0;
+    checkRuntime(cub::DeviceScan::InclusiveSum(nullptr, scanTemp, scanIn32.ptr<int>(), scanRef.ptr<int>(), big, stream),
+                 "cub::DeviceScan::InclusiveSum");
+    auto dotIt = thrust::make_transform_iterator(thrust::counting_iterator<long long>(0), DotTerm{x.ptr<float>(), y.ptr<float>()});
+    std::size_t dotTemp = 0;
+    checkRuntime(cub::DeviceReduce::Sum(nullptr, dotTemp, dotIt, cubResult.ptr<float>(), big, stream), "cub dot");
+    DeviceArray temp = DeviceArray::empty(rt, Dims{std::int64_t(std::max({tempBytes, scanTemp, dotTemp}) + 16)}, DType::UInt8);
+    void* tempPtr = temp.ptr<void>();
+
+    auto cubSum = [&] {
+        checkRuntime(cub::DeviceReduce::Sum(tempPtr, tempBytes, x.ptr<float>(), cubResult.ptr<float>(), big, stream), "cub sum");
+    };
+    const double cubSumMs = bench.time(cubSum);
+    const double ourSumMs = bench.time([&] { ks::array::sum(x, result); });
+    const double readBw = std::max(Bench::gbs(gib, cubSumMs), Bench::gbs(gib, ourSumMs));
+    Row readRow{"read-only: fastest 1 GiB sum", gib, std::min(cubSumMs, ourSumMs), readBw, "theoretical", dev.peakBandwidthGBs()};
+    readRow.note = cubSumMs < ourSumMs ? "set by CUB DeviceReduce::Sum" : "set by ks::array::sum";
+    rows.push_back(readRow);
+
+    // ----- elementwise z = a*x + b*y on 64M float32
+    const DeviceArray xs = x.slice(ks::array::Slice::to(small)), ys = y.slice(ks::array::Slice::to(small));
+    DeviceArray zs = scanOut.viewAs(DType::Float32).slice(ks::array::Slice::to(small));
+    const double axBytes = 3.0 * double(small) * 4;
+    Row hand{"axpby 64M f32 hand-written", axBytes};
+    hand.ms = bench.time([&] {
+        axpbyHand<<<dev.smCount * 8, 256, 0, stream>>>(2.f, xs.ptr<float4>(), 3.f, ys.ptr<float4>(), zs.ptr<float4>(),
+                                                       small / 4);
+    });
+    hand.gbs = Bench::gbs(axBytes, hand.ms);
+    hand.limitName = "copy";
+    hand.limitGbs = copy.gbs;
+    hand.goal = ">=0.90 copy";
+    hand.met = hand.gbs >= 0.9 * copy.gbs;
+    rows.push_back(hand);
+
+    // Generated from expressions: PyCUDA's ElementwiseKernel (a grid-stride loop over i) and the array
+    // layer's mul_add (a map kernel with vector loads).
+    const ks::array::ElementwiseKernel linComb("float a, float *x, float b, float *y, float *z", "z[i] = a*x[i] + b*y[i]",
+                                               "linear_combination");
+    auto generatedRow = [&](const std::string& name, const std::function<void()>& op) {
+        Row r{name, axBytes};
+        r.ms = bench.time(op);
+        r.gbs = Bench::gbs(axBytes, r.ms);
+        r.limitName = "copy";
+        r.limitGbs = copy.gbs;
+        r.peerName = "hand-written";
+        r.peerGbs = hand.gbs;
+        r.goal = ">=0.90 copy, >=0.95 hand";
+        r.met = r.gbs >= 0.9 * copy.gbs && r.gbs >= 0.95 * hand.gbs;
+        rows.push_back(r);
+    };
+    generatedRow("axpby 64M f32 ElementwiseKernel", [&] { linComb(rt, {2.f, xs, 3.f, ys, zs}); });
+    generatedRow("axpby 64M f32 mulAddInto", [&] { ks::array::mulAddInto(2.f, xs, 3.f, ys, zs); });
+
+    // ----- reductions of 256M float32
+    auto reductionRow = [&](const std::string& name, double bytes, const std::function<void()>& ours,
+                            const std::string& peerName, const std::function<void()>& peer) {
+        Row r{name, bytes};
+        r.ms = bench.time(ours);
+        r.gbs = Bench::gbs(bytes, r.ms);
+        r.limitName = "read";
+        r.limitGbs = readBw;
+        r.peerName = peerName;
+        r.peerGbs = Bench::gbs(bytes, bench.time(peer));
+        r.goal = ">=0.90 read, >=1.00 CUB";
+        // 1% slack against CUB: the two medians come from separate runs of the same memory system.
+        r.met = r.gbs >= 0.9 * readBw && r.gbs >= 0.99 * r.peerGbs;
+        rows.push_back(r);
+    };
+    reductionRow("sum 256M f32", gib, [&] { ks::array::sum(x, result); }, "CUB DeviceReduce::Sum", cubSum);
+    reductionRow("dot 256M f32", 2 * gib, [&] { ks::array::dot(x, y, result); }, "CUB Sum(transform x*y)", [&] {
+        checkRuntime(cub::DeviceReduce::Sum(tempPtr, dotTemp, dotIt, cubResult.ptr<float>(), big, stream), "cub dot");
+    });
+    reductionRow("min 256M f32", gib, [&] { ks::array::min(y, result); }, "CUB DeviceReduce::Min", [&] {
+        checkRuntime(cub::DeviceReduce::Min(tempPtr, tempBytes, y.ptr<float>(), cubResult.ptr<float>(), big, stream), "cub min");
+    });
+    reductionRow("max 256M f32", gib, [&] { ks::array::max(y, result); }, "CUB DeviceReduce::Max", [&] {
+        checkRuntime(cub::DeviceReduce::Max(tempPtr, tempBytes, y.ptr<float>(), cubResult.ptr<float>(), big, stream), "cub max");
+    });
+    // Agreement with CUB (the bench must not time wrong answers).
+    {
+        ks::array::max(y, result);
+        checkRuntime(cub::DeviceReduce::Max(tempPtr, tempBytes, y.ptr<float>(), cubResult.ptr<float>(), big, stream), "cub max");
+        const float ours = result.toHost<float>()[0], theirs = cubResult.toHost<float>()[0];
+        if (ours != theirs)
+            rows.back().note = "MISMATCH: max " + fmt(ours, "%g") + " vs CUB " + fmt(theirs, "%g");
+        ks::array::sum(x, result);
+        cubSum();
+        const float s1 = result.toHost<float>()[0], s2 = cubResult.toHost<float>()[0];
+        if (std::abs(s1 - s2) > 1e-4 * std::abs(s2))
+            rows[rows.size() - 4].note = "MISMATCH: sum " + fmt(s1, "%g") + " vs CUB " + fmt(s2, "%g");
+    }
+
+    // ----- inclusive scan of 256M int32
+    const ks::array::InclusiveScanKernel scan(rt, "int", "a+b");
+    {
+        Row r{"inclusive scan 256M i32", 2 * gib};
+        r.ms = bench.time([&] { scan(scanIn32, scanOut); });
+        r.gbs = Bench::gbs(r.bytes, r.ms);
+        r.limitName = "copy";
+        r.limitGbs = copy.gbs;
+        r.peerName = "CUB DeviceScan::InclusiveSum";
+        r.peerGbs = Bench::gbs(r.bytes, bench.time([&] {
+            checkRuntime(cub::DeviceScan::InclusiveSum(tempPtr, scanTemp, scanIn32.ptr<int>(), scanRef.ptr<int>(), big, stream),
+                         "cub scan");
+        }));
+        r.goal = ">=0.90 CUB";
+        r.met = r.gbs >= 0.9 * r.peerGbs;
+        // Every element must equal CUB's.
+        const ks::array::ReductionKernel mismatches(rt, {"long long", "0", "a+b", "(long long)(p[i] != q[i])",
+                                                         "const int *p, const int *q", "", "ks_bench_mismatch"});
+        const long long bad = mismatches({scanOut, scanRef}).toHost<std::int64_t>()[0];
+        if (bad != 0)
+            r.note = "MISMATCH: " + std::to_string(bad) + " elements differ from CUB";
+        rows.push_back(r);
+    }
+
+    // ----- Philox fills of 64M float32 (write-only)
+    DeviceArray fillTarget = scanOut.viewAs(DType::Float32).slice(ks::array::Slice::to(small));
+    for (const bool normal : {false, true}) {
+        Row r{normal ? "Philox normal 64M f32" : "Philox uniform 64M f32", double(small) * 4};
+        r.ms = bench.time([&] {
+            if (normal)
+                ks::rng::fillNormal(gen, fillTarget);
+            else
+                ks::rng::fillUniform(gen, fillTarget);
+        });
+        r.gbs = Bench::gbs(r.bytes, r.ms);
+        r.limitName = "write";
+        r.limitGbs = writeBw;
+        r.goal = ">=0.85 write";
+        r.met = r.gbs >= 0.85 * writeBw;
+        rows.push_back(r);
+    }
+
+    printTable(rows);
+    if (!jsonPath.empty()) {
+        nlohmann::json j;
+        j["device"] = dev.name;
+        j["compute_capability"] = dev.computeCapability();
+        j["reps"] = reps;
+        j["theoretical_gbs"] = dev.peakBandwidthGBs();
+        j["copy_gbs"] = copy.gbs;
+        j["read_gbs"] = readBw;
+        j["write_gbs"] = writeBw;
+        for (const Row& r : rows) {
+            nlohmann::json e;
+            e["name"] = r.name;
+            e["bytes"] = r.bytes;
+            e["median_ms"] = r.ms;
+            e["gbs"] = r.gbs;
+            e["limit"] = r.limitName;
+            e["limit_gbs"] = r.limitGbs;
+            e["ratio_to_limit"] = r.limitGbs > 0 ? r.gbs / r.limitGbs : 0.0;
+            e["peer"] = r.peerName;
+            e["peer_gbs"] = r.peerGbs;
+            e["ratio_to_peer"] = r.peerGbs > 0 ? r.gbs / r.peerGbs : 0.0;
+            e["goal"] = r.goal;
+            e["goal_met"] = r.met;
+            e["note"] = r.note;
+            j["results"].push_back(e);
+        }
+        std::ofstream(jsonPath) << j.dump(2) << '\n';
+        std::printf("\nwrote %s\n", jsonPath.c_str());
+    }
+    return 0;
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ks_bench_arrays: %s\n", e.what());
+        return 1;
+    }
+}

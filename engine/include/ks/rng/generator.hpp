@@ -1,0 +1,113 @@
+#pragma once
+// Random numbers from cuRAND's host API, straight into device memory.
+//
+// A Generator owns one curandGenerator_t. Create it once (it allocates and seeds its state on the
+// device, which costs milliseconds) and keep it: every fill takes the stream to run on and only
+// re-binds the generator when the stream changes, so a fill per frame costs a kernel launch and no
+// set-up. The same type, seed and sequence of calls gives the same numbers, bit for bit.
+//
+// Contexts and threads: construct, use and destroy with the CUDA context current in which the
+// memory lives (the primary context; the runtime that cuRAND uses shares it). A Generator is not
+// thread-safe: one thread at a time. Fills are asynchronous on the given stream.
+//
+// Errors: a failed cuRAND call throws ks::Error (ErrorDomain::Curand) naming the call and status
+// ("curandGenerateNormal CURAND_STATUS_LENGTH_NOT_MULTIPLE (105): ..."); a request cuRAND does not
+// define (Poisson into floats, 64-bit bits from a 32-bit generator) throws a Usage error.
+
+#include "ks/core/unique_handle.hpp"
+#include "ks/cuda/driver.hpp"
+#include "ks/cuda/memory.hpp"
+
+#include <curand.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <source_location>
+#include <string>
+#include <string_view>
+
+namespace ks::rng {
+
+enum class GeneratorType {
+    Xorwow,
+    Philox4x32_10,
+    Mrg32k3a,
+    Mtgp32,
+    Mt19937,
+    Sobol32,
+    ScrambledSobol32,
+    Sobol64,
+    ScrambledSobol64,
+};
+
+// Every type, in declaration order (for tests and pickers).
+inline constexpr GeneratorType kAllGeneratorTypes[] = {
+    GeneratorType::Xorwow,  GeneratorType::Philox4x32_10,    GeneratorType::Mrg32k3a,
+    GeneratorType::Mtgp32,  GeneratorType::Mt19937,          GeneratorType::Sobol32,
+    GeneratorType::ScrambledSobol32, GeneratorType::Sobol64, GeneratorType::ScrambledSobol64,
+};
+
+std::string_view generatorName(GeneratorType type) noexcept; // "Philox4x32-10"
+curandRngType_t curandType(GeneratorType type) noexcept;
+bool isQuasiRandom(GeneratorType type) noexcept;   // the Sobol family
+bool hasNativeBits64(GeneratorType type) noexcept; // Sobol64 variants: bits come as 64-bit words
+
+// "CURAND_STATUS_LENGTH_NOT_MULTIPLE"
+std::string_view curandStatusName(curandStatus_t status) noexcept;
+// Throws ks::Error (Curand) naming `call` when `status` is not success.
+void checkCurand(curandStatus_t status, const char* call, std::source_location where = std::source_location::current());
+
+struct GeneratorTraits {
+    using Handle = curandGenerator_t;
+    static constexpr Handle empty() { return nullptr; }
+    static void destroy(Handle h) noexcept;
+};
+
+class Generator {
+public:
+    Generator() noexcept = default; // empty
+    // Creates a generator of `type`. Pseudo-random types take `seed`; quasi-random (Sobol) types
+    // have no seed and start their sequence at `seed` instead (an offset), so a seed still selects
+    // a reproducible stretch of numbers.
+    explicit Generator(GeneratorType type, std::uint64_t seed = 0);
+
+    curandGenerator_t get() const noexcept { return m_handle.get(); }
+    bool empty() const noexcept { return m_handle.empty(); }
+    GeneratorType type() const noexcept { return m_type; }
+    std::uint64_t seed() const noexcept { return m_seed; }
+
+    // Restarts the sequence of `seed` (for Sobol: at offset `seed`): the next fills repeat the
+    // numbers the generator gave after construction with this seed.
+    void reseed(std::uint64_t seed);
+
+    // Uniform in (0, 1] (cuRAND's convention; see rand() in ks/rng/fill.hpp for [0, 1)).
+    void uniform(float* out, std::size_t n, CUstream stream);
+    void uniform(double* out, std::size_t n, CUstream stream);
+    // Raw 32-bit words (every type but the Sobol64 family), or 64-bit words (Sobol64 family only).
+    void bits(std::uint32_t* out, std::size_t n, CUstream stream);
+    void bits(std::uint64_t* out, std::size_t n, CUstream stream);
+    // Normal and log-normal (exp of a normal with `mean` and `stddev`). Any length and any element
+    // alignment: cuRAND's pseudo-random generators make pairs (Box-Muller) and need an even count
+    // at an address aligned to a pair, so an odd head or tail element is drawn through a small
+    // scratch buffer and copied in.
+    void normal(float* out, std::size_t n, float mean, float stddev, CUstream stream);
+    void normal(double* out, std::size_t n, double mean, double stddev, CUstream stream);
+    void logNormal(float* out, std::size_t n, float mean, float stddev, CUstream stream);
+    void logNormal(double* out, std::size_t n, double mean, double stddev, CUstream stream);
+    // Poisson counts with mean `lambda` (> 0); cuRAND defines them for 32-bit unsigned only.
+    void poisson(std::uint32_t* out, std::size_t n, double lambda, CUstream stream);
+
+private:
+    void bindStream(CUstream stream);
+    template <class T, class Generate>
+    void pairwise(T* out, std::size_t n, CUstream stream, Generate generate);
+
+    UniqueHandle<GeneratorTraits> m_handle;
+    GeneratorType m_type = GeneratorType::Xorwow;
+    std::uint64_t m_seed = 0;
+    CUstream m_stream = nullptr;
+    bool m_streamBound = false;
+    cuda::DeviceMemory m_scratch; // 4 doubles: odd heads and tails of pairwise distributions
+};
+
+} // namespace ks::rng

@@ -1,0 +1,707 @@
+#include "ks/array/algorithm_source.hpp"
+
+#include "ks/array/kernel_source.hpp"
+#include "ks/core/error.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+#include <regex>
+#include <stdexcept>
+
+namespace ks::array {
+namespace {
+
+// Device code shared by reductions and scans. Everything works for any trivially copyable T (user
+// structs included): shuffles move T as 32-bit words, loads pick the widest aligned access.
+const char* const kSupport = R"KS(
+#ifndef KS_ALGO_SUPPORT
+#define KS_ALGO_SUPPORT
+#ifndef FLT_MAX
+#define FLT_MAX 3.402823466e+38F
+#endif
+#ifndef DBL_MAX
+#define DBL_MAX 1.7976931348623158e+308
+#endif
+#ifndef INT_MAX
+#define INT_MAX 2147483647
+#endif
+#ifndef INT_MIN
+#define INT_MIN (-2147483647 - 1)
+#endif
+#ifndef UINT_MAX
+#define UINT_MAX 4294967295U
+#endif
+#ifndef LLONG_MAX
+#define LLONG_MAX 9223372036854775807LL
+#endif
+#ifndef LLONG_MIN
+#define LLONG_MIN (-9223372036854775807LL - 1)
+#endif
+#ifndef ULLONG_MAX
+#define ULLONG_MAX 18446744073709551615ULL
+#endif
+
+namespace ks_algo {
+
+template <class T>
+struct Words {
+    static constexpr int kCount = int((sizeof(T) + 3) / 4);
+    unsigned w[kCount];
+};
+
+template <class T>
+__device__ __forceinline__ Words<T> toWords(const T& v)
+{
+    Words<T> r;
+    memcpy(r.w, &v, sizeof(T));
+    return r;
+}
+
+// A T holding the words' bytes; `like` only provides an object to overwrite (T need not be
+// default-constructible).
+template <class T>
+__device__ __forceinline__ T fromWords(const Words<T>& r, const T& like)
+{
+    T v(like);
+    memcpy(&v, r.w, sizeof(T));
+    return v;
+}
+
+// Moves T through a warp shuffle 32 bits at a time; `shuffle(word)` is one __shfl_*_sync.
+template <class T, class Shuffle>
+__device__ __forceinline__ T shuffleWords(const T& v, Shuffle shuffle)
+{
+    Words<T> r = toWords(v);
+#pragma unroll
+    for (int k = 0; k < Words<T>::kCount; ++k)
+        r.w[k] = shuffle(r.w[k]);
+    return fromWords<T>(r, v);
+}
+
+template <class T>
+__device__ __forceinline__ T shflDown(const T& v, unsigned delta)
+{
+    return shuffleWords(v, [delta](unsigned w) { return __shfl_down_sync(0xffffffffu, w, delta); });
+}
+
+template <class T>
+__device__ __forceinline__ T shflUp(const T& v, unsigned delta)
+{
+    return shuffleWords(v, [delta](unsigned w) { return __shfl_up_sync(0xffffffffu, w, delta); });
+}
+
+template <class T>
+__device__ __forceinline__ T shflIdx(const T& v, int lane)
+{
+    return shuffleWords(v, [lane](unsigned w) { return __shfl_sync(0xffffffffu, w, lane); });
+}
+
+// Elements per vector step for element types Ts: 16 bytes of the smallest, 1 when a size is not a
+// power of two (then loads are element by element).
+template <class T>
+__host__ __device__ constexpr int vecWidthOf()
+{
+    return (sizeof(T) <= 16 && (sizeof(T) & (sizeof(T) - 1)) == 0) ? int(16 / sizeof(T)) : 1;
+}
+template <class T, class... Ts>
+__host__ __device__ constexpr int vecWidth()
+{
+    if constexpr (sizeof...(Ts) == 0) {
+        return vecWidthOf<T>();
+    } else {
+        return vecWidthOf<T>() < vecWidth<Ts...>() ? vecWidthOf<T>() : vecWidth<Ts...>();
+    }
+}
+
+// Loads N consecutive elements from `src`, which is aligned to N * sizeof(T) bytes when that is a
+// power of two no larger than 16 bytes (or a multiple of 16).
+template <int N, class T>
+__device__ __forceinline__ void loadVec(T (&dst)[N], const T* src)
+{
+    constexpr int kBytes = int(N * sizeof(T));
+    if constexpr (kBytes % 16 == 0) {
+        uint4 tmp[kBytes / 16];
+#pragma unroll
+        for (int k = 0; k < kBytes / 16; ++k)
+            tmp[k] = reinterpret_cast<const uint4*>(src)[k];
+        memcpy(dst, tmp, kBytes);
+    } else if constexpr (kBytes == 8) {
+        uint2 tmp = *reinterpret_cast<const uint2*>(src);
+        memcpy(dst, &tmp, kBytes);
+    } else if constexpr (kBytes == 4) {
+        unsigned tmp = *reinterpret_cast<const unsigned*>(src);
+        memcpy(dst, &tmp, kBytes);
+    } else {
+#pragma unroll
+        for (int k = 0; k < N; ++k)
+            dst[k] = src[k];
+    }
+}
+
+// L2-coherent load and store of any T (bypassing L1, which is not coherent between SMs).
+template <class T>
+__device__ __forceinline__ T loadCg(const T* p)
+{
+    if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+        Words<T> r;
+#pragma unroll
+        for (int k = 0; k < Words<T>::kCount; ++k)
+            r.w[k] = __ldcg(reinterpret_cast<const unsigned*>(p) + k);
+        alignas(T) unsigned char buf[sizeof(T)];
+        memcpy(buf, r.w, sizeof(T));
+        return *reinterpret_cast<const T*>(buf);
+    } else {
+        alignas(T) unsigned char buf[sizeof(T)];
+        const volatile unsigned char* b = reinterpret_cast<const volatile unsigned char*>(p);
+#pragma unroll
+        for (int k = 0; k < int(sizeof(T)); ++k)
+            buf[k] = b[k];
+        return *reinterpret_cast<const T*>(buf);
+    }
+}
+
+template <class T>
+__device__ __forceinline__ void storeCg(T* p, const T& v)
+{
+    if constexpr (sizeof(T) % 4 == 0 && alignof(T) >= 4) {
+        const Words<T> r = toWords(v);
+#pragma unroll
+        for (int k = 0; k < Words<T>::kCount; ++k)
+            __stcg(reinterpret_cast<unsigned*>(p) + k, r.w[k]);
+    } else {
+        volatile unsigned char* b = reinterpret_cast<volatile unsigned char*>(p);
+        const unsigned char* s = reinterpret_cast<const unsigned char*>(&v);
+#pragma unroll
+        for (int k = 0; k < int(sizeof(T)); ++k)
+            b[k] = s[k];
+    }
+}
+
+__device__ __forceinline__ unsigned long long loadRelaxed(const unsigned long long* p)
+{
+    unsigned long long v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void storeRelaxed(unsigned long long* p, unsigned long long v)
+{
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+
+__device__ __forceinline__ int loadRelaxed(const int* p)
+{
+    int v;
+    asm volatile("ld.relaxed.gpu.global.s32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+
+__device__ __forceinline__ void storeRelaxed(int* p, int v)
+{
+    asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+
+} // namespace ks_algo
+#endif
+)KS";
+
+// Replaces every @KEY@ in `text` by its value, in one pass: inserted text (user expressions) is
+// never scanned again. An unknown key is a bug in the generator.
+std::string substitute(const std::string& text, const std::map<std::string, std::string>& values)
+{
+    std::string out;
+    std::size_t pos = 0;
+    while (true) {
+        const std::size_t open = text.find('@', pos);
+        if (open == std::string::npos)
+            break;
+        const std::size_t close = text.find('@', open + 1);
+        const auto it = close == std::string::npos ? values.end() : values.find(text.substr(open + 1, close - open - 1));
+        if (it == values.end())
+            throw std::logic_error("generator template key missing at: " + text.substr(open, 40));
+        out.append(text, pos, open - pos);
+        out += it->second;
+        pos = close + 1;
+    }
+    out.append(text, pos, std::string::npos);
+    return out;
+}
+
+bool isIdentifier(const std::string& s)
+{
+    if (s.empty() || std::isdigit(static_cast<unsigned char>(s[0])))
+        return false;
+    for (char c : s)
+        if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_')
+            return false;
+    return true;
+}
+
+void requireIdentifier(const std::string& name, const char* function)
+{
+    if (!isIdentifier(name))
+        throwUsage(function, "kernel name '" + name + "' is not a C identifier");
+}
+
+// The map reads pointer p only as p[i] and `i` nowhere else: each element's value depends only on
+// the elements at the same index, so a vector of consecutive elements can stand in for p.
+bool mapIsElementwise(const std::string& mapExpr, const std::vector<KernelArgument>& params)
+{
+    std::string rest = mapExpr;
+    bool anyPointer = false;
+    for (const auto& p : params) {
+        if (!p.pointer)
+            continue;
+        anyPointer = true;
+        const std::regex indexed("\\b" + p.name + "\\s*\\[\\s*i\\s*\\]");
+        rest = std::regex_replace(rest, indexed, " ");
+        if (std::regex_search(rest, std::regex("\\b" + p.name + "\\b")))
+            return false;
+    }
+    return anyPointer && !std::regex_search(rest, std::regex("\\bi\\b"));
+}
+
+std::string blockDefine()
+{
+    return "\n#undef KS_BLOCK\n#define KS_BLOCK " + std::to_string(kAlgorithmBlockSize) + "\n";
+}
+
+std::string userBlock(const std::string& label, const std::string& code)
+{
+    if (code.empty())
+        return {};
+    return "#line 1 \"" + label + "\"\n" + code + "\n";
+}
+
+} // namespace
+
+std::string declaration(const KernelArgument& a)
+{
+    return std::string(a.isConst ? "const " : "") + std::string(cudaTypeName(a.dtype)) + (a.pointer ? " *" : " ") + a.name;
+}
+
+const std::string& algorithmSupportSource()
+{
+    static const std::string source = kSupport;
+    return source;
+}
+
+GeneratedReduction generateReduction(const ReductionSpec& spec)
+{
+    const char* fn = "ks::array::generateReduction";
+    requireIdentifier(spec.name, fn);
+    if (spec.outType.empty() || spec.neutral.empty() || spec.reduceExpr.empty())
+        throwUsage(fn, "a reduction needs an output type, a neutral element and a reduce expression");
+    GeneratedReduction g;
+    g.params = parseKernelArguments(spec.arguments);
+    std::string mapExpr = spec.mapExpr;
+    if (mapExpr.empty()) {
+        if (g.params.empty() || !g.params[0].pointer)
+            throwUsage(fn, "without a map expression the first argument must be a pointer (the map is "
+                           "\"<first>[i]\")");
+        mapExpr = g.params[0].name + "[i]";
+    }
+    g.vectorizable = mapIsElementwise(mapExpr, g.params);
+    g.stage1Kernel = spec.name + "_stage1";
+    g.vectorKernel = g.vectorizable ? spec.name + "_stage1_vec" : "";
+    g.stage2Kernel = spec.name + "_stage2";
+    g.sizeSymbol = spec.name + "_value_size";
+
+    std::string params, names, extraNames;
+    for (const auto& p : g.params) {
+        params += ", " + declaration(p);
+        names += (names.empty() ? "" : ", ") + p.name;
+    }
+    if (!spec.extraParameters.empty()) {
+        params += ", " + spec.extraParameters;
+        // Each extra declaration's last identifier is its name.
+        static const std::regex lastName("([A-Za-z_][A-Za-z_0-9]*)\\s*(,|$)");
+        for (std::sregex_iterator it(spec.extraParameters.begin(), spec.extraParameters.end(), lastName), end; it != end; ++it)
+            extraNames += ", " + (*it)[1].str();
+        names += names.empty() ? extraNames.substr(2) : extraNames;
+    }
+
+    std::map<std::string, std::string> values = {
+        {"OUT_TYPE", spec.outType}, {"NEUTRAL_EXPR", spec.neutral}, {"REDUCE_EXPR", spec.reduceExpr},
+        {"MAP_EXPR", mapExpr},      {"PARAMS", params},            {"NAMES", names.empty() ? "" : ", " + names},
+        {"NAME", spec.name},
+    };
+    const std::string s = std::string(devicePrelude()) + kSupport + userBlock("preamble", spec.preamble);
+    std::string generated = blockDefine() + R"KS(
+#line 1 "ks_reduction"
+typedef @OUT_TYPE@ ks_out_t;
+extern "C" __device__ const int @NAME@_value_size = int(sizeof(ks_out_t));
+__device__ __forceinline__ ks_out_t ks_neutral() { return ks_out_t(@NEUTRAL_EXPR@); }
+__device__ __forceinline__ ks_out_t ks_reduce(ks_out_t a, ks_out_t b) { return ks_out_t(@REDUCE_EXPR@); }
+__device__ __forceinline__ ks_out_t ks_map(long long i @PARAMS@) { return ks_out_t(@MAP_EXPR@); }
+
+// Block-wide reduction; the result is valid in thread 0. Offsets grow, so lane 0 combines lanes in
+// order (a fixed order: the same inputs give the same bits on every run).
+__device__ __forceinline__ ks_out_t ks_block_reduce(ks_out_t v)
+{
+    __shared__ __align__(16) unsigned char ks_raw[(KS_BLOCK / 32) * sizeof(ks_out_t)];
+    ks_out_t* ks_warps = reinterpret_cast<ks_out_t*>(ks_raw);
+    const unsigned lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+#pragma unroll
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        const ks_out_t other = ks_algo::shflDown(v, d);
+        if (lane + d < 32)
+            v = ks_reduce(v, other);
+    }
+    if (lane == 0)
+        ks_warps[warp] = v;
+    __syncthreads();
+    if (warp == 0) {
+        v = ks_warps[lane < KS_BLOCK / 32 ? lane : 0];
+#pragma unroll
+        for (unsigned d = 1; d < KS_BLOCK / 32; d <<= 1) {
+            const ks_out_t other = ks_algo::shflDown(v, d);
+            if (lane + d < KS_BLOCK / 32)
+                v = ks_reduce(v, other);
+        }
+    }
+    return v;
+}
+
+// Stage 1: a fixed grid strides over the input; each block leaves one partial.
+extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage1(ks_out_t* ks_partials, long long ks_n @PARAMS@)
+{
+    ks_out_t ks_acc = ks_neutral();
+    const long long ks_stride = (long long)gridDim.x * KS_BLOCK;
+    long long i = (long long)blockIdx.x * KS_BLOCK + threadIdx.x;
+    for (; i + 3 * ks_stride < ks_n; i += 4 * ks_stride) {
+        const ks_out_t ks_v0 = ks_map(i @NAMES@);
+        const ks_out_t ks_v1 = ks_map(i + ks_stride @NAMES@);
+        const ks_out_t ks_v2 = ks_map(i + 2 * ks_stride @NAMES@);
+        const ks_out_t ks_v3 = ks_map(i + 3 * ks_stride @NAMES@);
+        ks_acc = ks_reduce(ks_acc, ks_reduce(ks_reduce(ks_v0, ks_v1), ks_reduce(ks_v2, ks_v3)));
+    }
+    for (; i < ks_n; i += ks_stride)
+        ks_acc = ks_reduce(ks_acc, ks_map(i @NAMES@));
+    ks_acc = ks_block_reduce(ks_acc);
+    if (threadIdx.x == 0)
+        ks_partials[blockIdx.x] = ks_acc;
+}
+
+// Stage 2: one block combines the partials in order.
+extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage2(ks_out_t* ks_out, const ks_out_t* ks_partials, int ks_count)
+{
+    ks_out_t ks_acc = ks_neutral();
+    for (int j = threadIdx.x; j < ks_count; j += KS_BLOCK)
+        ks_acc = ks_reduce(ks_acc, ks_partials[j]);
+    ks_acc = ks_block_reduce(ks_acc);
+    if (threadIdx.x == 0)
+        *ks_out = ks_acc;
+}
+)KS";
+
+    if (g.vectorizable) {
+        // Local arrays stand in for the pointers: the map, inlined, reads registers.
+        std::string elementTypes, decls, loads, loadsOne, vecNames;
+        int pointerCount = 0;
+        for (const auto& p : g.params) {
+            if (!p.pointer) {
+                vecNames += ", " + p.name;
+                continue;
+            }
+            ++pointerCount;
+            const std::string element(cudaTypeName(p.dtype));
+            elementTypes += (elementTypes.empty() ? "" : ", ") + element;
+            decls += "        " + element + " ks_l_" + p.name + "[KS_U][KS_V];\n";
+            loads += "            ks_algo::loadVec<KS_V>(ks_l_" + p.name + "[u], " + p.name + " + (v + u * ks_stride) * KS_V);\n";
+            loadsOne += "        ks_algo::loadVec<KS_V>(ks_l_" + p.name + "[0], " + p.name + " + v * KS_V);\n";
+            vecNames += ", ks_l_" + p.name + "[u]";
+        }
+        const std::string k = R"KS(
+// Stage 1 with 16-byte loads, KS_U vectors in flight per thread; every pointer 16-byte aligned.
+extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage1_vec(ks_out_t* ks_partials, long long ks_n @PARAMS@)
+{
+    constexpr int KS_V = ks_algo::vecWidth<@ELEMENT_TYPES@>();
+    constexpr int KS_U = @UNROLL@;
+    ks_out_t ks_acc = ks_neutral();
+    const long long ks_stride = (long long)gridDim.x * KS_BLOCK;
+    const long long ks_tid = (long long)blockIdx.x * KS_BLOCK + threadIdx.x;
+    const long long ks_nvec = ks_n / KS_V;
+    long long v = ks_tid;
+    for (; v + (KS_U - 1) * ks_stride < ks_nvec; v += KS_U * ks_stride) {
+@DECLS@#pragma unroll
+        for (int u = 0; u < KS_U; ++u) {
+@LOADS@        }
+#pragma unroll
+        for (int u = 0; u < KS_U; ++u)
+#pragma unroll
+            for (int k = 0; k < KS_V; ++k)
+                ks_acc = ks_reduce(ks_acc, ks_map(k @VECNAMES@));
+    }
+    for (; v < ks_nvec; v += ks_stride) {
+@DECLS@        const int u = 0;
+@LOADS_ONE@#pragma unroll
+        for (int k = 0; k < KS_V; ++k)
+            ks_acc = ks_reduce(ks_acc, ks_map(k @VECNAMES@));
+    }
+    const long long ks_tail = ks_nvec * KS_V + ks_tid;
+    if (ks_tail < ks_n)
+        ks_acc = ks_reduce(ks_acc, ks_map(ks_tail @NAMES@));
+    ks_acc = ks_block_reduce(ks_acc);
+    if (threadIdx.x == 0)
+        ks_partials[blockIdx.x] = ks_acc;
+}
+)KS";
+        values["ELEMENT_TYPES"] = elementTypes;
+        values["UNROLL"] = pointerCount == 1 ? "4" : "2";
+        values["DECLS"] = decls;
+        values["LOADS_ONE"] = loadsOne;
+        values["LOADS"] = loads;
+        values["VECNAMES"] = vecNames + extraNames;
+        generated += k;
+    }
+    g.source = s + substitute(generated, values);
+    return g;
+}
+
+GeneratedScan generateScan(const ScanSpec& spec)
+{
+    const char* fn = "ks::array::generateScan";
+    requireIdentifier(spec.name, fn);
+    if (spec.type.empty() || spec.scanExpr.empty())
+        throwUsage(fn, "a scan needs an element type and a scan expression");
+    if (spec.exclusive && spec.neutral.empty())
+        throwUsage(fn, "an exclusive scan needs a neutral element (the first output)");
+    GeneratedScan g;
+    g.kernel = spec.name;
+    g.tileSymbol = spec.name + "_tile";
+    g.sizeSymbol = spec.name + "_value_size";
+    g.packedSymbol = spec.name + "_packed";
+
+    const std::string s = std::string(devicePrelude()) + kSupport + userBlock("preamble", spec.preamble);
+    const std::string generated = blockDefine() + R"KS(
+#line 1 "ks_scan"
+typedef @VALUE_TYPE@ ks_t;
+__device__ __forceinline__ ks_t ks_op(ks_t a, ks_t b) { return ks_t(@SCAN_EXPR@); }
+@NEUTRAL_FUNCTION@
+#define KS_ITEMS (int(64 / sizeof(ks_t)) > 16 ? 16 : (int(64 / sizeof(ks_t)) < 1 ? 1 : int(64 / sizeof(ks_t))))
+#define KS_TILE (KS_BLOCK * KS_ITEMS)
+#define KS_PACKED (sizeof(ks_t) <= 4)
+#define KS_PAD(i) ((i) + ((i) >> 5))
+extern "C" __device__ const int @NAME@_tile = KS_TILE;
+extern "C" __device__ const int @NAME@_value_size = int(sizeof(ks_t));
+extern "C" __device__ const int @NAME@_packed = KS_PACKED ? 1 : 0;
+
+enum { KS_FLAG_NONE = 0, KS_FLAG_AGGREGATE = 1, KS_FLAG_INCLUSIVE = 2 };
+
+// Scratch layout: [tile counter, 16 bytes][flags: tiles x 8 bytes][aggregates][inclusive prefixes].
+// Packed (sizeof(ks_t) <= 4): each 8-byte flag word holds flag << 32 | value bits, one atomic access.
+struct ks_tile_states {
+    unsigned long long* words;
+    ks_t* aggregates;
+    ks_t* inclusives;
+};
+
+__device__ __forceinline__ void ks_publish(const ks_tile_states& st, long long tile, int flag, const ks_t& v)
+{
+    if constexpr (KS_PACKED) {
+        unsigned bits = 0;
+        memcpy(&bits, &v, sizeof(ks_t));
+        ks_algo::storeRelaxed(st.words + tile, ((unsigned long long)flag << 32) | bits);
+    } else {
+        ks_algo::storeCg((flag == KS_FLAG_INCLUSIVE ? st.inclusives : st.aggregates) + tile, v);
+        __threadfence();
+        ks_algo::storeRelaxed(reinterpret_cast<int*>(st.words + tile), flag);
+    }
+}
+
+// Waits for tile `tile`'s state to be published; returns its flag and value.
+__device__ __forceinline__ int ks_peek(const ks_tile_states& st, long long tile, ks_t& v)
+{
+    if constexpr (KS_PACKED) {
+        const unsigned long long w = ks_algo::loadRelaxed(st.words + tile);
+        const int flag = int(w >> 32);
+        if (flag != KS_FLAG_NONE) {
+            const unsigned bits = unsigned(w);
+            alignas(ks_t) unsigned char buf[sizeof(ks_t)];
+            memcpy(buf, &bits, sizeof(ks_t));
+            v = *reinterpret_cast<const ks_t*>(buf);
+        }
+        return flag;
+    } else {
+        const int flag = ks_algo::loadRelaxed(reinterpret_cast<const int*>(st.words + tile));
+        if (flag != KS_FLAG_NONE) {
+            __threadfence();
+            v = ks_algo::loadCg((flag == KS_FLAG_INCLUSIVE ? st.inclusives : st.aggregates) + tile);
+        }
+        return flag;
+    }
+}
+
+// Single-pass scan with decoupled look-back (Merrill and Garland): each block scans one tile,
+// publishes its aggregate at once, then warp 0 looks back over the predecessors' states, 32 at a
+// time, combining aggregates until it meets an inclusive prefix.
+extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in, ks_t* ks_out, long long ks_n, unsigned char* ks_scratch)
+{
+    __shared__ __align__(16) unsigned char ks_tile_raw[(KS_TILE + KS_TILE / 32) * sizeof(ks_t)];
+    __shared__ __align__(16) unsigned char ks_warp_raw[(KS_BLOCK / 32) * sizeof(ks_t)];
+    __shared__ __align__(16) unsigned char ks_prefix_raw[sizeof(ks_t)];
+    __shared__ unsigned ks_tile_id;
+    ks_t* ks_sm = reinterpret_cast<ks_t*>(ks_tile_raw);
+    ks_t* ks_warp_totals = reinterpret_cast<ks_t*>(ks_warp_raw);
+    ks_t* ks_prefix = reinterpret_cast<ks_t*>(ks_prefix_raw);
+
+    const long long ks_tiles = (ks_n + KS_TILE - 1) / KS_TILE;
+    unsigned* ks_counter = reinterpret_cast<unsigned*>(ks_scratch);
+    ks_tile_states st;
+    st.words = reinterpret_cast<unsigned long long*>(ks_scratch + 16);
+    st.aggregates = reinterpret_cast<ks_t*>(ks_scratch + ((16 + ks_tiles * 8 + 15) / 16) * 16);
+    st.inclusives = st.aggregates + ks_tiles;
+
+    // Tiles in the order blocks start: every predecessor of a tile is already running.
+    if (threadIdx.x == 0)
+        ks_tile_id = atomicAdd(ks_counter, 1u);
+    __syncthreads();
+    const long long tile = ks_tile_id;
+    const long long base = tile * KS_TILE;
+    const bool full = base + KS_TILE <= ks_n;
+    const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+
+    // Coalesced (striped) loads into shared memory; past the end, repeat the last element.
+#pragma unroll
+    for (int k = 0; k < KS_ITEMS; ++k) {
+        const int idx = k * KS_BLOCK + int(tid);
+        const long long g = base + idx;
+        ks_sm[KS_PAD(idx)] = ks_in[(full || g < ks_n) ? g : ks_n - 1];
+    }
+    __syncthreads();
+    // Blocked: thread t owns elements t*KS_ITEMS ... t*KS_ITEMS + KS_ITEMS-1.
+    ks_t x[KS_ITEMS];
+#pragma unroll
+    for (int j = 0; j < KS_ITEMS; ++j)
+        x[j] = ks_sm[KS_PAD(int(tid) * KS_ITEMS + j)];
+#pragma unroll
+    for (int j = 1; j < KS_ITEMS; ++j)
+        x[j] = ks_op(x[j - 1], x[j]);
+
+    // Warp scan of the thread totals (inclusive), then the warps' totals in shared memory.
+    ks_t inc = x[KS_ITEMS - 1];
+#pragma unroll
+    for (unsigned d = 1; d < 32; d <<= 1) {
+        const ks_t up = ks_algo::shflUp(inc, d);
+        if (lane >= d)
+            inc = ks_op(up, inc);
+    }
+    const ks_t excl = ks_algo::shflUp(inc, 1);
+    if (lane == 31)
+        ks_warp_totals[warp] = inc;
+    __syncthreads();
+
+    // This thread's exclusive prefix within the tile (none for thread 0), and the tile's total.
+    bool has_local = lane > 0;
+    ks_t local = excl;
+    ks_t tile_total = ks_warp_totals[0];
+#pragma unroll
+    for (int w = 1; w < KS_BLOCK / 32; ++w)
+        tile_total = ks_op(tile_total, ks_warp_totals[w]);
+    if (warp > 0) {
+        ks_t before = ks_warp_totals[0];
+        for (unsigned w = 1; w < warp; ++w)
+            before = ks_op(before, ks_warp_totals[w]);
+        local = has_local ? ks_op(before, excl) : before;
+        has_local = true;
+    }
+
+    // Publish, then look back for the tile's exclusive prefix.
+    if (tid == 0)
+        ks_publish(st, tile, tile == 0 ? KS_FLAG_INCLUSIVE : KS_FLAG_AGGREGATE, tile_total);
+    if (tile > 0 && warp == 0) {
+        ks_t running = x[0];
+        bool has_running = false;
+        long long window = tile - 1; // the predecessor lane 0 looks at
+        while (true) {
+            const long long pred = window - (long long)lane;
+            ks_t val = x[0];
+            int flag;
+            do {
+                flag = pred >= 0 ? ks_peek(st, pred, val) : KS_FLAG_INCLUSIVE;
+            } while (__any_sync(0xffffffffu, flag == KS_FLAG_NONE));
+            const unsigned inclusive_lanes = __ballot_sync(0xffffffffu, flag == KS_FLAG_INCLUSIVE);
+            const unsigned last = inclusive_lanes ? unsigned(__ffs(inclusive_lanes) - 1) : 31u;
+            // Lane i holds tile window-i; combine lanes last..0 in tile order.
+#pragma unroll
+            for (unsigned d = 1; d < 32; d <<= 1) {
+                const ks_t other = ks_algo::shflDown(val, d);
+                if (lane + d <= last)
+                    val = ks_op(other, val);
+            }
+            const ks_t window_total = ks_algo::shflIdx(val, 0);
+            running = has_running ? ks_op(window_total, running) : window_total;
+            has_running = true;
+            if (inclusive_lanes)
+                break;
+            window -= 32;
+        }
+        if (lane == 0) {
+            ks_publish(st, tile, KS_FLAG_INCLUSIVE, ks_op(running, tile_total));
+            *ks_prefix = running;
+        }
+    }
+    __syncthreads();
+    if (tile > 0) {
+        const ks_t p = *ks_prefix;
+        local = has_local ? ks_op(p, local) : p;
+        has_local = true;
+    }
+
+    // Results, blocked into shared memory, then coalesced stores.
+#if @KS_EXCLUSIVE@
+    ks_t carry = has_local ? local : ks_neutral(); // exclusive output j is inclusive output j-1
+#endif
+#pragma unroll
+    for (int j = 0; j < KS_ITEMS; ++j) {
+        const ks_t inc_j = has_local ? ks_op(local, x[j]) : x[j];
+#if @KS_EXCLUSIVE@
+        ks_sm[KS_PAD(int(tid) * KS_ITEMS + j)] = carry;
+        carry = inc_j;
+#else
+        ks_sm[KS_PAD(int(tid) * KS_ITEMS + j)] = inc_j;
+#endif
+    }
+    __syncthreads();
+#pragma unroll
+    for (int k = 0; k < KS_ITEMS; ++k) {
+        const int idx = k * KS_BLOCK + int(tid);
+        const long long g = base + idx;
+        if (full || g < ks_n)
+            ks_out[g] = ks_sm[KS_PAD(idx)];
+    }
+}
+)KS";
+    const std::map<std::string, std::string> values = {
+        {"NEUTRAL_FUNCTION", spec.neutral.empty() ? std::string()
+                                                  : "__device__ __forceinline__ ks_t ks_neutral() { return ks_t(" +
+                                                        spec.neutral + "); }"},
+        {"KS_EXCLUSIVE", spec.exclusive ? "1" : "0"},
+        {"VALUE_TYPE", spec.type},
+        {"SCAN_EXPR", spec.scanExpr},
+        {"NAME", spec.name},
+    };
+    g.source = s + substitute(generated, values);
+    return g;
+}
+
+int scanTileElements(std::size_t valueSize)
+{
+    const std::size_t items = std::min<std::size_t>(16, std::max<std::size_t>(1, 64 / std::max<std::size_t>(1, valueSize)));
+    return int(kAlgorithmBlockSize * items);
+}
+
+ScanScratch scanScratchSize(unsigned long long n, int tileElements, int valueSize, bool packed)
+{
+    ScanScratch s;
+    s.tiles = (n + unsigned(tileElements) - 1) / unsigned(tileElements);
+    s.zeroBytes = 16 + s.tiles * 8;
+    s.bytes = s.zeroBytes;
+    if (!packed)
+        s.bytes = (s.zeroBytes + 15) / 16 * 16 + 2 * s.tiles * std::size_t(valueSize);
+    return s;
+}
+
+} // namespace ks::array

@@ -1,0 +1,368 @@
+#include "ks/array/reduction.hpp"
+
+#include "ks/array/runtime.hpp"
+#include "ks/core/error.hpp"
+#include "ks/cuda/memory.hpp"
+#include "ks/array/kernel_args.hpp"
+
+#include <algorithm>
+#include <limits>
+
+namespace ks::array {
+namespace {
+
+// Layout of a strided view for the generated ks_at(): byte strides, C order. Must match kLayoutCode.
+struct Layout {
+    std::int32_t ndim = 0;
+    std::int32_t pad = 0;
+    std::int64_t shape[kMaxDims] = {};
+    std::int64_t stride[kMaxDims] = {};
+};
+static_assert(sizeof(Layout) == 8 + 16 * kMaxDims);
+
+
+Layout layoutOf(const DeviceArray& a)
+{
+    Layout l;
+    l.ndim = a.ndim();
+    for (int d = 0; d < a.ndim(); ++d) {
+        l.shape[d] = a.shape()[d];
+        l.stride[d] = a.strides()[d];
+    }
+    return l;
+}
+
+struct Functions {
+    const cuda::Function* stage1 = nullptr;
+    const cuda::Function* vector = nullptr; // null when the map is not element-wise
+    const cuda::Function* stage2 = nullptr;
+};
+
+Functions loadFunctions(Runtime& rt, const std::string& key, const std::string& name,
+                        const std::function<std::string()>& generate)
+{
+    Functions f;
+    f.stage1 = &rt.kernel(key, name + "_stage1", generate, name + ".cu");
+    f.stage2 = &rt.kernel(key, name + "_stage2", generate, name + ".cu");
+    if (const cuda::Module* m = rt.module(key); m && m->hasFunction(name + "_stage1_vec"))
+        f.vector = &rt.kernel(key, name + "_stage1_vec", generate, name + ".cu");
+    return f;
+}
+
+int blocksPerSM(const cuda::Function& f)
+{
+    int blocks = 0;
+    KS_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks, f.get(), int(kAlgorithmBlockSize), std::size_t(0));
+    return std::max(blocks, 1);
+}
+
+bool aligned16(CUdeviceptr p)
+{
+    return p % 16 == 0;
+}
+
+// Stage 1 over a grid fixed by the size and the device, then stage 2 when there is more than one
+// block. `userArgs` appends the kernel's own arguments after (partials, n).
+void run(Runtime& rt, const Functions& f, bool vectorOk, CUdeviceptr out, std::int64_t n, std::size_t valueSize,
+         const std::function<void(KernelArgs&)>& userArgs)
+{
+    const cuda::Function& first = (vectorOk && f.vector) ? *f.vector : *f.stage1;
+    // At least 16 items per thread before another block is worth it; at most one resident wave.
+    const std::int64_t perBlock = std::int64_t(kAlgorithmBlockSize) * 16;
+    const std::int64_t wanted = std::max<std::int64_t>(1, (n + perBlock - 1) / perBlock);
+    const std::int64_t grid = std::min<std::int64_t>(wanted, std::int64_t(rt.smCount()) * blocksPerSM(first));
+
+    cuda::LaunchConfig config;
+    config.block.x = kAlgorithmBlockSize;
+    config.grid.x = unsigned(grid);
+    std::shared_ptr<cuda::DeviceMemory> scratch;
+    CUdeviceptr partials = out;
+    if (grid > 1) {
+        scratch = rt.allocate(std::size_t(grid) * valueSize);
+        partials = scratch->get();
+    }
+    KernelArgs args;
+    args.add(partials).add(static_cast<long long>(n));
+    userArgs(args);
+    rt.launch(first, config, args.params());
+    if (grid > 1) {
+        KernelArgs second;
+        second.add(out).add(partials).add(int(grid));
+        config.grid.x = 1;
+        rt.launch(*f.stage2, config, second.params());
+    }
+    // `scratch` is freed in stream order after the launches.
+}
+
+DType defaultSumType(DType t)
+{
+    if (isBool(t) || isSigned(t))
+        return DType::Int64;
+    if (isUnsigned(t))
+        return DType::UInt64;
+    return t;
+}
+
+std::string builtinKey(const std::string& kind, DType in, DType in2, DType out, bool strided)
+{
+    return "red:" + kind + ":" + std::string(dtypeName(in)) + ":" + std::string(dtypeName(in2)) + ":" +
+           std::string(dtypeName(out)) + (strided ? ":strided" : ":contiguous");
+}
+
+// Runs built-in `kind` over the arrays into `out` (a device address holding one `outType`).
+void runBuiltin(const std::string& kind, const DeviceArray& a, const DeviceArray* b, DType outType, CUdeviceptr out)
+{
+    Runtime& rt = a.runtime();
+    const bool subset = kind.rfind("subset_", 0) == 0;
+    if (b && !subset && a.shape() != b->shape())
+        throwUsage("ks::array::dot", "shapes differ: " + a.shape().toString() + " and " + b->shape().toString());
+    const bool strided = !subset && (!a.isCContiguous() || (b && !b->isCContiguous()));
+    if (subset && (!a.isCContiguous() || !b->isCContiguous()))
+        throwUsage("ks::array::" + kind, "the index and value arrays must be contiguous");
+    if (subset && !isInteger(a.dtype()))
+        throwUsage("ks::array::" + kind, "indices must be integers, got " + a.describe());
+    // For subsets `a` is the index array and `b` the values: the spec takes (values, indices).
+    const DType in = subset ? b->dtype() : a.dtype();
+    const DType in2 = subset ? a.dtype() : (b ? b->dtype() : a.dtype());
+    const std::string key = builtinKey(kind, in, in2, outType, strided);
+    const ReductionSpec spec = builtinReductionSpec(kind, in, in2, outType, strided);
+    const Functions f = loadFunctions(rt, key, spec.name, [&] { return generateReduction(spec).source; });
+
+    const std::int64_t n = a.size();
+    const Layout la = layoutOf(a);
+    const Layout lb = b ? layoutOf(*b) : Layout{};
+    const bool vectorOk = !strided && aligned16(a.data()) && (!b || aligned16(b->data()));
+    run(rt, f, vectorOk, out, n, itemSize(outType), [&](KernelArgs& args) {
+        // The spec's arguments (x, then y or the values), then its extra parameters (layouts).
+        args.add(a.data());
+        if (b)
+            args.add(b->data());
+        if (strided) {
+            args.add(la);
+            if (b)
+                args.add(lb);
+        }
+    });
+}
+
+DeviceArray scalarResult(const DeviceArray& like, DType dtype)
+{
+    return DeviceArray::empty(like.runtime(), Dims{}, dtype);
+}
+
+void requireSlot(const DeviceArray& out, const char* function)
+{
+    if (out.size() != 1)
+        throwUsage(function, "the output must hold exactly one element, got a " + out.describe());
+}
+
+DeviceArray builtin(const std::string& kind, const DeviceArray& a, const DeviceArray* b, DType outType)
+{
+    DeviceArray result = scalarResult(a, outType);
+    runBuiltin(kind, a, b, outType, result.data());
+    return result;
+}
+
+// Appends the user's arguments: arrays for pointers (dtype must match), scalars converted to the
+// declared type. Throws ks::Error (Usage) naming the argument.
+void packArguments(const std::vector<KernelArgument>& params, std::span<const MapArg> values, KernelArgs& out)
+{
+    const char* fn = "ks::array::ReductionKernel";
+    if (params.size() != values.size())
+        throwUsage(fn, "takes " + std::to_string(params.size()) + " arguments, " + std::to_string(values.size()) +
+                           " given");
+    for (std::size_t k = 0; k < params.size(); ++k) {
+        const KernelArgument& p = params[k];
+        const std::string which = "argument " + std::to_string(k + 1) + " ('" + declaration(p) + "')";
+        if (p.pointer) {
+            const DeviceArray* a = std::get_if<DeviceArray>(&values[k]);
+            if (!a)
+                throwUsage(fn, which + " is a pointer: pass an array");
+            if (a->dtype() != p.dtype)
+                throwUsage(fn, which + " wants " + std::string(dtypeName(p.dtype)) + " elements, got a " + a->describe());
+            out.add(a->data());
+        } else {
+            const Scalar* v = std::get_if<Scalar>(&values[k]);
+            if (!v)
+                throwUsage(fn, which + " is passed by value: pass a number, not an array");
+            unsigned char bytes[16] = {};
+            v->store(p.dtype, bytes);
+            out.addBytes(bytes, itemSize(p.dtype), std::min<std::size_t>(itemSize(p.dtype), 8));
+        }
+    }
+}
+
+void requireNonEmpty(const DeviceArray& a, const char* function)
+{
+    if (a.size() == 0)
+        throwUsage(function, "zero-size array has no minimum or maximum (numpy raises too)");
+}
+
+} // namespace
+
+// ----- ReductionKernel
+
+ReductionKernel::ReductionKernel(Runtime& rt, ReductionSpec spec)
+    : m_runtime(&rt), m_spec(std::move(spec)), m_generated(generateReduction(m_spec))
+{
+    m_key = "red:" + m_generated.source;
+    const std::string& source = m_generated.source;
+    loadFunctions(rt, m_key, m_spec.name, [&] { return source; });
+    m_outDType = parseDType(m_spec.outType);
+    if (m_outDType) {
+        m_valueSize = itemSize(*m_outDType);
+    } else {
+        // A struct: ask the device what sizeof says (once per kernel object).
+        const auto [address, bytes] = rt.module(m_key)->global(m_generated.sizeSymbol);
+        int size = 0;
+        if (bytes != sizeof(int))
+            throwUsage("ks::array::ReductionKernel", "unexpected size symbol in the generated module");
+        KS_CU(cuMemcpyDtoH, &size, address, sizeof(int));
+        m_valueSize = std::size_t(size);
+    }
+}
+
+std::int64_t ReductionKernel::sizeFromArguments(std::span<const MapArg> args) const
+{
+    for (const auto& a : args)
+        if (const DeviceArray* array = std::get_if<DeviceArray>(&a))
+            return array->size();
+    throwUsage("ks::array::ReductionKernel", "no array argument to take the size from: use launch() with n");
+}
+
+void ReductionKernel::launch(CUdeviceptr out, std::int64_t n, std::span<const MapArg> args) const
+{
+    if (n < 0)
+        throwUsage("ks::array::ReductionKernel::launch", "negative size " + std::to_string(n));
+    KernelArgs packed; // argument errors surface before anything is queued
+    packArguments(m_generated.params, args, packed);
+    bool vectorOk = true;
+    for (const auto& a : args)
+        if (const DeviceArray* array = std::get_if<DeviceArray>(&a))
+            vectorOk = vectorOk && aligned16(array->data()) && array->isCContiguous();
+    const std::string& source = m_generated.source;
+    const Functions f = loadFunctions(*m_runtime, m_key, m_spec.name, [&] { return source; });
+    run(*m_runtime, f, vectorOk, out, n, m_valueSize, [&](KernelArgs& kernelArgs) {
+        packArguments(m_generated.params, args, kernelArgs);
+    });
+}
+
+DeviceArray ReductionKernel::operator()(std::span<const MapArg> args) const
+{
+    if (!m_outDType)
+        throwUsage("ks::array::ReductionKernel", "output type '" + m_spec.outType +
+                                                     "' is not a dtype: use into(), toHost<T>() or launch()");
+    DeviceArray result = DeviceArray::empty(*m_runtime, Dims{}, *m_outDType);
+    launch(result.data(), sizeFromArguments(args), args);
+    return result;
+}
+
+DeviceArray ReductionKernel::operator()(std::initializer_list<MapArg> args) const
+{
+    return (*this)(std::span<const MapArg>(args.begin(), args.size()));
+}
+
+void ReductionKernel::into(const DeviceArray& out, std::span<const MapArg> args) const
+{
+    requireSlot(out, "ks::array::ReductionKernel::into");
+    if (out.itemSize() != m_valueSize || (m_outDType && out.dtype() != *m_outDType))
+        throwUsage("ks::array::ReductionKernel::into", "the output " + out.describe() + " does not hold '" +
+                                                           m_spec.outType + "'");
+    launch(out.data(), sizeFromArguments(args), args);
+}
+
+void ReductionKernel::into(const DeviceArray& out, std::initializer_list<MapArg> args) const
+{
+    into(out, std::span<const MapArg>(args.begin(), args.size()));
+}
+
+void ReductionKernel::toHostBytes(std::span<const MapArg> args, void* host, std::size_t bytes) const
+{
+    if (bytes != m_valueSize)
+        throwUsage("ks::array::ReductionKernel::toHost", "host type has " + std::to_string(bytes) +
+                                                             " bytes, the device's '" + m_spec.outType + "' " +
+                                                             std::to_string(m_valueSize));
+    auto result = m_runtime->allocate(m_valueSize);
+    launch(result->get(), sizeFromArguments(args), args);
+    KS_CU(cuMemcpyDtoHAsync, host, result->get(), bytes, m_runtime->stream());
+    m_runtime->synchronize();
+}
+
+// ----- built-ins
+
+DeviceArray sum(const DeviceArray& a, std::optional<DType> dtype)
+{
+    return builtin("sum", a, nullptr, dtype.value_or(defaultSumType(a.dtype())));
+}
+
+void sum(const DeviceArray& a, const DeviceArray& out)
+{
+    requireSlot(out, "ks::array::sum");
+    runBuiltin("sum", a, nullptr, out.dtype(), out.data());
+}
+
+DeviceArray dot(const DeviceArray& a, const DeviceArray& b, std::optional<DType> dtype)
+{
+    return builtin("dot", a, &b, dtype.value_or(promoteTypes(a.dtype(), b.dtype())));
+}
+
+void dot(const DeviceArray& a, const DeviceArray& b, const DeviceArray& out)
+{
+    requireSlot(out, "ks::array::dot");
+    runBuiltin("dot", a, &b, out.dtype(), out.data());
+}
+
+DeviceArray min(const DeviceArray& a)
+{
+    requireNonEmpty(a, "ks::array::min");
+    return builtin("min", a, nullptr, a.dtype());
+}
+
+DeviceArray max(const DeviceArray& a)
+{
+    requireNonEmpty(a, "ks::array::max");
+    return builtin("max", a, nullptr, a.dtype());
+}
+
+void min(const DeviceArray& a, const DeviceArray& out)
+{
+    requireNonEmpty(a, "ks::array::min");
+    requireSlot(out, "ks::array::min");
+    runBuiltin("min", a, nullptr, out.dtype(), out.data());
+}
+
+void max(const DeviceArray& a, const DeviceArray& out)
+{
+    requireNonEmpty(a, "ks::array::max");
+    requireSlot(out, "ks::array::max");
+    runBuiltin("max", a, nullptr, out.dtype(), out.data());
+}
+
+DeviceArray any(const DeviceArray& a)
+{
+    return builtin("any", a, nullptr, DType::Bool);
+}
+
+DeviceArray all(const DeviceArray& a)
+{
+    return builtin("all", a, nullptr, DType::Bool);
+}
+
+DeviceArray subsetSum(const DeviceArray& indices, const DeviceArray& a, std::optional<DType> dtype)
+{
+    return builtin("subset_sum", indices, &a, dtype.value_or(defaultSumType(a.dtype())));
+}
+
+DeviceArray subsetMin(const DeviceArray& indices, const DeviceArray& a)
+{
+    requireNonEmpty(indices, "ks::array::subsetMin");
+    return builtin("subset_min", indices, &a, a.dtype());
+}
+
+DeviceArray subsetMax(const DeviceArray& indices, const DeviceArray& a)
+{
+    requireNonEmpty(indices, "ks::array::subsetMax");
+    return builtin("subset_max", indices, &a, a.dtype());
+}
+
+} // namespace ks::array

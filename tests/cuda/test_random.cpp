@@ -1,0 +1,239 @@
+// cuRAND on a device: PyCUDA's test_random and test_curand_wrappers, statistics of every generator
+// x distribution x dtype at 10^6 samples (mean and variance within a few standard errors),
+// reproducibility (same seed, same bits), odd lengths and misaligned views, raw-pointer views.
+#include "ks/array/runtime.hpp"
+#include "ks/core/error.hpp"
+#include "ks/rng/fill.hpp"
+#include "ks/rng/generator.hpp"
+
+#include "array_test_support.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <vector>
+
+namespace {
+
+using ks::array::DeviceArray;
+using ks::array::Dims;
+using ks::array::DType;
+using ks::rng::Generator;
+using ks::rng::GeneratorType;
+
+class Random : public ks::test::ArrayTest {
+protected:
+    // An array poisoned with NaN (floats) or a marker (integers), so unwritten elements show.
+    DeviceArray poisoned(std::int64_t n, DType dtype)
+    {
+        DeviceArray a = DeviceArray::empty(*m_rt, Dims{n}, dtype);
+        if (dtype == DType::Float32)
+            a.copyFromHost(std::vector<float>(std::size_t(n), std::nanf("")).data(), std::size_t(n) * 4);
+        else if (dtype == DType::Float64)
+            a.copyFromHost(std::vector<double>(std::size_t(n), std::nan("")).data(), std::size_t(n) * 8);
+        else
+            KS_CU(cuMemsetD8, a.data(), 0xAB, std::size_t(a.nbytes()));
+        return a;
+    }
+};
+
+struct Moments {
+    double mean = 0, variance = 0;
+    std::size_t nonFinite = 0;
+};
+
+template <class T>
+Moments moments(const std::vector<T>& v)
+{
+    Moments m;
+    double s = 0, s2 = 0;
+    for (T x : v) {
+        const double d = double(x);
+        if (!std::isfinite(d)) {
+            ++m.nonFinite;
+            continue;
+        }
+        s += d;
+        s2 += d * d;
+    }
+    const double n = double(v.size());
+    m.mean = s / n;
+    m.variance = s2 / n - m.mean * m.mean;
+    return m;
+}
+
+std::vector<GeneratorType> pyCudaGenerators()
+{
+    return {GeneratorType::Xorwow,  GeneratorType::Sobol32,          GeneratorType::ScrambledSobol32,
+            GeneratorType::Sobol64, GeneratorType::ScrambledSobol64, GeneratorType::Mrg32k3a};
+}
+
+} // namespace
+
+TEST_F(Random, PyCudaRandIsInZeroOne)
+{
+    Generator gen(GeneratorType::Xorwow, 0);
+    for (const DType dtype : {DType::Float32, DType::Float64}) {
+        const DeviceArray a = ks::rng::rand(gen, *m_rt, Dims{10, 100}, dtype);
+        EXPECT_EQ(a.shape(), (Dims{10, 100}));
+        if (dtype == DType::Float32) {
+            for (float x : a.toHost<float>())
+                ASSERT_TRUE(x >= 0 && x < 1) << x;
+        } else {
+            for (double x : a.toHost<double>())
+                ASSERT_TRUE(x >= 0 && x < 1) << x;
+        }
+    }
+}
+
+TEST_F(Random, PyCudaCurandWrappers)
+{
+    for (const GeneratorType type : pyCudaGenerators()) {
+        SCOPED_TRACE(std::string(ks::rng::generatorName(type)));
+        Generator gen(type);
+        for (const DType dtype : {DType::Float32, DType::Float64}) {
+            for (std::int64_t n : {10000, 10001}) {
+                DeviceArray a = poisoned(n, dtype);
+                ks::rng::fillNormal(gen, a);
+                EXPECT_EQ(dtype == DType::Float32 ? moments(a.toHost<float>()).nonFinite
+                                                  : moments(a.toHost<double>()).nonFinite,
+                          0u);
+                DeviceArray l = poisoned(n, dtype);
+                ks::rng::fillLogNormal(gen, l, 10.0, 3.0);
+            }
+            DeviceArray u = poisoned(10000, dtype);
+            ks::rng::fillUniform(gen, u);
+            if (dtype == DType::Float32) {
+                for (float x : u.toHost<float>())
+                    ASSERT_TRUE(x >= -1 && x <= 1) << x;
+            } else {
+                for (double x : u.toHost<double>())
+                    ASSERT_TRUE(x >= -1 && x <= 1) << x;
+            }
+        }
+        DeviceArray bits = poisoned(10000, ks::rng::hasNativeBits64(type) ? DType::UInt64 : DType::UInt32);
+        ks::rng::fillUniform(gen, bits);
+        DeviceArray counts = poisoned(10000, DType::UInt32);
+        ks::rng::fillPoisson(gen, counts, 13.0);
+    }
+}
+
+TEST_F(Random, StatisticsOfEveryGeneratorAndDistribution)
+{
+    const std::int64_t n = 1000000;
+    const double se = 1.0 / std::sqrt(double(n)); // standard error factor
+    for (const GeneratorType type : ks::rng::kAllGeneratorTypes) {
+        SCOPED_TRACE(std::string(ks::rng::generatorName(type)));
+        Generator gen(type, 42);
+        for (const DType dtype : {DType::Float32, DType::Float64}) {
+            SCOPED_TRACE(std::string(ks::array::dtypeName(dtype)));
+            auto stats = [&](const DeviceArray& a) {
+                return dtype == DType::Float32 ? moments(a.toHost<float>()) : moments(a.toHost<double>());
+            };
+            DeviceArray a = poisoned(n, dtype);
+            ks::rng::fillUniform(gen, a);
+            Moments m = stats(a);
+            EXPECT_EQ(m.nonFinite, 0u);
+            EXPECT_NEAR(m.mean, 0.5, 6 * std::sqrt(1.0 / 12) * se);
+            EXPECT_NEAR(m.variance, 1.0 / 12, 6 * std::sqrt(1.0 / 180) * se); // var of U^2 terms
+
+            ks::rng::fillNormal(gen, a, 2.0, 3.0);
+            m = stats(a);
+            EXPECT_EQ(m.nonFinite, 0u);
+            EXPECT_NEAR(m.mean, 2.0, 6 * 3.0 * se);
+            EXPECT_NEAR(m.variance, 9.0, 6 * std::sqrt(2.0) * 9.0 * se);
+
+            const double mu = 0.0, sigma = 0.5;
+            ks::rng::fillLogNormal(gen, a, mu, sigma);
+            m = stats(a);
+            const double wantMean = std::exp(mu + sigma * sigma / 2);
+            const double wantVar = (std::exp(sigma * sigma) - 1) * std::exp(2 * mu + sigma * sigma);
+            EXPECT_EQ(m.nonFinite, 0u);
+            EXPECT_NEAR(m.mean, wantMean, 6 * std::sqrt(wantVar) * se);
+            EXPECT_NEAR(m.variance, wantVar, 0.03 * wantVar);
+        }
+        DeviceArray counts = poisoned(n, DType::UInt32);
+        ks::rng::fillPoisson(gen, counts, 13.0);
+        const Moments p = moments(counts.toHost<std::uint32_t>());
+        EXPECT_NEAR(p.mean, 13.0, 6 * std::sqrt(13.0) * se);
+        EXPECT_NEAR(p.variance, 13.0, 6 * std::sqrt(2 * 169.0 + 13.0) * se);
+
+        if (ks::rng::hasNativeBits64(type)) {
+            DeviceArray bits = poisoned(n, DType::UInt64);
+            ks::rng::fillUniform(gen, bits);
+            const Moments b = moments(bits.toHost<std::uint64_t>());
+            const double half = std::ldexp(1.0, 63);
+            EXPECT_NEAR(b.mean / half, 1.0, 6 * std::sqrt(1.0 / 3) * se);
+        } else {
+            DeviceArray bits = poisoned(n, DType::UInt32);
+            ks::rng::fillUniform(gen, bits);
+            const Moments b = moments(bits.toHost<std::uint32_t>());
+            const double half = std::ldexp(1.0, 31);
+            EXPECT_NEAR(b.mean / half, 1.0, 6 * std::sqrt(1.0 / 3) * se);
+            EXPECT_NEAR(b.variance / (half * half), 1.0 / 3, 6 * std::sqrt(4.0 / 45) * se);
+        }
+    }
+}
+
+TEST_F(Random, SameSeedSameBitsAndReseedRepeats)
+{
+    for (const GeneratorType type : ks::rng::kAllGeneratorTypes) {
+        SCOPED_TRACE(std::string(ks::rng::generatorName(type)));
+        Generator g1(type, 77), g2(type, 77);
+        DeviceArray a = poisoned(100001, DType::Float32), b = poisoned(100001, DType::Float32);
+        ks::rng::fillNormal(g1, a);
+        ks::rng::fillNormal(g2, b);
+        const auto ha = a.toHost<float>(), hb = b.toHost<float>();
+        EXPECT_EQ(std::memcmp(ha.data(), hb.data(), ha.size() * 4), 0);
+        g1.reseed(77);
+        ks::rng::fillNormal(g1, b);
+        const auto hc = b.toHost<float>();
+        EXPECT_EQ(std::memcmp(ha.data(), hc.data(), ha.size() * 4), 0) << "reseed restarts the sequence";
+        Generator g3(type, 78);
+        ks::rng::fillNormal(g3, b);
+        const auto hd = b.toHost<float>();
+        EXPECT_NE(std::memcmp(ha.data(), hd.data(), ha.size() * 4), 0) << "another seed, other numbers";
+    }
+}
+
+TEST_F(Random, OddLengthsMisalignedViewsAndRawPointers)
+{
+    Generator gen(GeneratorType::Philox4x32_10, 3);
+    DeviceArray base = poisoned(1001, DType::Float32);
+    // Elements 1..999: starts off the pair alignment, odd length.
+    const DeviceArray inner = base.slice(ks::array::Slice::range(1, 1000));
+    ks::rng::fillNormal(gen, inner);
+    const auto h = base.toHost<float>();
+    EXPECT_TRUE(std::isnan(h[0]));
+    EXPECT_TRUE(std::isnan(h[1000]));
+    for (std::size_t i = 1; i < 1000; ++i)
+        ASSERT_TRUE(std::isfinite(h[i])) << i;
+    // A view over a raw device pointer, as a GL buffer mapped for this frame would be.
+    DeviceArray owner = poisoned(4097, DType::Float64);
+    const DeviceArray raw = DeviceArray::view(*m_rt, owner.data(), DType::Float64, Dims{4097});
+    ks::rng::fillLogNormal(gen, raw, 0.0, 1.0);
+    for (double x : owner.toHost<double>())
+        ASSERT_TRUE(std::isfinite(x) && x > 0) << x;
+}
+
+TEST_F(Random, UndefinedRequestsAreUsageErrors)
+{
+    Generator sobol64(GeneratorType::Sobol64);
+    Generator philox(GeneratorType::Philox4x32_10);
+    EXPECT_THROW(ks::rng::fillPoisson(philox, poisoned(10, DType::Float32), 2.0), ks::Error);
+    EXPECT_THROW(ks::rng::fillUniform(sobol64, poisoned(10, DType::UInt32)), ks::Error);
+    EXPECT_THROW(ks::rng::fillUniform(philox, poisoned(10, DType::UInt64)), ks::Error);
+    EXPECT_THROW(ks::rng::fillNormal(philox, poisoned(10, DType::Int32)), ks::Error);
+    EXPECT_THROW(ks::rng::fillPoisson(philox, poisoned(10, DType::UInt32), -1.0), ks::Error);
+}
+
+TEST_F(Random, StridedViewsFillOnlyTheirElements)
+{
+    Generator gen(GeneratorType::Philox4x32_10, 11);
+    const DeviceArray base = poisoned(2001, DType::Float32);
+    ks::rng::fillNormal(gen, base.slice(ks::array::Slice::from(1, 2))); // odd elements
+    const auto h = base.toHost<float>();
+    for (std::size_t i = 0; i < h.size(); ++i)
+        ASSERT_EQ(std::isnan(h[i]), i % 2 == 0) << i;
+}

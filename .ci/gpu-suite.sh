@@ -3,6 +3,7 @@
 # every test binary (all labels), every benchmark (JSON reports) and headless screenshots.
 #   .ci/gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]
 # Logs and reports land in OUT_DIR; the last lines printed are a summary table.
+# KS_GPU_SUITE_LABELS limits the test labels (default: unit gl cuda interop).
 set -u
 build=${1:?usage: gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]}
 out=${2:?usage: gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]}
@@ -14,7 +15,7 @@ summary=()
 
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>/dev/null | sed 's/^/gpu: /'
 
-for t in unit gl cuda interop; do
+for t in ${KS_GPU_SUITE_LABELS:-unit gl cuda interop}; do
     bin="$build/tests/ks_${t}_tests"
     [ -x "$bin" ] || continue
     "$bin" > "$out/tests-$t.log" 2>&1

@@ -50,6 +50,11 @@ bool hasNativeBits64(GeneratorType type) noexcept
     return type == GeneratorType::Sobol64 || type == GeneratorType::ScrambledSobol64;
 }
 
+bool supportsOffset(GeneratorType type) noexcept
+{
+    return type != GeneratorType::Mtgp32 && type != GeneratorType::Mt19937;
+}
+
 std::string_view curandStatusName(curandStatus_t status) noexcept
 {
     switch (status) {
@@ -126,8 +131,11 @@ void Generator::reseed(std::uint64_t seed)
         checkCurand(curandSetGeneratorOffset(get(), seed), "curandSetGeneratorOffset");
     } else {
         checkCurand(curandSetPseudoRandomGeneratorSeed(get(), seed), "curandSetPseudoRandomGeneratorSeed");
-        // Setting the seed alone keeps the current offset; both reset the sequence to its start.
-        checkCurand(curandSetGeneratorOffset(get(), 0), "curandSetGeneratorOffset");
+        // Setting the seed alone keeps the current offset, so offset generators also go back to 0.
+        // The Mersenne twisters have no offset (cuRAND answers TYPE_ERROR): a new seed rebuilds
+        // their state from scratch, which restarts the sequence by itself.
+        if (supportsOffset(m_type))
+            checkCurand(curandSetGeneratorOffset(get(), 0), "curandSetGeneratorOffset");
     }
 }
 

@@ -51,6 +51,9 @@ std::string_view generatorName(GeneratorType type) noexcept; // "Philox4x32-10"
 curandRngType_t curandType(GeneratorType type) noexcept;
 bool isQuasiRandom(GeneratorType type) noexcept;   // the Sobol family
 bool hasNativeBits64(GeneratorType type) noexcept; // Sobol64 variants: bits come as 64-bit words
+// Whether curandSetGeneratorOffset accepts the type: every type except the Mersenne twisters
+// (MTGP32, MT19937), which answer CURAND_STATUS_TYPE_ERROR; their seed alone restarts them.
+bool supportsOffset(GeneratorType type) noexcept;
 
 // "CURAND_STATUS_LENGTH_NOT_MULTIPLE"
 std::string_view curandStatusName(curandStatus_t status) noexcept;

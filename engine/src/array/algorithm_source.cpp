@@ -484,6 +484,9 @@ __device__ __forceinline__ ks_t ks_op(ks_t a, ks_t b) { return ks_t(@SCAN_EXPR@)
 #define KS_TILE (KS_BLOCK * KS_ITEMS)
 #define KS_PACKED (sizeof(ks_t) <= 4)
 #define KS_PAD(i) ((i) + ((i) >> 5))
+// Integer operators are exact, so any association gives the same bits: the look-back may combine
+// whatever predecessors have published. Others get a fixed association (reproducible results).
+#define KS_FIXED_ORDER (!ks::is_integer<ks_t>::value)
 extern "C" __device__ const int @NAME@_tile = KS_TILE;
 extern "C" __device__ const int @NAME@_value_size = int(sizeof(ks_t));
 extern "C" __device__ const int @NAME@_packed = KS_PACKED ? 1 : 0;
@@ -536,7 +539,8 @@ __device__ __forceinline__ int ks_peek(const ks_tile_states& st, long long tile,
 
 // Single-pass scan with decoupled look-back (Merrill and Garland): each block scans one tile,
 // publishes its aggregate at once, then warp 0 looks back over the predecessors' states, 32 at a
-// time, combining aggregates until it meets an inclusive prefix.
+// time, combining aggregates until it meets an inclusive prefix. Operators that round take the
+// fixed-order variant (KS_FIXED_ORDER) so the same input gives the same bits every run.
 extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in, ks_t* ks_out, long long ks_n, unsigned char* ks_scratch)
 {
     __shared__ __align__(16) unsigned char ks_tile_raw[(KS_TILE + KS_TILE / 32) * sizeof(ks_t)];
@@ -612,35 +616,72 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in,
     if (tid == 0)
         ks_publish(st, tile, tile == 0 ? KS_FLAG_INCLUSIVE : KS_FLAG_AGGREGATE, tile_total);
     if (tile > 0 && warp == 0) {
-        ks_t running = x[0];
-        bool has_running = false;
-        long long window = tile - 1; // the predecessor lane 0 looks at
-        while (true) {
-            const long long pred = window - (long long)lane;
+        if constexpr (KS_FIXED_ORDER) {
+            // Fixed association for operators that round (float, double, structs): tiles form
+            // windows of 32; tile 32W+j's prefix is always inclusive(32W-1) (+) agg(32W) (+) ... (+)
+            // agg(32W+j-1), combined in the same tree whatever the timing, and only the window's last
+            // tile publishes an inclusive prefix (so the aggregates a window needs are never
+            // overwritten). Same bits every run; one chain step per 32 tiles, like the look-back.
+            const long long first = tile & ~31LL;
+            const int j = int(tile - first); // predecessors inside the window: lanes 0 .. j-1
+            const bool wants_agg = int(lane) < j;
+            const bool wants_inc = lane == 31u && first > 0; // j <= 31, so lane 31 holds no aggregate
             ks_t val = x[0];
-            int flag;
+            bool waiting;
             do {
-                flag = pred >= 0 ? ks_peek(st, pred, val) : KS_FLAG_INCLUSIVE;
-            } while (__any_sync(0xffffffffu, flag == KS_FLAG_NONE));
-            const unsigned inclusive_lanes = __ballot_sync(0xffffffffu, flag == KS_FLAG_INCLUSIVE);
-            const unsigned last = inclusive_lanes ? unsigned(__ffs(inclusive_lanes) - 1) : 31u;
-            // Lane i holds tile window-i; combine lanes last..0 in tile order.
+                int flag = KS_FLAG_NONE;
+                if (wants_agg)
+                    flag = ks_peek(st, first + (long long)lane, val);
+                else if (wants_inc)
+                    flag = ks_peek(st, first - 1, val);
+                waiting = (wants_agg && flag == KS_FLAG_NONE) || (wants_inc && flag != KS_FLAG_INCLUSIVE);
+            } while (__any_sync(0xffffffffu, waiting));
+            // Lane 0 ends with agg(first) (+) ... (+) agg(first+j-1), in a tree fixed by j alone.
 #pragma unroll
             for (unsigned d = 1; d < 32; d <<= 1) {
                 const ks_t other = ks_algo::shflDown(val, d);
-                if (lane + d <= last)
-                    val = ks_op(other, val);
+                if (int(lane + d) < j)
+                    val = ks_op(val, other);
             }
-            const ks_t window_total = ks_algo::shflIdx(val, 0);
-            running = has_running ? ks_op(window_total, running) : window_total;
-            has_running = true;
-            if (inclusive_lanes)
-                break;
-            window -= 32;
-        }
-        if (lane == 0) {
-            ks_publish(st, tile, KS_FLAG_INCLUSIVE, ks_op(running, tile_total));
-            *ks_prefix = running;
+            const ks_t window_aggs = ks_algo::shflIdx(val, 0);
+            const ks_t before = ks_algo::shflIdx(val, 31);
+            if (lane == 0) {
+                const ks_t running = first == 0 ? window_aggs : (j == 0 ? before : ks_op(before, window_aggs));
+                if (j == 31)
+                    ks_publish(st, tile, KS_FLAG_INCLUSIVE, ks_op(running, tile_total));
+                *ks_prefix = running;
+            }
+        } else {
+            ks_t running = x[0];
+            bool has_running = false;
+            long long window = tile - 1; // the predecessor lane 0 looks at
+            while (true) {
+                const long long pred = window - (long long)lane;
+                ks_t val = x[0];
+                int flag;
+                do {
+                    flag = pred >= 0 ? ks_peek(st, pred, val) : KS_FLAG_INCLUSIVE;
+                } while (__any_sync(0xffffffffu, flag == KS_FLAG_NONE));
+                const unsigned inclusive_lanes = __ballot_sync(0xffffffffu, flag == KS_FLAG_INCLUSIVE);
+                const unsigned last = inclusive_lanes ? unsigned(__ffs(inclusive_lanes) - 1) : 31u;
+                // Lane i holds tile window-i; combine lanes last..0 in tile order.
+#pragma unroll
+                for (unsigned d = 1; d < 32; d <<= 1) {
+                    const ks_t other = ks_algo::shflDown(val, d);
+                    if (lane + d <= last)
+                        val = ks_op(other, val);
+                }
+                const ks_t window_total = ks_algo::shflIdx(val, 0);
+                running = has_running ? ks_op(window_total, running) : window_total;
+                has_running = true;
+                if (inclusive_lanes)
+                    break;
+                window -= 32;
+            }
+            if (lane == 0) {
+                ks_publish(st, tile, KS_FLAG_INCLUSIVE, ks_op(running, tile_total));
+                *ks_prefix = running;
+            }
         }
     }
     __syncthreads();

@@ -37,7 +37,13 @@ protected:
     array::Runtime& rt() { return *m_rt; }
 
     template <class T>
-    array::DeviceArray toGpu(const std::vector<T>& v, array::Dims shape = {})
+    array::DeviceArray toGpu(const std::vector<T>& v)
+    {
+        return array::fromHost(rt(), v); // 1-D
+    }
+    // Dims{} makes a 0-d array of the one value (np.array(2)).
+    template <class T>
+    array::DeviceArray toGpu(const std::vector<T>& v, const array::Dims& shape)
     {
         return array::fromHost(rt(), v, shape);
     }

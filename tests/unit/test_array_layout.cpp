@@ -176,3 +176,44 @@ TEST(ArrayLayout, DimsLimits)
     EXPECT_EQ(big.size(), std::int64_t(1) << 34);
     EXPECT_EQ(big.index({(std::int64_t(1) << 20) - 1}).offset(), ((std::int64_t(1) << 20) - 1) << 14);
 }
+
+// fromHost's shape rule: no shape means 1-D, Dims{} means 0-d (np.array(2)); the H200 run found
+// 0-d arrays built from one value coming back 1-D, which turned np.stack of 0-d inputs into (2, 1).
+TEST(ArrayLayout, HostValuesShapeKeepsZeroDim)
+{
+    EXPECT_EQ(ks::array::hostValuesShape(1, Dims{}), Dims{});
+    EXPECT_EQ(ks::array::hostValuesShape(1, Dims{}).size(), 0);
+    EXPECT_EQ(ks::array::hostValuesShape(7, std::nullopt), (Dims{7}));
+    EXPECT_EQ(ks::array::hostValuesShape(1, std::nullopt), (Dims{1}));
+    EXPECT_EQ(ks::array::hostValuesShape(12, Dims{3, 4}), (Dims{3, 4}));
+    EXPECT_THROW(ks::array::hostValuesShape(2, Dims{}), ks::Error);
+    EXPECT_THROW(ks::array::hostValuesShape(11, Dims{3, 4}), ks::Error);
+    // 0-d (+) 0-d broadcasts to 0-d, 0-d (+) (10,) to (10,), as in numpy.
+    EXPECT_EQ(ks::array::broadcastShapes(Dims{}, Dims{}), Dims{});
+    EXPECT_EQ(ks::array::broadcastShapes(Dims{}, Dims{10}), (Dims{10}));
+}
+
+TEST(ArrayLayout, StackAndConcatenateShapesFollowNumpy)
+{
+    using ks::array::concatenateShape;
+    using ks::array::stackShape;
+    const std::vector<Dims> scalars{Dims{}, Dims{}};
+    EXPECT_EQ(stackShape(scalars, 0), (Dims{2}));   // np.stack([np.array(1), np.array(2)]).shape == (2,)
+    EXPECT_EQ(stackShape(scalars, -1), (Dims{2}));
+    EXPECT_THROW(stackShape(scalars, 1), ks::Error);
+    const std::vector<Dims> vectors{Dims{3}, Dims{3}};
+    EXPECT_EQ(stackShape(vectors, 0), (Dims{2, 3}));
+    EXPECT_EQ(stackShape(vectors, -1), (Dims{3, 2}));
+    EXPECT_EQ(stackShape(vectors, 1), (Dims{3, 2}));
+    EXPECT_EQ(stackShape(std::vector<Dims>{Dims{2, 2}, Dims{2, 2}, Dims{2, 2}}, -1), (Dims{2, 2, 3}));
+    EXPECT_THROW(stackShape(std::vector<Dims>{Dims{3}, Dims{4}}, 0), ks::Error);
+    EXPECT_THROW(stackShape(std::vector<Dims>{}, 0), ks::Error);
+
+    EXPECT_EQ(concatenateShape(std::vector<Dims>{Dims{5, 15}, Dims{4, 15}, Dims{3, 15}}, 0), (Dims{12, 15}));
+    EXPECT_EQ(concatenateShape(std::vector<Dims>{Dims{2, 3}, Dims{2, 4}}, -1), (Dims{2, 7}));
+    EXPECT_EQ(concatenateShape(std::vector<Dims>{Dims{3}, Dims{1}}, 0), (Dims{4}));
+    EXPECT_THROW(concatenateShape(scalars, 0), ks::Error); // numpy: zero-dimensional arrays cannot be concatenated
+    EXPECT_THROW(concatenateShape(std::vector<Dims>{Dims{2, 3}, Dims{3, 3}}, 1), ks::Error);
+    EXPECT_THROW(concatenateShape(std::vector<Dims>{Dims{3}, Dims{3, 1}}, 0), ks::Error);
+    EXPECT_THROW(concatenateShape(vectors, 1), ks::Error);
+}

@@ -120,28 +120,13 @@ DType commonType(std::span<const DeviceArray> arrays)
 
 DeviceArray concatenate(std::span<const DeviceArray> arrays, int axis)
 {
-    if (arrays.empty())
-        throwUsage("concatenate", "need at least one array to concatenate");
+    std::vector<Dims> shapes;
+    for (const DeviceArray& a : arrays)
+        shapes.push_back(a.shape());
+    const Dims shape = concatenateShape(shapes, axis);
     const DeviceArray& first = arrays[0];
-    const int ndim = first.ndim();
-    if (ndim == 0)
-        throwUsage("concatenate", "zero-dimensional arrays cannot be concatenated");
-    if (axis < -ndim || axis >= ndim)
-        throwUsage("concatenate", "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                                      std::to_string(ndim));
     if (axis < 0)
-        axis += ndim;
-    Dims shape = first.shape();
-    shape[axis] = 0;
-    for (const DeviceArray& a : arrays) {
-        bool ok = a.ndim() == ndim;
-        for (int d = 0; d < ndim && ok; ++d)
-            ok = d == axis || a.shape()[d] == first.shape()[d];
-        if (!ok)
-            throwUsage("concatenate", "all the input array dimensions except for the concatenation axis must match "
-                                      "exactly: " + first.shape().toString() + " and " + a.shape().toString());
-        shape[axis] += a.shape()[axis];
-    }
+        axis += first.ndim();
     DeviceArray out = DeviceArray::empty(first.runtime(), shape, commonType(arrays));
     std::int64_t at = 0;
     for (const DeviceArray& a : arrays) {
@@ -159,21 +144,12 @@ DeviceArray concatenate(std::initializer_list<DeviceArray> arrays, int axis)
 
 DeviceArray stack(std::span<const DeviceArray> arrays, int axis)
 {
-    if (arrays.empty())
-        throwUsage("stack", "need at least one array to stack");
-    const Dims shape = arrays[0].shape();
-    const int ndim = shape.size() + 1;
-    if (axis < -ndim || axis >= ndim)
-        throwUsage("stack", "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                                std::to_string(ndim));
-    if (axis < 0)
-        axis += ndim;
+    std::vector<Dims> shapes;
     for (const DeviceArray& a : arrays)
-        if (!(a.shape() == shape))
-            throwUsage("stack", "all input arrays must have the same shape: " + shape.toString() + " and " +
-                                    a.shape().toString());
-    Dims outShape = shape;
-    outShape.insert(axis, std::int64_t(arrays.size()));
+        shapes.push_back(a.shape());
+    const Dims outShape = stackShape(shapes, axis);
+    if (axis < 0)
+        axis += outShape.size();
     DeviceArray out = DeviceArray::empty(arrays[0].runtime(), outShape, commonType(arrays));
     for (std::size_t k = 0; k < arrays.size(); ++k) {
         std::vector<IndexItem> index(std::size_t(axis), IndexItem(Slice::all()));

@@ -91,4 +91,61 @@ bool operator==(const Dims& a, const Dims& b) noexcept
     return true;
 }
 
+Dims hostValuesShape(std::size_t count, const std::optional<Dims>& shape)
+{
+    if (!shape)
+        return Dims{std::int64_t(count)};
+    if (shape->product() != std::int64_t(count))
+        throwUsage("fromHost", "shape " + shape->toString() + " holds " + std::to_string(shape->product()) +
+                                   " elements but " + std::to_string(count) + " values were given");
+    return *shape;
+}
+
+Dims stackShape(std::span<const Dims> shapes, int axis)
+{
+    if (shapes.empty())
+        throwUsage("stack", "need at least one array to stack");
+    const Dims& shape = shapes[0];
+    const int ndim = shape.size() + 1;
+    if (axis < -ndim || axis >= ndim)
+        throwUsage("stack", "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                                std::to_string(ndim));
+    if (axis < 0)
+        axis += ndim;
+    for (const Dims& d : shapes)
+        if (!(d == shape))
+            throwUsage("stack", "all input arrays must have the same shape: " + shape.toString() + " and " +
+                                    d.toString());
+    Dims out = shape;
+    out.insert(axis, std::int64_t(shapes.size()));
+    return out;
+}
+
+Dims concatenateShape(std::span<const Dims> shapes, int axis)
+{
+    if (shapes.empty())
+        throwUsage("concatenate", "need at least one array to concatenate");
+    const Dims& first = shapes[0];
+    const int ndim = first.size();
+    if (ndim == 0)
+        throwUsage("concatenate", "zero-dimensional arrays cannot be concatenated");
+    if (axis < -ndim || axis >= ndim)
+        throwUsage("concatenate", "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
+                                      std::to_string(ndim));
+    if (axis < 0)
+        axis += ndim;
+    Dims out = first;
+    out[axis] = 0;
+    for (const Dims& d : shapes) {
+        bool ok = d.size() == ndim;
+        for (int k = 0; k < ndim && ok; ++k)
+            ok = k == axis || d[k] == first[k];
+        if (!ok)
+            throwUsage("concatenate", "all the input array dimensions except for the concatenation axis must match "
+                                      "exactly: " + first.toString() + " and " + d.toString());
+        out[axis] += d[axis];
+    }
+    return out;
+}
+
 } // namespace ks::array

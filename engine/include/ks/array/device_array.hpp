@@ -233,19 +233,29 @@ DeviceArray arange(Runtime& rt, double start, double stop, double step = 1, DTyp
 // numpy's linspace: `num` values from start to stop (stop included when `endpoint`).
 DeviceArray linspace(Runtime& rt, double start, double stop, std::int64_t num, bool endpoint = true,
                      DType dtype = DType::Float64);
-// A new array with the host values (shape: 1-D of the values' length when `shape` is empty).
+// A new array with the host values (`host` holds shape.product() of them).
 DeviceArray fromHost(Runtime& rt, const void* host, DType dtype, const Dims& shape);
+// Shape: 1-D of the values' length when no shape is given; Dims{} is 0-d (one value), as
+// np.array(2). A shape whose size differs from the values' count is an error.
 template <class T>
-DeviceArray fromHost(Runtime& rt, std::span<const T> values, Dims shape = {})
+DeviceArray fromHost(Runtime& rt, std::span<const T> values, const Dims& shape)
 {
-    if (shape.empty())
-        shape = Dims{std::int64_t(values.size())};
-    return fromHost(rt, values.data(), dtypeOf<T>(), shape);
+    return fromHost(rt, values.data(), dtypeOf<T>(), hostValuesShape(values.size(), shape));
 }
 template <class T>
-DeviceArray fromHost(Runtime& rt, const std::vector<T>& values, Dims shape = {})
+DeviceArray fromHost(Runtime& rt, std::span<const T> values)
+{
+    return fromHost(rt, values.data(), dtypeOf<T>(), hostValuesShape(values.size(), std::nullopt));
+}
+template <class T>
+DeviceArray fromHost(Runtime& rt, const std::vector<T>& values, const Dims& shape)
 {
     return fromHost(rt, std::span<const T>(values), shape);
+}
+template <class T>
+DeviceArray fromHost(Runtime& rt, const std::vector<T>& values)
+{
+    return fromHost(rt, std::span<const T>(values));
 }
 // numpy's concatenate along an existing axis / stack along a new axis; dtypes promote.
 DeviceArray concatenate(std::span<const DeviceArray> arrays, int axis = 0);

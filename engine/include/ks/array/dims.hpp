@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -47,5 +48,14 @@ private:
     std::array<std::int64_t, kMaxDims> m_values{};
     int m_rank = 0;
 };
+
+// The shape of `count` host values handed to fromHost: `shape` when given (its product must be
+// `count`; Dims{} is 0-d and takes one value, like np.array(2)), else 1-D (count,).
+// Throws ks::Error when the counts disagree.
+Dims hostValuesShape(std::size_t count, const std::optional<Dims>& shape);
+// numpy's result shapes: np.stack (a new axis of len(shapes), in [-ndim-1, ndim]) and
+// np.concatenate (along an existing axis; 0-d inputs are an error). Throw ks::Error on mismatch.
+Dims stackShape(std::span<const Dims> shapes, int axis);
+Dims concatenateShape(std::span<const Dims> shapes, int axis);
 
 } // namespace ks::array

@@ -41,6 +41,18 @@ struct KernelArgument {
 // Parses PyCUDA's argument string. Throws ks::Error naming the argument it cannot read.
 std::vector<KernelArgument> parseKernelArguments(std::string_view arguments);
 
+// How an ElementwiseKernel's operation touches its arrays, for the vectorised contiguous entry
+// (name() + "_vec": `width` elements per 16-byte-or-narrower access, then a scalar tail). It exists
+// only when every array argument appears as `name[i]` alone (no other index, no `&name[i]`, not in
+// the preamble), there is no loop_prep/after_loop and no return/break/continue/goto/asm/atomics.
+struct ElementwiseVectorPlan {
+    int width = 1;                  // 1: no vector entry
+    std::vector<bool> load, store;  // per argument: its Vec is loaded before / stored after the op
+    std::string operation;          // the operation with each `x[i]` as `ks_v_x.v[ks_e]`
+};
+ElementwiseVectorPlan planElementwiseVector(const std::vector<KernelArgument>& args, std::string_view operation,
+                                            std::string_view preamble, bool hasLoopPrepOrAfterLoop);
+
 struct ElementwiseCall {
     // PyCUDA's range=: indices start, start+step, ... while < stop (> stop for a negative step), taken
     // as given. Overrides the size of the first array.
@@ -61,6 +73,8 @@ public:
     const std::string& name() const noexcept { return m_name; }
     // The full CUDA source: entry points name() (over 0..n) and name() + "_range" (start/stop/step).
     const std::string& source() const noexcept { return m_source; }
+    // The vector entry's plan (width 1 when the operation does not allow it).
+    const ElementwiseVectorPlan& vectorPlan() const noexcept { return m_vector; }
 
     // Compiles through the runtime's compile cache: a value with ok/diagnostics/log (no throw for
     // errors in the user's code).
@@ -79,6 +93,7 @@ private:
     std::vector<KernelArgument> m_arguments;
     std::string m_name;
     std::string m_source;
+    ElementwiseVectorPlan m_vector;
 };
 
 } // namespace ks::array

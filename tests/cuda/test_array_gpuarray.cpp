@@ -731,3 +731,67 @@ TEST_F(ArrayTest, BigArrayElementwise)
     const DeviceArray tail = d.slice(Slice::from(std::int64_t(n) - 3));
     EXPECT_EQ(tail.toHost<unsigned char>(), (std::vector<unsigned char>{254, 255, 0}));
 }
+
+// ElementwiseKernel's vector entry (16-byte Vecs when every array is indexed only at [i]): the tails
+// of every size, misaligned views on the scalar entry, conditional stores keeping unwritten
+// elements, `i` itself, one array under two names, and 16 bytes per thread for uint8.
+TEST_F(ArrayTest, ElwiseKernelVectorEntryMatchesTheScalarLoop)
+{
+    const ks::array::ElementwiseKernel linComb("float a, float *x, float b, float *y, float *z", "z[i] = a*x[i] + b*y[i]",
+                                               "ks_vec_lin");
+    ASSERT_EQ(linComb.vectorPlan().width, 4);
+    const ks::array::ElementwiseKernel clip("float *x, float *z", "if (x[i] > 0) z[i] = x[i] + (float)i", "ks_vec_clip");
+    ASSERT_EQ(clip.vectorPlan().width, 4);
+    for (const std::int64_t n : {1, 3, 4, 5, 1023, 4099, (1 << 20) + 3}) {
+        SCOPED_TRACE(n);
+        // Small integers in float: a*x + b*y is exact, so any contraction gives the same bits.
+        std::vector<float> hx(std::size_t(n + 1)), hy(std::size_t(n + 1));
+        for (std::size_t k = 0; k < hx.size(); ++k) {
+            hx[k] = float(int(k * 7 % 23) - 11);
+            hy[k] = float(int(k * 5 % 19) - 9);
+        }
+        const DeviceArray x = toGpu(hx), y = toGpu(hy);
+        for (const int offset : {0, 1}) { // offset 1: 4-byte aligned views take the scalar entry
+            SCOPED_TRACE(offset);
+            const DeviceArray xv = x.slice(Slice::range(offset, offset + n)), yv = y.slice(Slice::range(offset, offset + n));
+            DeviceArray z = toGpu(std::vector<float>(std::size_t(n + 1), -1000.f));
+            const DeviceArray zv = z.slice(Slice::range(offset, offset + n));
+            linComb(rt(), {2, xv, 3, yv, zv});
+            const auto got = z.toHost<float>();
+            std::size_t bad = 0;
+            for (std::int64_t k = 0; k < n; ++k)
+                bad += got[std::size_t(k + offset)] != 2 * hx[std::size_t(k + offset)] + 3 * hy[std::size_t(k + offset)];
+            EXPECT_EQ(bad, 0u);
+            EXPECT_EQ(got[offset == 0 ? std::size_t(n) : 0], -1000.f) << "outside the view untouched";
+
+            DeviceArray w = toGpu(std::vector<float>(std::size_t(n + 1), -1000.f));
+            clip(rt(), {xv, w.slice(Slice::range(offset, offset + n))});
+            const auto gw = w.toHost<float>();
+            bad = 0;
+            for (std::int64_t k = 0; k < n; ++k) {
+                const float xk = hx[std::size_t(k + offset)];
+                bad += gw[std::size_t(k + offset)] != (xk > 0 ? xk + float(k) : -1000.f);
+            }
+            EXPECT_EQ(bad, 0u) << "conditional stores keep the elements they skip";
+        }
+    }
+    // One array as `a` (written) and `b` (read): b[i] must see a[i]'s store, as in the scalar loop.
+    const ks::array::ElementwiseKernel alias("float *a, float *b, float *c", "a[i] = 5; c[i] = b[i]", "ks_vec_alias");
+    const DeviceArray shared = toGpu(std::vector<float>(4096, 1.f));
+    DeviceArray c = toGpu(std::vector<float>(4096, -1.f));
+    alias(rt(), {shared, shared, c});
+    EXPECT_EQ(c.toHost<float>(), std::vector<float>(4096, 5.f));
+    // uint8: 16 elements per Vec, read-modify-write.
+    const ks::array::ElementwiseKernel inc("unsigned char *u", "u[i] += 3", "ks_vec_inc");
+    ASSERT_EQ(inc.vectorPlan().width, 16);
+    std::vector<unsigned char> hu(100003);
+    for (std::size_t k = 0; k < hu.size(); ++k)
+        hu[k] = static_cast<unsigned char>(k * 13);
+    DeviceArray u = toGpu(hu);
+    inc(rt(), {u});
+    const auto gu = u.toHost<unsigned char>();
+    std::size_t bad = 0;
+    for (std::size_t k = 0; k < hu.size(); ++k)
+        bad += gu[k] != static_cast<unsigned char>(hu[k] + 3);
+    EXPECT_EQ(bad, 0u);
+}

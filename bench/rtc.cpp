@@ -25,6 +25,7 @@
 #include <fstream>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace fs = std::filesystem;
@@ -188,25 +189,27 @@ int main(int argc, char** argv)
     }
     // Warm: edited source each time (no cache), after one compile in this process.
     compileOrDie(kernel30(0), "bench.cu", options);
+    // The default (the -minimal fast path when the scan allows), the full headers (fast path off:
+    // the default before the fast path existed) and -minimal forced.
     {
-        Row row{"compile 30-line kernel, warm (no cache)", {}, 20, ""};
-        for (int i = 1; i <= std::max(reps, 10); ++i) {
-            const auto t = Clock::now();
-            compileOrDie(kernel30(i), "bench.cu", options);
-            row.samples.push_back(msSince(t));
-        }
-        rows.push_back(row);
-    }
-    {
+        rtc::CompileOptions full = options;
+        full.autoMinimal = false;
         rtc::CompileOptions minimal = options;
         minimal.minimal = true;
-        Row row{"compile 30-line kernel, warm, -minimal", {}, 20, "no textures/surfaces/device runtime"};
-        for (int i = 1; i <= std::max(reps, 10); ++i) {
-            const auto t = Clock::now();
-            compileOrDie(kernel30(i), "bench.cu", minimal);
-            row.samples.push_back(msSince(t));
+        const std::pair<const char*, const rtc::CompileOptions*> variants[] = {
+            {"compile 30-line kernel, warm (no cache)", &options},
+            {"compile 30-line kernel, warm, full headers", &full},
+            {"compile 30-line kernel, warm, -minimal forced", &minimal}};
+        for (const auto& [name, o] : variants) {
+            Row row{name, {}, 20, ""};
+            for (int i = 1; i <= std::max(reps, 10); ++i) {
+                const auto t = Clock::now();
+                const rtc::CompileResult r = compileOrDie(kernel30(i), "bench.cu", *o);
+                row.samples.push_back(msSince(t));
+                row.note = "mode " + std::string(rtc::compileModeName(r.mode));
+            }
+            rows.push_back(row);
         }
-        rows.push_back(row);
     }
     // Cache hits: memory, then disk through a fresh cache object each time.
     const fs::path cacheDir = fs::temp_directory_path() / ("ks-bench-cache-" + std::to_string(::getpid()));
@@ -238,14 +241,17 @@ int main(int argc, char** argv)
         fs::remove_all(cacheDir, ec);
     }
     // curand, warm, with and without PCH (the first compile of each mode is not counted).
-    for (bool pch : {true, false}) {
+    for (auto [pch, fullHeaders] : {std::pair{true, false}, std::pair{true, true}, std::pair{false, false}}) {
         rtc::CompileOptions o = options;
         o.precompiledHeaders = pch;
+        o.autoMinimal = !fullHeaders;
         const rtc::CompileResult first = compileOrDie(curandKernel(0), "bench_curand.cu", o);
-        Row row{std::string("compile curand kernel, warm, PCH ") + (pch ? "on" : "off"), {}, 150, ""};
+        Row row{std::string("compile curand kernel, warm, PCH ") + (pch ? "on" : "off") +
+                    (fullHeaders ? ", full headers" : ""),
+                {}, 150, "mode " + std::string(rtc::compileModeName(first.mode))};
         if (pch)
-            row.note = "first compile (creates the PCH) " + std::to_string(int(first.compileMs)) + " ms; PCH " +
-                       std::string(rtc::pchUseName(first.pch));
+            row.note += "; first compile (creates the PCH) " + std::to_string(int(first.compileMs)) + " ms; PCH " +
+                        std::string(rtc::pchUseName(first.pch));
         if (pch && !rtc::nvrtcSupportsPch())
             row.note = "NVRTC " + rtc::nvrtcVersionString() + " has no PCH";
         int used = 0;

@@ -3,6 +3,7 @@
 #include "ks/core/log.hpp"
 #include "ks/core/sha256.hpp"
 #include "ks/rtc/include_scanner.hpp"
+#include "ks/rtc/minimal_mode.hpp"
 
 #include <cuda.h>
 #include <unistd.h>
@@ -25,9 +26,9 @@ namespace {
 //   magic "KSRTC\0\r\n" | u32 format | u32 reserved | key (32 bytes) | u64 payload length |
 //   payload SHA-256 (32 bytes) | payload
 constexpr char kMagic[8] = {'K', 'S', 'R', 'T', 'C', '\0', '\r', '\n'};
-constexpr std::uint32_t kFormat = 1;
+constexpr std::uint32_t kFormat = 2;
 constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 32 + 8 + 32;
-constexpr const char* kEntryFolder = "rtc-v1";
+constexpr const char* kEntryFolder = "rtc-v2";
 constexpr const char* kEntrySuffix = ".ksc";
 
 using Clock = std::chrono::steady_clock;
@@ -178,6 +179,8 @@ std::string encodeResult(const CompileResult& r)
         w.str(d.excerpt);
         w.u8(d.likelyCause ? 1 : 0);
     }
+    w.u8(std::uint8_t(r.mode));
+    w.str(r.fullReason);
     return w.take();
 }
 
@@ -210,6 +213,11 @@ std::shared_ptr<CompileResult> decodeResult(std::string_view payload)
         d.likelyCause = r.u8() != 0;
         out->diagnostics.push_back(std::move(d));
     }
+    const std::uint8_t mode = r.u8();
+    if (mode > std::uint8_t(CompileMode::FullAfterMinimal))
+        return nullptr;
+    out->mode = CompileMode(mode);
+    out->fullReason = r.str();
     if (!r.ok() || !r.atEnd())
         return nullptr;
     return out;
@@ -250,7 +258,14 @@ std::string CompileCache::key(const std::string& source, const std::string& file
     h.field("names");
     for (const auto& n : nameExpressions)
         h.field(n);
-    scanIncludes(source, fileName, includeSearchPath(options), toolkitIncludeDirs()).hashInto(h);
+    const IncludeScan scan = scanIncludes(source, fileName, includeSearchPath(options), toolkitIncludeDirs());
+    scan.hashInto(h);
+    // Which mode compile() starts with (the result says which one produced it).
+    h.field(kMinimalRulesVersion);
+    h.field(options.minimal             ? "mode: -minimal only"
+            : !options.autoMinimal       ? "mode: full"
+            : minimalBlocker(source, scan).empty() ? "mode: -minimal first"
+                                                   : "mode: full");
     return Sha256::hex(h.finish());
 }
 

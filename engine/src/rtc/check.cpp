@@ -33,6 +33,14 @@ std::string ms(double v)
     return buf;
 }
 
+// Which NVRTC mode produced the result, and why the full headers were needed where they were.
+std::string modeText(const CompileResult& r)
+{
+    if (r.mode == CompileMode::Minimal)
+        return "-minimal";
+    return "full headers" + (r.fullReason.empty() ? std::string() : ": " + r.fullReason);
+}
+
 std::string plural(std::size_t n, const char* word)
 {
     return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
@@ -136,10 +144,12 @@ std::string formatCheckReport(const CheckReport& r)
         }
     }
     const std::string where = r.source == CacheSource::Compiled
-                                  ? "compiled in " + ms(r.result->compileMs) +
-                                        (r.cacheDirectory.empty() ? " (cache off)" : " (cache miss)")
+                                  ? "compiled in " + ms(r.result->compileMs) + " (" +
+                                        (r.cacheDirectory.empty() ? "cache off" : "cache miss") + ", " +
+                                        modeText(*r.result) + ")"
                                   : "from the " + std::string(cacheSourceName(r.source)) + " cache in " + ms(r.totalMs) +
-                                        " (compiled in " + ms(r.result->compileMs) + " originally)";
+                                        " (compiled in " + ms(r.result->compileMs) + " originally, " +
+                                        modeText(*r.result) + ")";
     if (!r.result->ok) {
         out << r.file << ": " << plural(errors ? errors : 1, "error") << ", " << plural(warnings, "warning") << " ("
             << r.arch << ", " << where << ")\n";

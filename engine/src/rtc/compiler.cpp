@@ -5,6 +5,7 @@
 #include "ks/core/sha256.hpp"
 #include "ks/rtc/include_scanner.hpp"
 #include "ks/rtc/kernel_facts.hpp"
+#include "ks/rtc/minimal_mode.hpp"
 #include "ks/rtc/symbols.hpp"
 
 #include <nvrtc.h>
@@ -158,6 +159,16 @@ std::string_view pchUseName(PchUse use) noexcept
     return "?";
 }
 
+std::string_view compileModeName(CompileMode mode) noexcept
+{
+    switch (mode) {
+    case CompileMode::Full: return "full";
+    case CompileMode::Minimal: return "-minimal";
+    case CompileMode::FullAfterMinimal: return "full (-minimal failed)";
+    }
+    return "?";
+}
+
 namespace {
 
 // NVRTC keeps automatic PCHs in an in-process heap and names them after a folder that must exist.
@@ -232,10 +243,9 @@ Diagnostic toolDiagnostic(const std::string& fileName, std::string message)
     return d;
 }
 
-} // namespace
-
-CompileResult compile(const std::string& source, const std::string& fileName, const CompileOptions& options,
-                      const std::vector<std::string>& nameExpressions, const std::atomic<bool>* cancel)
+// One nvrtcCompileProgram with exactly `options`.
+CompileResult compileOnce(const std::string& source, const std::string& fileName, const CompileOptions& options,
+                          const std::vector<std::string>& nameExpressions, const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
     CompileResult result;
@@ -341,6 +351,42 @@ CompileResult compile(const std::string& source, const std::string& fileName, co
     }
     result.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     return result;
+}
+
+} // namespace
+
+CompileResult compile(const std::string& source, const std::string& fileName, const CompileOptions& options,
+                      const std::vector<std::string>& nameExpressions, const std::atomic<bool>* cancel)
+{
+    const auto start = std::chrono::steady_clock::now();
+    if (options.minimal) {
+        CompileResult forced = compileOnce(source, fileName, options, nameExpressions, cancel);
+        forced.mode = CompileMode::Minimal;
+        return forced;
+    }
+    std::string blocker = minimalBlocker(source, fileName, options);
+    if (blocker.empty()) {
+        CompileOptions minimal = options;
+        minimal.minimal = true;
+        CompileResult fast = compileOnce(source, fileName, minimal, nameExpressions, cancel);
+        if (fast.ok || fast.cancelled) {
+            fast.mode = CompileMode::Minimal;
+            fast.compileMs =
+                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+            return fast;
+        }
+        // Whatever -minimal said is dropped: the user sees the full compile's verdict only.
+        CompileResult full = compileOnce(source, fileName, options, nameExpressions, cancel);
+        full.mode = CompileMode::FullAfterMinimal;
+        full.fullReason = "-minimal failed";
+        full.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        return full;
+    }
+    CompileResult full = compileOnce(source, fileName, options, nameExpressions, cancel);
+    full.mode = CompileMode::Full;
+    full.fullReason = std::move(blocker);
+    full.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    return full;
 }
 
 } // namespace ks::rtc

@@ -28,8 +28,12 @@ struct CompileOptions {
     // faster). The output is identical either way, so this flag is not part of the cache key.
     bool precompiledHeaders = true;
     // -minimal: NVRTC leaves out texture/surface functions, device-side runtime API and launch,
-    // which makes small kernels compile ~10-20% faster. Off by default (surfaces need them).
+    // and the runtime/driver API types. `minimal` forces it (no fallback). `autoMinimal` (the
+    // default) tries -minimal first when a scan of the source and its user headers finds nothing
+    // that needs those (see minimal_mode.hpp) and compiles again without it when that fails, so
+    // results and diagnostics are always those of a full compile where -minimal cannot do.
     bool minimal = false;
+    bool autoMinimal = true;
     std::vector<std::string> extra;        // passed through verbatim
 };
 
@@ -46,7 +50,8 @@ std::vector<std::string> toolkitIncludeDirs();
 std::vector<std::string> includeSearchPath(const CompileOptions& options);
 
 // The NVRTC option list for `options` (defaults included), as passed to nvrtcCompileProgram.
-// compile() adds the PCH options when asked for; they do not change what a compile produces.
+// compile() adds the PCH options when asked for; they do not change what a compile produces; it
+// adds -minimal for the fast path (CompileResult::mode says which compile produced the result).
 std::vector<std::string> buildOptionList(const CompileOptions& options);
 
 // What NVRTC's automatic precompiled headers did for one compile.
@@ -59,6 +64,14 @@ enum class PchUse {
     Failed,        // NVRTC could not create the PCH: compiled without
 };
 std::string_view pchUseName(PchUse use) noexcept; // "off", "n/a", "created", "used", ...
+
+// Which NVRTC mode produced a CompileResult.
+enum class CompileMode {
+    Full,             // full builtin headers (the source needs them, or the fast path is off)
+    Minimal,          // -minimal (tried first, or forced)
+    FullAfterMinimal, // -minimal was tried and failed: this is the full compile's result
+};
+std::string_view compileModeName(CompileMode mode) noexcept; // "full", "-minimal", "full (-minimal failed)"
 
 struct CompileResult {
     bool ok = false;
@@ -74,6 +87,8 @@ struct CompileResult {
     bool toolFailure = false;
     bool cancelled = false; // stopped through the cancel flag: no output, never cached
     PchUse pch = PchUse::Off;
+    CompileMode mode = CompileMode::Full;
+    std::string fullReason; // for Full: why -minimal was not tried ("uses tex2D", ...)
 };
 
 // Compiles `source`, which the user knows as `fileName` (diagnostics use it; quoted includes are

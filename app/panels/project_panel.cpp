@@ -137,6 +137,18 @@ void drawProjectPanel(AppState& s, Commands& commands)
             ImGui::PopID();
         }
     }
+    if (const auto readouts = p.readouts();
+        !readouts.empty() && ImGui::CollapsingHeader("Read-outs", ImGuiTreeNodeFlags_DefaultOpen)) {
+        for (const pipeline::Readout& r : readouts) {
+            char line[64];
+            std::string text;
+            for (double v : r.values) {
+                std::snprintf(line, sizeof line, "%s%.10g", text.empty() ? "" : ", ", v);
+                text += line;
+            }
+            ImGui::Text("%s (%s): %s", r.stage.c_str(), r.op.c_str(), r.valid ? text.c_str() : "(not run yet)");
+        }
+    }
     if (!p.project().parameters.empty() && ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
         for (std::size_t i = 0; i < p.project().parameters.size(); ++i) {
             ImGui::PushID(int(i));

@@ -73,6 +73,8 @@ std::vector<ResourceUse> deriveUses(const project::Project& p, const std::vector
         case StageKind::Reduce:
             if (ResourceUse* u = use(s.source))
                 u->cudaReads = true;
+            if (ResourceUse* u = use(s.into))
+                u->cudaWrites = true;
             break;
         case StageKind::Copy:
             if (ResourceUse* u = use(s.from))

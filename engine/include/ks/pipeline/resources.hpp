@@ -45,8 +45,8 @@ std::vector<ResourceUse> deriveUses(const project::Project& project,
 std::optional<cuda::RegisterFlags> deriveRegisterFlags(const project::ResourceDesc& desc, const ResourceUse& use);
 std::string describeFlags(cuda::RegisterFlags flags); // "read-only", "surface load/store | write-discard"
 
-// A typed view of a mapped buffer for this frame. (To become ks::array::DeviceArray views onto
-// foreign memory once the arrays layer is in.)
+// A typed view of a mapped buffer for this frame. (The random, math and reduce stages take
+// ks::array::DeviceArray views of the same pointer: array_stages.hpp.)
 struct BufferView {
     CUdeviceptr data = 0;
     ValueType element;

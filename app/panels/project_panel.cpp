@@ -71,18 +71,13 @@ void parameterEditor(const project::ParameterDesc& q, std::array<double, 4>& v)
 
 void drawProjectOpener(AppState& s, Commands& commands)
 {
-    // Collapsed over the Launch panel's right end until the user opens it.
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float usable = display.y - ImGui::GetFrameHeight() - 8.f;
-    ImGui::SetNextWindowPos(ImVec2(display.x * 0.62f * 0.55f, usable * 0.74f + ImGui::GetFrameHeight() + 4.f),
-                            ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(display.x * 0.62f * 0.45f, usable * 0.26f - ImGui::GetFrameHeight() - 4.f),
-                             ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-    ImGui::Begin("Open a project");
-    ImGui::TextDisabled("No project open: the default demo runs. Projects ship in projects/.");
+    // A row inside the current window (the Launch panel's first row).
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("Project:");
+    ImGui::SameLine();
     fileControls(s, commands, false);
-    ImGui::End();
+    if (s.project.pathInput.empty() && s.project.recent.empty())
+        ImGui::TextDisabled("No project open: the default demo runs. Projects ship in projects/.");
 }
 
 void drawProjectPanel(AppState& s, Commands& commands)

@@ -77,6 +77,10 @@ Pipeline::~Pipeline()
 std::vector<project::Problem> Pipeline::buildAll(rtc::CompileCache& cache)
 {
     std::vector<project::Problem> problems;
+    // Random, math and reduce stages build when they first run; a plan that failed is a problem now.
+    for (const auto& s : m_stages)
+        if (s->desc().kind != StageKind::Kernel && s->desc().kind != StageKind::Copy && !s->ready())
+            problems.push_back({m_project.file, s->desc().pos, "stage \"" + s->desc().name + "\": " + s->status()});
     for (auto& [index, request] : buildRequests()) {
         auto result = cache.compile(request.source, request.fileName, request.options, request.nameExpressions);
         for (const rtc::Diagnostic& d : result->diagnostics)

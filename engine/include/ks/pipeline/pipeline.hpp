@@ -62,7 +62,8 @@ public:
     Pipeline& operator=(const Pipeline&) = delete;
 
     // Compiles every kernel stage now through `cache` (a hit costs no compile) and adopts the
-    // results. Returns the problems (compile errors at the kernel's lines).
+    // results. Returns the problems (compile errors at the kernel's lines, and random, math or reduce
+    // stages whose names do not bind or types do not match).
     std::vector<project::Problem> buildAll(rtc::CompileCache& cache);
     // For background builds: the requests (stage index and request), and adopting a finished one.
     std::vector<std::pair<std::size_t, rtc::CompileRequest>> buildRequests() const;

@@ -170,8 +170,7 @@ void App::frame(float timeSeconds, float deltaSeconds)
         setDefaultLayout("Viewport", display.x, display.y);
         drawViewportPanel(s, s.commands);
         setDefaultLayout("Launch", display.x, display.y);
-        drawLaunchPanel(s, s.commands);
-        drawProjectOpener(s, s.commands);
+        drawLaunchPanel(s, s.commands); // its first row opens a project
     }
     setDefaultLayout("Device", display.x, display.y);
     drawDevicePanel(s);

@@ -94,7 +94,7 @@ bool App::openProject(const fs::path& file)
     po.compile.ptxasVerbose = false;
     try {
         // Built completely before it replaces the running project: a refusal (not enough device
-        // memory, a stage kind this build lacks) leaves the current one running.
+        // memory) leaves the current one running.
         auto next = std::make_unique<pipeline::Session>(*loaded.project, po, s.dataRoot / "shaders");
         std::vector<project::Problem> problems = next->pipeline().buildAll(*s.compileCache);
         for (const project::Problem& p : problems)

@@ -8,9 +8,13 @@ namespace ks::app {
 
 // The demo's launch, explained: what gridDim, blockDim, blockIdx and threadIdx are for this
 // picture. Changing the block shape relaunches on the next frame.
-void drawLaunchPanel(const AppState& s, Commands& commands)
+void drawLaunchPanel(AppState& s, Commands& commands)
 {
     ImGui::Begin("Launch");
+    // No project is open while the demo runs: opening one is the panel's first row, so nothing
+    // floats over the default layout.
+    drawProjectOpener(s, commands);
+    ImGui::Separator();
     if (!s.demo) {
         ImGui::End();
         return;

@@ -10,8 +10,9 @@ void drawDevicePanel(const AppState& state);
 void drawCompileLogPanel(AppState& state, Commands& commands);
 void drawEditorPanel(EditorState& editor, Commands& commands);
 void drawTimingsPanel(const AppState& state);
-void drawLaunchPanel(const AppState& state, Commands& commands);
-// The frame pipeline's panels (shown when a project is open; the opener otherwise).
+void drawLaunchPanel(AppState& state, Commands& commands);
+// The frame pipeline's panels (shown when a project is open). The opener is a row drawn into the
+// current window (the Launch panel's first row while no project is open).
 void drawProjectPanel(AppState& state, Commands& commands);
 void drawProjectOpener(AppState& state, Commands& commands);
 void drawViewsPanel(AppState& state, Commands& commands);

@@ -71,18 +71,13 @@ void parameterEditor(const project::ParameterDesc& q, std::array<double, 4>& v)
 
 void drawProjectOpener(AppState& s, Commands& commands)
 {
-    // Collapsed over the Launch panel's right end until the user opens it.
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    const float usable = display.y - ImGui::GetFrameHeight() - 8.f;
-    ImGui::SetNextWindowPos(ImVec2(display.x * 0.62f * 0.55f, usable * 0.74f + ImGui::GetFrameHeight() + 4.f),
-                            ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(display.x * 0.62f * 0.45f, usable * 0.26f - ImGui::GetFrameHeight() - 4.f),
-                             ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowCollapsed(true, ImGuiCond_FirstUseEver);
-    ImGui::Begin("Open a project");
-    ImGui::TextDisabled("No project open: the default demo runs. Projects ship in projects/.");
+    // A row inside the current window (the Launch panel's first row).
+    ImGui::AlignTextToFramePadding();
+    ImGui::TextDisabled("Project:");
+    ImGui::SameLine();
     fileControls(s, commands, false);
-    ImGui::End();
+    if (s.project.pathInput.empty() && s.project.recent.empty())
+        ImGui::TextDisabled("No project open: the default demo runs. Projects ship in projects/.");
 }
 
 void drawProjectPanel(AppState& s, Commands& commands)
@@ -135,6 +130,18 @@ void drawProjectPanel(AppState& s, Commands& commands)
                                     lc.block.z);
             }
             ImGui::PopID();
+        }
+    }
+    if (const auto readouts = p.readouts();
+        !readouts.empty() && ImGui::CollapsingHeader("Read-outs", ImGuiTreeNodeFlags_DefaultOpen)) {
+        for (const pipeline::Readout& r : readouts) {
+            char line[64];
+            std::string text;
+            for (double v : r.values) {
+                std::snprintf(line, sizeof line, "%s%.10g", text.empty() ? "" : ", ", v);
+                text += line;
+            }
+            ImGui::Text("%s (%s): %s", r.stage.c_str(), r.op.c_str(), r.valid ? text.c_str() : "(not run yet)");
         }
     }
     if (!p.project().parameters.empty() && ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -119,6 +119,16 @@ int runProjectHeadless(const AppOptions& options)
         }
     }
     glFinish();
+    for (const pipeline::Readout& r : session.pipeline().readouts()) {
+        std::string values;
+        for (double v : r.values) {
+            char text[40];
+            std::snprintf(text, sizeof text, "%s%.17g", values.empty() ? "" : ", ", v);
+            values += text;
+        }
+        std::printf("kernelscope: read-out %s (%s): %s\n", r.stage.c_str(), r.op.c_str(),
+                    r.valid ? values.c_str() : "(did not run)");
+    }
     for (const auto& [name, path] : options.dumps) {
         session.dump(name, path);
         std::printf("kernelscope: wrote %s to %s\n", name.c_str(), path.string().c_str());

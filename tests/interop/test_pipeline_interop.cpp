@@ -44,16 +44,7 @@ ks::project::Project load(const fs::path& file)
     return r.project.value_or(ks::project::Project{});
 }
 
-std::string numbers(const std::vector<float>& v)
-{
-    std::string s = "[";
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        char b[32];
-        std::snprintf(b, sizeof b, "%s%.9g", i ? ", " : "", double(v[i]));
-        s += b;
-    }
-    return s + "]";
-}
+std::string numbers(const std::vector<float>& v) { return ks::test::jsonNumbers(v); }
 
 class PipelineInterop : public InteropTest {
 protected:

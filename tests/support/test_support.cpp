@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <stdexcept>
@@ -135,6 +136,17 @@ std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo, float hi
     for (float& x : v)
         x = dist(rng);
     return v;
+}
+
+std::string jsonNumbers(const std::vector<float>& v)
+{
+    std::string s = "[";
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        char b[32];
+        std::snprintf(b, sizeof b, "%s%.9g", i ? ", " : "", double(v[i]));
+        s += b;
+    }
+    return s + "]";
 }
 
 } // namespace ks::test

@@ -81,5 +81,7 @@ std::string demoKernelMissingSemicolon(int* causeLine = nullptr);
 
 // Random floats from a fixed seed: never test on zeros.
 std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo = -1.f, float hi = 1.f);
+// "[v0, v1, ...]" with every float exact (%.9g): initial contents for projects written in tests.
+std::string jsonNumbers(const std::vector<float>& values);
 
 } // namespace ks::test

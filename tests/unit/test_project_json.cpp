@@ -149,7 +149,7 @@ TEST(ProjectParse, ViewNeedsTheRightResource)
 TEST(ProjectParse, SaveRoundTripsAndRebasesPaths)
 {
     const std::filesystem::path dir = ks::test::sourceDir() / "projects";
-    for (const char* name : {"heat.json", "particles.json", "mandelbrot.json", "multiply_them.json"}) {
+    for (const char* name : {"heat.json", "particles.json", "mandelbrot.json", "multiply_them.json", "pi.json"}) {
         const LoadResult r = loadProject(dir / name);
         ASSERT_TRUE(r.ok()) << name;
         const std::string text = serializeProject(*r.project, dir / name);

@@ -1,5 +1,7 @@
 #include "ks/pipeline/kernel_stage.hpp"
 
+#include "ks/pipeline/array_stages.hpp"
+
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 
@@ -149,17 +151,7 @@ ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const
         const project::BuiltinInfo* info = project::findBuiltin(b.name);
         if (!info)
             throwUsage("KernelStage", "no builtin \"" + b.name + "\"");
-        std::array<double, 4> v{};
-        switch (info->id) {
-        case project::Builtin::Time: v[0] = ctx.time; break;
-        case project::Builtin::TimeStep: v[0] = ctx.timeStep; break;
-        case project::Builtin::Frame: v[0] = double(ctx.frame); break;
-        case project::Builtin::Mouse: v = {ctx.input.mouseX, ctx.input.mouseY, 0, 0}; break;
-        case project::Builtin::MouseButtons: v[0] = ctx.input.buttons; break;
-        case project::Builtin::Viewport: v = {double(ctx.input.viewportWidth), double(ctx.input.viewportHeight), 0, 0}; break;
-        case project::Builtin::Seed: v[0] = double(std::uint32_t(ctx.seed)); break;
-        }
-        return value(info->type, v);
+        return value(info->type, builtinValue(info->id, ctx));
     }
     case ArgBinding::Kind::Count:
     case ArgBinding::Kind::Width:

@@ -1,5 +1,6 @@
 #include "ks/pipeline/pipeline.hpp"
 
+#include "ks/array/runtime.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
 #include "ks/core/paths.hpp"
@@ -38,20 +39,27 @@ std::vector<const KernelSignature*> pointers(const std::vector<std::optional<Ker
 Pipeline::Pipeline(project::Project project, const PipelineOptions& options)
     : m_project(std::move(project)), m_options(options), m_seed(options.seed.value_or(m_project.seed))
 {
+    bool arrays = false;
     for (const project::StageDesc& s : m_project.stages) {
-        if (s.kind == StageKind::Random || s.kind == StageKind::Math || s.kind == StageKind::Reduce)
-            throwUsage("Pipeline", "stage \"" + s.name + "\" is a " + std::string(project::stageKindName(s.kind)) +
-                                       " stage, which needs the device-array layer (random fills, array math and "
-                                       "reductions); this build does not have it yet. Use a kernel stage instead.");
+        arrays = arrays || s.kind == StageKind::Random || s.kind == StageKind::Math || s.kind == StageKind::Reduce;
         m_signatures.push_back(signatureOf(m_project, s));
     }
     m_resources = ResourceSet(m_project, deriveUses(m_project, pointers(m_signatures)), options.cuda);
     for (std::size_t i = 0; i < m_project.stages.size(); ++i) {
         const project::StageDesc& s = m_project.stages[i];
-        if (s.kind == StageKind::Kernel)
-            m_stages.push_back(std::make_unique<KernelStage>(s, m_signatures[i], options.cuda));
-        else
-            m_stages.push_back(std::make_unique<CopyStage>(s));
+        switch (s.kind) {
+        case StageKind::Kernel: m_stages.push_back(std::make_unique<KernelStage>(s, m_signatures[i], options.cuda)); break;
+        case StageKind::Random: m_stages.push_back(std::make_unique<RandomStage>(s, m_project)); break;
+        case StageKind::Math: m_stages.push_back(std::make_unique<MathStage>(s, m_project)); break;
+        case StageKind::Reduce: m_stages.push_back(std::make_unique<ReduceStage>(s, m_project)); break;
+        case StageKind::Copy: m_stages.push_back(std::make_unique<CopyStage>(s)); break;
+        }
+    }
+    if (options.cuda && arrays) {
+        array::RuntimeOptions ro;
+        ro.stream = options.stream;
+        ro.arch = options.compile.arch;
+        m_arrays = std::make_unique<array::Runtime>(std::move(ro));
     }
     for (const project::ParameterDesc& q : m_project.parameters)
         m_parameters.push_back(q.value);
@@ -69,6 +77,10 @@ Pipeline::~Pipeline()
 std::vector<project::Problem> Pipeline::buildAll(rtc::CompileCache& cache)
 {
     std::vector<project::Problem> problems;
+    // Random, math and reduce stages build when they first run; a plan that failed is a problem now.
+    for (const auto& s : m_stages)
+        if (s->desc().kind != StageKind::Kernel && s->desc().kind != StageKind::Copy && !s->ready())
+            problems.push_back({m_project.file, s->desc().pos, "stage \"" + s->desc().name + "\": " + s->status()});
     for (auto& [index, request] : buildRequests()) {
         auto result = cache.compile(request.source, request.fileName, request.options, request.nameExpressions);
         for (const rtc::Diagnostic& d : result->diagnostics)
@@ -141,6 +153,7 @@ bool Pipeline::frame(const InputState& input)
     ctx.timeStep = m_project.timeStep;
     ctx.time = double(m_frame) * m_project.timeStep;
     ctx.seed = m_seed;
+    ctx.arrays = m_arrays.get();
     int first = -1, last = -1;
     try {
         t.mapUs = m_resources.map(ctx.stream);
@@ -169,6 +182,9 @@ bool Pipeline::frame(const InputState& input)
                 if (t.stages[i].ran)
                     t.stages[i].ms = m_events[i].second.elapsedMsSince(m_events[i].first);
             t.stagesMs = m_events[std::size_t(last)].second.elapsedMsSince(m_events[std::size_t(first)].first);
+            for (std::size_t i = 0; i < m_stages.size(); ++i)
+                if (auto* r = dynamic_cast<ReduceStage*>(m_stages[i].get()); r && t.stages[i].ran)
+                    r->collect();
         } else {
             KS_CU(cuStreamSynchronize, ctx.stream);
         }
@@ -187,6 +203,15 @@ bool Pipeline::frame(const InputState& input)
     m_error.clear();
     ++m_frame;
     return true;
+}
+
+std::vector<Readout> Pipeline::readouts() const
+{
+    std::vector<Readout> out;
+    for (const auto& s : m_stages)
+        if (const auto* r = dynamic_cast<const ReduceStage*>(s.get()))
+            out.push_back(r->readout());
+    return out;
 }
 
 project::Project Pipeline::snapshot() const

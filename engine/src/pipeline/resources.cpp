@@ -55,10 +55,13 @@ std::vector<ResourceUse> deriveUses(const project::Project& p, const std::vector
                           param->kind == KernelParam::Kind::Texture))
                     u->textureRead = true;
                 else if (a.kind == ArgBinding::Kind::Resource) {
-                    u->cudaReads = true;
-                    // Without a signature assume the kernel writes: never register read-only wrongly.
-                    if (!param || !param->constPointee)
-                        u->cudaWrites = true;
+                    // `const T*` only reads. `T*` writes; whether it also reads is the project's word:
+                    // "discard" says the kernel overwrites every element without reading the old ones.
+                    // Without a signature assume both: never register read-only or write-discard wrongly.
+                    const bool readOnly = param && param->constPointee;
+                    const bool known = param != nullptr;
+                    u->cudaReads = u->cudaReads || readOnly || !known;
+                    u->cudaWrites = u->cudaWrites || !readOnly;
                 }
             }
             break;
@@ -70,6 +73,8 @@ std::vector<ResourceUse> deriveUses(const project::Project& p, const std::vector
         case StageKind::Reduce:
             if (ResourceUse* u = use(s.source))
                 u->cudaReads = true;
+            if (ResourceUse* u = use(s.into))
+                u->cudaWrites = true;
             break;
         case StageKind::Copy:
             if (ResourceUse* u = use(s.from))

@@ -1,5 +1,8 @@
 #include "ks/project/check.hpp"
 
+#include "ks/array/algorithm_source.hpp"
+#include "ks/pipeline/array_stages.hpp"
+
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 
@@ -108,12 +111,55 @@ std::vector<Problem> checkStageBindings(const Project& p, const StageDesc& s, co
     return out;
 }
 
+std::vector<Problem> checkArrayStage(const Project& p, const StageDesc& s, rtc::CompileCache& cache,
+                                     const CheckOptions& options)
+{
+    std::string error, source;
+    try {
+        if (s.kind == StageKind::Random) {
+            error = pipeline::planRandom(p, s).error;
+        } else if (s.kind == StageKind::Math) {
+            const pipeline::MathPlan plan = pipeline::planMath(p, s);
+            error = plan.error;
+            if (error.empty())
+                source = pipeline::mathSource(plan);
+        } else if (s.kind == StageKind::Reduce) {
+            const pipeline::ReducePlan plan = pipeline::planReduce(p, s);
+            error = plan.error;
+            if (error.empty())
+                source = array::generateReduction(plan.spec).source;
+        }
+    } catch (const Error& e) {
+        error = e.text();
+    }
+    const std::string where = "stage \"" + s.name + "\": ";
+    if (!error.empty())
+        return {{p.file, s.pos, where + error}};
+    if (source.empty())
+        return {};
+    // What the array runtime compiles, for the target of the check (sm_90 unless told).
+    rtc::CompileOptions o = options.compile;
+    o.ptxasVerbose = false;
+    o.cppStandard = "c++17";
+    const auto result = cache.compile(source, std::string(stageKindName(s.kind)) + "_stage.cu", o);
+    std::vector<Problem> out;
+    for (const rtc::Diagnostic& d : result->diagnostics)
+        if (d.severity == rtc::Severity::Error)
+            out.push_back({p.file, s.pos, where + "the generated kernel does not compile: " + d.message});
+    if (!result->ok && out.empty())
+        out.push_back({p.file, s.pos, where + "the generated kernel does not compile: " + result->log});
+    return out;
+}
+
 std::vector<Problem> checkProject(const Project& p, rtc::CompileCache& cache, const CheckOptions& options)
 {
     std::vector<Problem> out;
     for (const StageDesc& s : p.stages) {
-        if (s.kind != StageKind::Kernel)
+        if (s.kind != StageKind::Kernel) {
+            auto problems = checkArrayStage(p, s, cache, options);
+            out.insert(out.end(), problems.begin(), problems.end());
             continue;
+        }
         const std::filesystem::path file = p.resolve(s.file);
         std::string source;
         try {

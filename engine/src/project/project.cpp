@@ -539,6 +539,7 @@ void readStages(const Json& json, Project& p, Context& ctx)
             s.reduceExpr = r.string("reduce");
             s.mapExpr = r.string("map");
             s.neutral = r.string("neutral");
+            s.into = r.string("into");
             if (s.op == "custom" && (s.reduceExpr.empty() || s.neutral.empty()))
                 ctx.error(item.pos(), "a \"custom\" reduction needs \"reduce\" (an expression of a and b) and "
                                       "\"neutral\"");
@@ -660,7 +661,11 @@ void resolveNames(Project& p, Context& ctx)
             }
             break;
         case StageKind::Random: needResource(s.target, s.pos, "\"target\"", ResourceKind::Buffer); break;
-        case StageKind::Reduce: needResource(s.source, s.pos, "\"source\"", ResourceKind::Buffer); break;
+        case StageKind::Reduce:
+            needResource(s.source, s.pos, "\"source\"", ResourceKind::Buffer);
+            if (!s.into.empty())
+                needResource(s.into, s.pos, "\"into\"", ResourceKind::Buffer);
+            break;
         case StageKind::Copy: {
             const ResourceDesc* from = needResource(s.from, s.pos, "\"from\"", std::nullopt);
             const ResourceDesc* to = needResource(s.to, s.pos, "\"to\"", std::nullopt);
@@ -897,9 +902,11 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
             if (s.op == "custom") {
                 o["reduce"] = s.reduceExpr;
                 o["neutral"] = s.neutral;
-                if (!s.mapExpr.empty())
-                    o["map"] = s.mapExpr;
             }
+            if (!s.mapExpr.empty())
+                o["map"] = s.mapExpr;
+            if (!s.into.empty())
+                o["into"] = s.into;
             break;
         case StageKind::Copy:
             o["from"] = s.from;

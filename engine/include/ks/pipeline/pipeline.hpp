@@ -11,6 +11,7 @@
 // destruction included); the stream must outlive the pipeline.
 
 #include "ks/cuda/event.hpp"
+#include "ks/pipeline/array_stages.hpp"
 #include "ks/pipeline/kernel_stage.hpp"
 #include "ks/pipeline/resources.hpp"
 #include "ks/pipeline/stage.hpp"
@@ -52,15 +53,17 @@ struct FrameTimings {
 class Pipeline {
 public:
     // Reads the kernel files (signatures), creates and registers the resources, creates the
-    // stages. Throws ks::Error (Usage) when the resources do not fit in device memory or a stage
-    // kind is not available in this build; nothing of the caller's is touched then.
+    // stages. Throws ks::Error (Usage) when the resources do not fit in device memory; nothing of
+    // the caller's is touched then. A random, math or reduce stage whose plan failed (a name that
+    // does not bind, a type mismatch) is created but not ready: its status() says why.
     Pipeline(project::Project project, const PipelineOptions& options);
     ~Pipeline();
     Pipeline(const Pipeline&) = delete;
     Pipeline& operator=(const Pipeline&) = delete;
 
     // Compiles every kernel stage now through `cache` (a hit costs no compile) and adopts the
-    // results. Returns the problems (compile errors at the kernel's lines).
+    // results. Returns the problems (compile errors at the kernel's lines, and random, math or reduce
+    // stages whose names do not bind or types do not match).
     std::vector<project::Problem> buildAll(rtc::CompileCache& cache);
     // For background builds: the requests (stage index and request), and adopting a finished one.
     std::vector<std::pair<std::size_t, rtc::CompileRequest>> buildRequests() const;
@@ -90,6 +93,8 @@ public:
     const project::Project& project() const noexcept { return m_project; }
     ParameterValues& parameters() noexcept { return m_parameters; }
     const FrameTimings& timings() const noexcept { return m_timings; }
+    // The reduce stages' results of the last frame, in stage order.
+    std::vector<Readout> readouts() const;
     void setRenderMs(double ms) noexcept { m_timings.renderMs = ms; }
     std::int64_t frameIndex() const noexcept { return m_frame; }
     double time() const noexcept { return double(m_frame) * m_project.timeStep; }
@@ -107,6 +112,7 @@ private:
     std::vector<std::unique_ptr<Stage>> m_stages;
     ParameterValues m_parameters;
     std::vector<std::pair<cuda::Event, cuda::Event>> m_events; // per stage slot
+    std::unique_ptr<array::Runtime> m_arrays; // for random, math and reduce stages, on the stream
     FrameTimings m_timings;
     std::uint64_t m_seed = 0;
     std::int64_t m_frame = 0;

@@ -3,8 +3,10 @@
 //
 // Registration flags come from how the project uses each resource (deriveRegisterFlags): a buffer
 // CUDA only reads is read-only; one CUDA overwrites completely each frame ("discard") and never
-// reads is write-discard; a texture a kernel writes through a surface is surface load/store; one
-// only sampled through texture objects is read-only. A resource no stage touches is not registered.
+// reads is write-discard (a kernel's non-const `T*` parameter is a write; whether the kernel also
+// reads it is the project's word: "discard" says it does not); a texture a kernel writes through a
+// surface is surface load/store; one only sampled through texture objects is read-only. A resource
+// no stage touches is not registered.
 // Storage changes (a viewport-following texture resized) unregister and re-register only that
 // resource.
 //
@@ -43,8 +45,8 @@ std::vector<ResourceUse> deriveUses(const project::Project& project,
 std::optional<cuda::RegisterFlags> deriveRegisterFlags(const project::ResourceDesc& desc, const ResourceUse& use);
 std::string describeFlags(cuda::RegisterFlags flags); // "read-only", "surface load/store | write-discard"
 
-// A typed view of a mapped buffer for this frame. (To become ks::array::DeviceArray views onto
-// foreign memory once the arrays layer is in.)
+// A typed view of a mapped buffer for this frame. (The random, math and reduce stages take
+// ks::array::DeviceArray views of the same pointer: array_stages.hpp.)
 struct BufferView {
     CUdeviceptr data = 0;
     ValueType element;

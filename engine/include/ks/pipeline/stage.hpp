@@ -1,7 +1,7 @@
 #pragma once
 // One step of a frame. A Pipeline owns an ordered list of stages and runs the enabled ones on one
 // stream, between mapping and unmapping the frame's resources. Each kind of stage (kernel launch,
-// copy, and later random fill, array math and reduction) implements this interface.
+// copy, random fill, array math and reduction) implements this interface.
 
 #include "ks/pipeline/resources.hpp"
 #include "ks/project/project.hpp"
@@ -11,6 +11,10 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+namespace ks::array {
+class Runtime;
+}
 
 namespace ks::pipeline {
 
@@ -35,6 +39,7 @@ struct FrameContext {
     double time = 0;         // frame * timeStep
     double timeStep = 0;
     std::uint64_t seed = 0;  // the run's seed
+    array::Runtime* arrays = nullptr; // device arrays on `stream` (random fills, array math, reductions)
 };
 
 class Stage {

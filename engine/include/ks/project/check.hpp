@@ -26,6 +26,11 @@ struct CheckOptions {
     rtc::CompileOptions compile; // arch etc.; sm_90 by default
 };
 
+// A random, math or reduce stage: its names bind and types match (the stage's plan), and the kernel
+// it generates compiles for options.compile.arch. Problems point at the stage in the project.
+std::vector<Problem> checkArrayStage(const Project& project, const StageDesc& stage, rtc::CompileCache& cache,
+                                     const CheckOptions& options = {});
+
 // Everything above for every kernel stage, plus the compile. `cache` serves the compiles.
 std::vector<Problem> checkProject(const Project& project, rtc::CompileCache& cache, const CheckOptions& options = {});
 

@@ -114,6 +114,7 @@ struct StageDesc {
     std::string source;
     std::string op = "sum"; // sum, min, max, or "custom" with the three below
     std::string reduceExpr, mapExpr, neutral;
+    std::string into; // optional buffer that receives the result
     // copy
     std::string from, to;
 };

@@ -50,6 +50,7 @@ rtc::CompileOptions hopper()
 {
     rtc::CompileOptions o;
     o.arch = "sm_90";
+    o.autoMinimal = true; // the fast path is opt-in (see CompileOptions::autoMinimal)
     o.includePaths.push_back((test::sourceDir() / "kernels" / "include").string());
     return o;
 }

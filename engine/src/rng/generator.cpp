@@ -130,12 +130,20 @@ void Generator::reseed(std::uint64_t seed)
     if (isQuasiRandom(m_type)) {
         checkCurand(curandSetGeneratorOffset(get(), seed), "curandSetGeneratorOffset");
     } else {
+        // The Mersenne twisters have no offset (cuRAND answers TYPE_ERROR), and seeding one again
+        // does not restart its sequence (seen on an H200: the same seed gave different numbers).
+        // A fresh generator does: recreate it. Reseeding is a restart, not a per-frame cost.
+        if (!supportsOffset(m_type) && m_seeded) {
+            curandGenerator_t g = nullptr;
+            checkCurand(curandCreateGenerator(&g, curandType(m_type)), "curandCreateGenerator");
+            m_handle.reset(g);
+            m_streamBound = false;
+        }
         checkCurand(curandSetPseudoRandomGeneratorSeed(get(), seed), "curandSetPseudoRandomGeneratorSeed");
         // Setting the seed alone keeps the current offset, so offset generators also go back to 0.
-        // The Mersenne twisters have no offset (cuRAND answers TYPE_ERROR): a new seed rebuilds
-        // their state from scratch, which restarts the sequence by itself.
         if (supportsOffset(m_type))
             checkCurand(curandSetGeneratorOffset(get(), 0), "curandSetGeneratorOffset");
+        m_seeded = true;
     }
 }
 

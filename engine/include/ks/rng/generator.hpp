@@ -106,6 +106,7 @@ private:
     void pairwise(T* out, std::size_t n, CUstream stream, Generate generate);
 
     UniqueHandle<GeneratorTraits> m_handle;
+    bool m_seeded = false; // a seed was set at least once (the Mersenne twisters are recreated on reseed)
     GeneratorType m_type = GeneratorType::Xorwow;
     std::uint64_t m_seed = 0;
     CUstream m_stream = nullptr;

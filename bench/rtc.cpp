@@ -203,12 +203,17 @@ int main(int argc, char** argv)
         // Two passes over the variants, the first untimed: NVRTC's first compiles of a mode in a
         // process (builtins, automatic PCH) made whichever row came first look slow (seen on an
         // H200: the first row 56 ms, the same compile in a later row 5-8 ms).
+        // Every compile gets a source no earlier compile in this process saw: NVRTC reuses work for
+        // a source it compiled before, which made rows that repeated an earlier row's sources look
+        // several times faster than a real edit (seen on an H200: 6.5 ms against 40 ms).
+        int variant = 0;
         for (int pass = 0; pass < 2; ++pass) {
             for (const auto& [name, o] : variants) {
+                ++variant;
                 Row row{name, {}, 20, ""};
                 for (int i = 1; i <= std::max(reps, 10); ++i) {
                     const auto t = Clock::now();
-                    const rtc::CompileResult r = compileOrDie(kernel30(i + 100 * pass), "bench.cu", *o);
+                    const rtc::CompileResult r = compileOrDie(kernel30(i + 100 * variant), "bench.cu", *o);
                     row.samples.push_back(msSince(t));
                     row.note = "mode " + std::string(rtc::compileModeName(r.mode));
                 }
@@ -252,8 +257,9 @@ int main(int argc, char** argv)
         rtc::CompileOptions o = options;
         o.precompiledHeaders = pch;
         o.autoMinimal = !fullHeaders;
-        const rtc::CompileResult first = compileOrDie(curandKernel(0), "bench_curand.cu", o);
-        compileOrDie(curandKernel(1000 + (pch ? 1 : 0) + (fullHeaders ? 2 : 0)), "bench_curand.cu", o);
+        const int base = 1000 * (1 + (pch ? 1 : 0) + (fullHeaders ? 2 : 0)); // unique sources per row
+        const rtc::CompileResult first = compileOrDie(curandKernel(base), "bench_curand.cu", o);
+        compileOrDie(curandKernel(base + 1), "bench_curand.cu", o);
         Row row{std::string("compile curand kernel, warm, PCH ") + (pch ? "on" : "off") +
                     (fullHeaders ? ", full headers" : ""),
                 {}, 150, "mode " + std::string(rtc::compileModeName(first.mode))};
@@ -265,7 +271,7 @@ int main(int argc, char** argv)
         int used = 0;
         for (int i = 1; i <= std::max(reps / 2, 3); ++i) {
             const auto t = Clock::now();
-            const rtc::CompileResult r = compileOrDie(curandKernel(i), "bench_curand.cu", o);
+            const rtc::CompileResult r = compileOrDie(curandKernel(base + 1 + i), "bench_curand.cu", o);
             row.samples.push_back(msSince(t));
             used += r.pch == rtc::PchUse::Used;
         }

@@ -31,10 +31,10 @@ struct CompileOptions {
     // and the runtime/driver API types. `minimal` forces it (no fallback). `autoMinimal` tries
     // -minimal first when a scan of the source and its user headers finds nothing that needs those
     // (see minimal_mode.hpp) and compiles again without it when that fails, so results and
-    // diagnostics are always those of a full compile where -minimal cannot do. It is OFF by
-    // default: measured on an H200 (ks_bench_rtc), the automatic path took 47 ms for a warm
-    // 30-line kernel and 248 ms for a curand kernel, against 8 ms and 119 ms for full headers with
-    // PCH (forced -minimal: 5 ms); the cause of the automatic path's extra cost is not found yet.
+    // diagnostics are always those of a full compile where -minimal cannot do. It is off by
+    // default: on an H200 (ks_bench_rtc, every compile a source NVRTC had not seen) a warm 30-line
+    // kernel took 45 ms with full headers and 45 ms with -minimal forced, so the fast path bought
+    // nothing there (earlier figures of 5-8 ms came from recompiling identical sources).
     bool minimal = false;
     bool autoMinimal = false;
     std::vector<std::string> extra;        // passed through verbatim

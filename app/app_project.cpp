@@ -1,5 +1,6 @@
 // App's handling of the frame pipeline: opening, saving and running projects.
 #include "app.hpp"
+#include "teach_support.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/project/check.hpp"
@@ -104,6 +105,14 @@ bool App::openProject(const fs::path& file)
         s.project.session = std::move(next);
         s.project.history = {};
         s.project.activeView = 0;
+        s.project.probe.reset(); // its variants and recordings were of the old project
+        s.project.stageBuilds.clear();
+        s.teach.stage = -1;
+        s.teach.editStage = -2;
+        s.teach.capturedKey.clear();
+        s.teach.overlayFrame = -2;
+        s.teach.pinnedElement.reset();
+        s.teach.inspection.reset();
     } catch (const Error& e) {
         s.project.problems = {project::Problem{file, {}, e.what()}};
         log::error(std::string("could not open ") + file.string() + ": " + e.what());
@@ -111,6 +120,7 @@ bool App::openProject(const fs::path& file)
     }
     remember(s.project.recent, loaded.project->file);
     log::info("opened project " + loaded.project->file.string());
+    showStageKernel(teachStage(s));
     return true;
 }
 
@@ -119,8 +129,10 @@ void App::applyProjectCommands(ProjectCommands& c)
     AppState& s = m_state;
     if (c.open)
         openProject(*c.open);
-    if (c.close)
+    if (c.close) {
         s.project.session.reset();
+        s.project.probe.reset();
+    }
     if (!s.project.session)
         return;
     pipeline::Pipeline& p = s.project.session->pipeline();
@@ -157,6 +169,7 @@ void App::projectFrame()
         t.renderMs = session.renderMs();
         s.project.history.push(t);
     }
+    teachAfterFrame(); // the overlay of a recording this frame made is drawn with it
     if (!s.project.viewSizes.empty())
         session.renderViews(s.project.viewSizes);
 }

@@ -266,19 +266,7 @@ TEST_P(DemoProjects, MatchReference)
     s->followViewport(480, 270);
     for (int f = 0; f < 10; ++f)
         ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
-    const ks::image::Rgba8Image shot = s->composite(480, 270);
-    const char* dirEnv = std::getenv("KS_GPU_REFERENCE_DIR");
-    const fs::path dir = dirEnv && *dirEnv ? fs::path(dirEnv) : ks::test::referenceDir() / "gpu";
-    const fs::path ref = dir / (std::string(GetParam()) + ".png");
-    if (const char* update = std::getenv("KS_UPDATE_REFERENCES"); update && *update == '1') {
-        fs::create_directories(dir);
-        ks::image::writePng(ref, shot);
-        GTEST_SKIP() << "wrote reference " << ref;
-    }
-    if (!fs::exists(ref))
-        GTEST_SKIP() << "no GPU reference " << ref << "; run once with KS_UPDATE_REFERENCES=1 on a GPU host";
-    const auto c = ks::image::compare(shot, ks::image::readPng(ref), 8);
-    EXPECT_TRUE(c.matches(0.01)) << c.mismatched << " of " << c.total << " pixels differ (max " << c.maxDifference << ")";
+    ks::test::expectMatchesGpuReference(s->composite(480, 270), GetParam());
 }
 
 INSTANTIATE_TEST_SUITE_P(Shipped, DemoProjects,

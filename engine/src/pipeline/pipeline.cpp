@@ -125,6 +125,15 @@ void Pipeline::moveStage(std::size_t from, std::size_t to)
     auto s = std::move(m_stages[from]);
     m_stages.erase(m_stages.begin() + std::ptrdiff_t(from));
     m_stages.insert(m_stages.begin() + std::ptrdiff_t(to), std::move(s));
+    m_substitute = nullptr; // it named a position
+}
+
+void Pipeline::substituteNextRun(std::size_t stage, StageSubstitute run)
+{
+    if (stage >= m_stages.size())
+        throwUsage("Pipeline::substituteNextRun", "no stage " + std::to_string(stage));
+    m_substitute = std::move(run);
+    m_substituteStage = stage;
 }
 
 bool Pipeline::frame(const InputState& input)
@@ -166,7 +175,13 @@ bool Pipeline::frame(const InputState& input)
                 if (!s.ready())
                     throwUsage("Pipeline", "stage \"" + s.desc().name + "\" cannot run: " + s.status());
                 m_events[i].first.record(ctx.stream);
-                s.run(ctx);
+                if (m_substitute && m_substituteStage == i) {
+                    const StageSubstitute run = std::move(m_substitute);
+                    m_substitute = nullptr;
+                    run(ctx);
+                } else {
+                    s.run(ctx);
+                }
                 m_events[i].second.record(ctx.stream);
                 st.ran = true;
                 if (first < 0)

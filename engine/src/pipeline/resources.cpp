@@ -387,4 +387,35 @@ std::vector<std::uint8_t> ResourceSet::download(std::string_view name) const
     return out;
 }
 
+std::vector<std::uint8_t> ResourceSet::downloadElement(std::string_view name, std::size_t element) const
+{
+    const Resource* r = find(name);
+    if (!r)
+        throwUsage("ResourceSet::downloadElement", "no resource \"" + std::string(name) + "\"");
+    if (mapped())
+        throwUsage("ResourceSet::downloadElement", "cannot read resources while they are mapped");
+    if (r->isTexture()) {
+        const std::size_t w = std::size_t(r->desc.width), h = std::size_t(r->desc.height);
+        if (w == 0 || element >= w * h)
+            throwUsage("ResourceSet::downloadElement", "texel " + std::to_string(element) + " is outside \"" +
+                                                           r->desc.name + "\" (" + std::to_string(w) + " x " +
+                                                           std::to_string(h) + ")");
+        const GlFormat f = glFormat(r->desc.format);
+        std::vector<std::uint8_t> out(f.texelBytes);
+        glGetTextureSubImage(r->texture.name(), 0, GLint(element % w), GLint(element / w), 0, 1, 1, 1, f.format,
+                             f.type, GLsizei(out.size()), out.data());
+        gl::check("glGetTextureSubImage");
+        return out;
+    }
+    if (element >= std::size_t(r->desc.count))
+        throwUsage("ResourceSet::downloadElement", "element " + std::to_string(element) + " is outside \"" +
+                                                       r->desc.name + "\" (" + std::to_string(r->desc.count) +
+                                                       " elements)");
+    const std::size_t bytes = r->desc.element.size();
+    std::vector<std::uint8_t> out(bytes);
+    glGetNamedBufferSubData(r->buffer.name(), GLintptr(element * bytes), GLsizeiptr(bytes), out.data());
+    gl::check("glGetNamedBufferSubData");
+    return out;
+}
+
 } // namespace ks::pipeline

@@ -42,7 +42,16 @@ render::ViewInputs Session::inputs(const project::ViewDesc& v) const
         }
         return s;
     };
-    return {source(v.source), source(v.colors), source(v.scalar)};
+    render::ViewInputs in{source(v.source), source(v.colors), source(v.scalar), {}};
+    if (m_overlay.texture && v.source == m_overlayResource)
+        in.overlay = m_overlay;
+    return in;
+}
+
+void Session::setOverlay(std::string resource, const gl::Texture2D* texture, float opacity)
+{
+    m_overlayResource = std::move(resource);
+    m_overlay = {texture, opacity};
 }
 
 void Session::followViewport(int width, int height)

@@ -18,6 +18,7 @@
 #include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -88,6 +89,18 @@ public:
     // Moves stage `from` to position `to` (the order they run in).
     void moveStage(std::size_t from, std::size_t to);
 
+    // The next frame that runs stage `stage` calls `run` in its place, once (with the resources
+    // mapped, between the stage's timing events). For instrumented variants of a kernel stage
+    // (ks/teach/stage_probe.hpp), which launch the same kernel with the same arguments and also
+    // record who ran where. A later call replaces a pending one; moving stages drops it.
+    using StageSubstitute = std::function<void(FrameContext&)>;
+    void substituteNextRun(std::size_t stage, StageSubstitute run);
+    bool substitutePending() const noexcept { return bool(m_substitute); }
+    std::optional<std::size_t> substituteStage() const noexcept
+    {
+        return m_substitute ? std::optional<std::size_t>(m_substituteStage) : std::nullopt;
+    }
+
     ResourceSet& resources() noexcept { return m_resources; }
     const ResourceSet& resources() const noexcept { return m_resources; }
     const project::Project& project() const noexcept { return m_project; }
@@ -100,6 +113,7 @@ public:
     double time() const noexcept { return double(m_frame) * m_project.timeStep; }
     const std::string& error() const noexcept { return m_error; }
     bool cuda() const noexcept { return m_options.cuda; }
+    const PipelineOptions& options() const noexcept { return m_options; }
 
     // The project with the current stage order, enabled flags and parameter values (for saving).
     project::Project snapshot() const;
@@ -119,6 +133,8 @@ private:
     bool m_paused = false;
     bool m_stepPending = false;
     std::string m_error;
+    StageSubstitute m_substitute;
+    std::size_t m_substituteStage = 0;
 };
 
 } // namespace ks::pipeline

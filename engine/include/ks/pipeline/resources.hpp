@@ -111,6 +111,10 @@ public:
     // Copies a buffer's bytes (or a texture's texels, rows top to bottom as GL stores them) to the
     // host through GL. Not while mapped.
     std::vector<std::uint8_t> download(std::string_view name) const;
+    // The bytes of one element (a buffer's element, a texture's texel at element % width,
+    // element / width) through GL, for the pixel inspector. Throws ks::Error (Usage) when
+    // `element` is outside the resource. Not while mapped.
+    std::vector<std::uint8_t> downloadElement(std::string_view name, std::size_t element) const;
 
 private:
     void createStorage(Resource& r);

@@ -95,6 +95,7 @@ struct ProjectState {
     int activeView = 0;                     // in tabs layout
     pipeline::InputState input;
     PipelineHistory history;
+    std::int64_t lastTimedFrame = -1; // the newest frame pushed into history (frames finish a call late)
 };
 
 // What the mouse is over in the viewport: the image pixel and the thread that wrote it.

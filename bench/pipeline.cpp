@@ -440,7 +440,8 @@ int main(int argc, char** argv)
                 if (!cudaOk)
                     break;
                 auto s = make(inFlight);
-                std::vector<double> frameHost, renderHost;
+                std::vector<double> frameHost, renderHost, mapCall, unmapCall, wait;
+                std::int64_t seen = -1;
                 const double steady = steadyMs(frames, stream, true, [&] {
                     auto t0 = Clock::now();
                     s->pipeline().frame();
@@ -448,11 +449,21 @@ int main(int argc, char** argv)
                     t0 = Clock::now();
                     s->renderViews(size);
                     renderHost.push_back(usSince(t0) / 1000.0);
+                    const pipeline::FrameTimings& t = s->pipeline().timings();
+                    if (t.valid && t.frame != seen) { // each finished frame once
+                        seen = t.frame;
+                        mapCall.push_back(t.mapCallUs);
+                        unmapCall.push_back(t.unmapUs);
+                        wait.push_back(t.waitMs);
+                    }
                 });
                 s->pipeline().finish();
                 rep.row("steady loop, " + std::to_string(inFlight) + " frame(s) in flight: total / frames", steady, "ms",
                         0.35);
                 rep.row("  host time in Pipeline::frame (map, launch, unmap, wait for an old frame)", median(frameHost), "ms");
+                rep.row("    map call (high: it waits on the host for GL)", median(mapCall), "us");
+                rep.row("    unmap call", median(unmapCall), "us");
+                rep.row("    wait for the frame " + std::to_string(inFlight) + " earlier", median(wait), "ms");
                 rep.row("  host time in renderViews (GL calls queued)", median(renderHost), "ms");
             }
             {

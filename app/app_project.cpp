@@ -93,6 +93,9 @@ bool App::openProject(const fs::path& file)
     po.stream = s.stream.get();
     po.compile.arch = s.arch;
     po.compile.ptxasVerbose = false;
+    // The window's frame does not wait for the GPU: one frame may still run while the next is queued
+    // (the Timings panel shows the newest finished frame).
+    po.framesInFlight = 1;
     try {
         // Built completely before it replaces the running project: a refusal (not enough device
         // memory) leaves the current one running.
@@ -104,6 +107,7 @@ bool App::openProject(const fs::path& file)
         s.project.session.reset();
         s.project.session = std::move(next);
         s.project.history = {};
+        s.project.lastTimedFrame = -1;
         s.project.activeView = 0;
         s.project.probe.reset(); // its variants and recordings were of the old project
         s.project.stageBuilds.clear();
@@ -141,6 +145,7 @@ void App::applyProjectCommands(ProjectCommands& c)
     if (c.restart) {
         p.restart();
         s.project.history = {};
+        s.project.lastTimedFrame = -1;
     }
     if (c.save || c.saveAs) {
         const fs::path target = c.saveAs && !c.saveAs->empty() ? fs::absolute(*c.saveAs) : p.project().file;
@@ -166,8 +171,11 @@ void App::projectFrame()
         session.followViewport(s.project.viewSizes[0][0], s.project.viewSizes[0][1]);
     if (session.pipeline().frame(s.project.input)) {
         pipeline::FrameTimings t = session.pipeline().timings();
-        t.renderMs = session.renderMs();
-        s.project.history.push(t);
+        if (t.valid && t.frame != s.project.lastTimedFrame) { // each finished frame once
+            s.project.lastTimedFrame = t.frame;
+            t.renderMs = session.renderMs();
+            s.project.history.push(t);
+        }
     }
     teachAfterFrame(); // the overlay of a recording this frame made is drawn with it
     if (!s.project.viewSizes.empty())

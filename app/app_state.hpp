@@ -108,6 +108,7 @@ struct ProjectState {
         std::uint64_t ticket = 0;
     };
     std::map<std::string, StageBuild> stageBuilds;
+    std::int64_t lastTimedFrame = -1; // the newest frame pushed into history (frames finish a call late)
 };
 
 // What the mouse is over in the viewport: the image pixel and the thread that wrote it.

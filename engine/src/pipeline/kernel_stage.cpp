@@ -139,6 +139,8 @@ ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const
                              (b.kind == ArgBinding::Kind::Resource && param && param->kind == KernelParam::Kind::Surface);
         if (surface && r->surfaceObject.empty())
             throwUsage("KernelStage", "texture \"" + b.name + "\" has no surface object (not registered for surface access)");
+        if (!surface && r->textureObject.empty())
+            throwUsage("KernelStage", "texture \"" + b.name + "\" has no texture object (it is only used as a surface)");
         return packPointer(surface ? r->surfaceObject.get() : r->textureObject.get());
     }
     case ArgBinding::Kind::Parameter: {

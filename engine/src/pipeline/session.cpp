@@ -56,9 +56,14 @@ void Session::setOverlay(std::string resource, const gl::Texture2D* texture, flo
 
 void Session::followViewport(int width, int height)
 {
-    for (const project::ResourceDesc& r : m_pipeline->project().resources)
-        if (r.followViewport)
-            m_pipeline->resources().resizeTexture(r.name, std::max(1, width), std::max(1, height));
+    width = std::max(1, width), height = std::max(1, height);
+    for (const project::ResourceDesc& r : m_pipeline->project().resources) {
+        const Resource* live = m_pipeline->resources().find(r.name);
+        if (!r.followViewport || !live || (live->desc.width == width && live->desc.height == height))
+            continue;
+        m_pipeline->finish(); // queued frames may still use the storage that is about to go
+        m_pipeline->resources().resizeTexture(r.name, width, height);
+    }
 }
 
 void Session::renderViews(const std::vector<std::array<int, 2>>& sizes)
@@ -162,6 +167,11 @@ std::string timingsJson(const project::Project& project, const std::vector<Frame
         o["frame"] = f.frame;
         o["mapUs"] = f.mapUs;
         o["unmapUs"] = f.unmapUs;
+        o["mapCallUs"] = f.mapCallUs;
+        o["pointersUs"] = f.pointersUs;
+        o["objectsUs"] = f.objectsUs;
+        o["queueMs"] = f.queueMs;
+        o["waitMs"] = f.waitMs;
         o["stagesMs"] = f.stagesMs;
         o["renderMs"] = f.renderMs;
         o["frameMs"] = f.frameMs;

@@ -1,6 +1,7 @@
 // Host-side teaching analysis: block timelines from synthetic records, overlay colours and
 // legends, and the pixel inspector. (The launch panel's logic is tested in test_launch_validation.)
 #include "ks/core/error.hpp"
+#include "ks/render/view_renderer.hpp"
 #include "ks/teach/inspector.hpp"
 #include "ks/teach/overlay.hpp"
 #include "ks/teach/timeline.hpp"
@@ -250,6 +251,37 @@ TEST(Overlay, LegendsListWhatTheRecordsHold)
         EXPECT_FALSE(lg.title.empty()) << overlayModeName(mode);
         EXPECT_FALSE(lg.entries.empty()) << overlayModeName(mode);
     }
+}
+
+TEST(Overlay, ModesParseFromTheirNamesOnly)
+{
+    for (ks::teach::OverlayMode mode : ks::teach::kOverlayModes)
+        EXPECT_EQ(ks::teach::parseOverlayMode(ks::teach::overlayModeName(mode)), mode);
+    EXPECT_EQ(ks::teach::parseOverlayMode("write-count"), ks::teach::OverlayMode::WriteCount);
+    EXPECT_EQ(ks::teach::parseOverlayMode("BlockIdx"), ks::teach::OverlayMode::BlockIdx);
+    EXPECT_EQ(ks::teach::parseOverlayMode("block_start_order"), ks::teach::OverlayMode::BlockOrder);
+    EXPECT_FALSE(ks::teach::parseOverlayMode(""));
+    EXPECT_FALSE(ks::teach::parseOverlayMode("block"));
+    EXPECT_FALSE(ks::teach::parseOverlayMode("rainbow"));
+}
+
+// Where a view puts its elements: the overlay and the inspector's mouse both use it.
+TEST(Overlay, ElementRectsOfImageAndPlotViews)
+{
+    using ks::project::ViewKind;
+    const auto image = ks::render::elementRect(ViewKind::Image, 70, 20, 700, 400); // fits the width
+    EXPECT_FLOAT_EQ(image.x, 0.f);
+    EXPECT_FLOAT_EQ(image.width, 700.f);
+    EXPECT_FLOAT_EQ(image.height, 200.f);
+    EXPECT_FLOAT_EQ(image.y, 100.f);
+    // Plot: element i is drawn at x = 0.05 w + i / (n - 1) * 0.9 w; texel i is centred there.
+    const auto plot = ks::render::elementRect(ViewKind::Plot, 5, 1, 1000, 300);
+    const float texel = plot.width / 5;
+    for (int i = 0; i < 5; ++i)
+        EXPECT_NEAR(plot.x + (float(i) + 0.5f) * texel, 50.f + float(i) / 4.f * 900.f, 1e-3f) << i;
+    EXPECT_FLOAT_EQ(plot.y, 15.f);
+    EXPECT_FLOAT_EQ(plot.height, 270.f);
+    EXPECT_EQ(ks::render::elementRect(ViewKind::Points, 5, 1, 1000, 300).width, 0.f);
 }
 
 TEST(Inspector, NamesTheWriterFromTheRecords)

@@ -189,6 +189,8 @@ void App::frame(float timeSeconds, float deltaSeconds)
         drawViewsPanel(s, s.commands);
         placePanel("Launch", layout);
         drawStageLaunchPanel(s, s.commands);
+        placePanel("Overlay and inspector", layout);
+        drawOverlayPanel(s, s.commands);
         placePanel("Block timeline", layout);
         drawTimelinePanel(s, s.commands);
     } else {

@@ -31,26 +31,29 @@ std::optional<Box> demoBox(std::string_view panel)
 // project, timeline and facts on the right.
 std::optional<Box> projectBox(std::string_view panel)
 {
-    if (panel == "Kernel editor") return Box{0, 0, 0.34f, 0.74f};
-    if (panel == "Compile log") return Box{0, 0.74f, 0.34f, 0.26f};
-    if (panel == "Views") return Box{0.34f, 0, 0.40f, 0.58f};
-    if (panel == "Launch") return Box{0.34f, 0.58f, 0.40f, 0.42f};
-    if (panel == "Project") return Box{0.74f, 0, 0.26f, 0.36f};
-    if (panel == "Block timeline") return Box{0.74f, 0.36f, 0.26f, 0.30f};
-    if (panel == "Device") return Box{0.74f, 0.66f, 0.26f, 0.20f};
-    if (panel == "Timings") return Box{0.74f, 0.86f, 0.26f, 0.14f};
+    if (panel == "Kernel editor") return Box{0, 0, 0.30f, 0.74f};
+    if (panel == "Compile log") return Box{0, 0.74f, 0.30f, 0.26f};
+    if (panel == "Views") return Box{0.30f, 0, 0.42f, 0.58f};
+    if (panel == "Launch") return Box{0.30f, 0.58f, 0.42f, 0.42f};
+    if (panel == "Project") return Box{0.72f, 0, 0.28f, 0.30f};
+    if (panel == "Overlay and inspector") return Box{0.72f, 0.30f, 0.28f, 0.22f};
+    if (panel == "Block timeline") return Box{0.72f, 0.52f, 0.28f, 0.24f};
+    if (panel == "Device") return Box{0.72f, 0.76f, 0.28f, 0.12f};
+    if (panel == "Timings") return Box{0.72f, 0.88f, 0.28f, 0.12f};
     return std::nullopt;
 }
 
 // Classroom: large fonts, the editor beside the picture, the launch panel open under it, the
-// timeline beside the launch panel. The project, device and timings panels are not shown.
+// overlay and the timeline beside the launch panel. The project, device and timings panels are
+// not shown.
 std::optional<Box> classroomBox(std::string_view panel, bool project)
 {
-    if (panel == "Kernel editor") return Box{0, 0, 0.38f, 0.80f};
-    if (panel == "Compile log") return Box{0, 0.80f, 0.38f, 0.20f};
-    if (panel == "Views" || panel == "Viewport") return Box{0.38f, 0, 0.62f, 0.56f};
-    if (panel == "Launch") return project ? Box{0.38f, 0.56f, 0.40f, 0.44f} : Box{0.38f, 0.56f, 0.62f, 0.44f};
-    if (panel == "Block timeline") return Box{0.78f, 0.56f, 0.22f, 0.44f};
+    if (panel == "Kernel editor") return Box{0, 0, 0.32f, 0.80f};
+    if (panel == "Compile log") return Box{0, 0.80f, 0.32f, 0.20f};
+    if (panel == "Views" || panel == "Viewport") return Box{0.32f, 0, 0.68f, 0.48f};
+    if (panel == "Launch") return project ? Box{0.32f, 0.48f, 0.36f, 0.52f} : Box{0.32f, 0.48f, 0.68f, 0.52f};
+    if (panel == "Overlay and inspector") return Box{0.68f, 0.48f, 0.32f, 0.26f};
+    if (panel == "Block timeline") return Box{0.68f, 0.74f, 0.32f, 0.26f};
     return std::nullopt;
 }
 

@@ -20,8 +20,9 @@ void drawProjectOpener(AppState& state, Commands& commands);
 void drawViewsPanel(AppState& state, Commands& commands);
 
 // The teaching panels for the open project's kernel stage: the launch (grid, block, validation,
-// occupancy, suggest), the overlay and its legend, the inspector; and the block timeline.
+// occupancy, suggest); the overlay, its legend and the inspector; and the block timeline.
 void drawStageLaunchPanel(AppState& state, Commands& commands);
+void drawOverlayPanel(AppState& state, Commands& commands);
 void drawTimelinePanel(AppState& state, Commands& commands);
 
 void drawStatusBar(const AppState& state, const std::string& statusLine, Commands& commands);

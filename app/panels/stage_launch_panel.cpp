@@ -282,7 +282,18 @@ void drawStageLaunchPanel(AppState& s, Commands& commands)
     ImGui::TextDisabled("%s", k.status().c_str());
     launchFields(s, commands, stage);
     launchFacts(s, stage);
-    ImGui::Separator();
+    ImGui::End();
+}
+
+void drawOverlayPanel(AppState& s, Commands&)
+{
+    ImGui::Begin("Overlay and inspector");
+    const int stage = teachStage(s);
+    if (stage < 0) {
+        ImGui::TextDisabled("the project has no kernel stage");
+        ImGui::End();
+        return;
+    }
     overlaySection(s, stage);
     ImGui::Separator();
     inspectorSection(s);

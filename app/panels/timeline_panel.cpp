@@ -23,7 +23,7 @@ void drawBars(const teach::ProbeCapture& c)
     const float axis = ImGui::GetTextLineHeightWithSpacing();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     const float rowHeight =
-        std::clamp((avail.y - axis) / float(m.rows.size()), 2.f, ImGui::GetTextLineHeight() * 1.2f);
+        std::clamp((avail.y - axis) / float(m.rows.size()), 3.f, ImGui::GetTextLineHeight() * 1.2f);
     const float plotWidth = std::max(50.f, avail.x - label - 8.f);
     const float height = rowHeight * float(m.rows.size());
     ImGui::BeginChild("##bars", ImVec2(avail.x, std::min(avail.y - axis, height + 2.f)), false);
@@ -50,7 +50,9 @@ void drawBars(const teach::ProbeCapture& c)
             const float x1 = std::max(x0 + 1.f, left + float(b.endUs / m.makespanUs) * plotWidth);
             const float y0 = y + rowHeight * float(b.slot % slots) / float(slots);
             const float y1 = y0 + std::max(1.f, rowHeight / float(slots) - (rowHeight >= 6 ? 1.f : 0.f));
-            const teach::Color color = teach::sequentialColor(double(b.order) / lastOrder);
+            // Start order on the ramp, kept off its darkest end so early blocks show on the dark
+            // background.
+            const teach::Color color = teach::sequentialColor(0.2 + 0.8 * double(b.order) / lastOrder);
             draw->AddRectFilled(ImVec2(x0, y0), ImVec2(x1, y1), IM_COL32(color.r, color.g, color.b, 255));
             if (mouse.x >= x0 && mouse.x < x1 && mouse.y >= y0 && mouse.y < y1)
                 hovered = &b;

@@ -11,7 +11,7 @@ status=0
 shot() { # NAME ARGS...
     local name=$1
     shift
-    if "$app" --headless --frames 6 --size 1600x900 --layout classroom "$@" --screenshot "$out/$name.png" \
+    if "$app" --headless --frames 6 --size 1920x1080 --layout classroom "$@" --screenshot "$out/$name.png" \
         > "$out/$name.log" 2>&1; then
         echo "screenshot $name: ok"
     else

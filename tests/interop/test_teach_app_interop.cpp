@@ -65,8 +65,9 @@ TEST_F(TeachAppInterop, LaunchPanelRefusesEachLimitAndAppliesValidLaunches)
         int shared;
         const char* limit;
     } refused[] = {
-        {{1, 1, 1}, {2000, 1, 1}, 0, "threads per block"},
-        {{1, 1, 1}, {1, 1, 65}, 0, "block"},
+        {{1, 1, 1}, {64, 32, 1}, 0, "threads per block"},
+        {{1, 1, 1}, {2000, 1, 1}, 0, "block dimension x"},
+        {{1, 1, 1}, {1, 1, 65}, 0, "block dimension z"},
         {{1, 70000, 1}, {4, 4, 1}, 0, "grid"},
         {{0, 1, 1}, {4, 4, 1}, 0, "at least 1"},
         {{1, 1, 1}, {4, 4, 1}, 400 * 1024, "shared memory"},

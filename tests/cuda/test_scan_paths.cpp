@@ -59,9 +59,10 @@ void expectBothPaths(ks::array::Runtime& rt, ks::array::ScanKernel& kernel, cons
         SCOPED_TRACE(vector ? "vector path" : "general path");
         kernel.setVectorPath(vector);
         const DeviceArray out = ks::array::fromHost(rt, std::vector<T>(in.size(), poison));
-        if (!in.empty())
+        if (!in.empty()) {
             EXPECT_EQ(kernel.takesVectorPath(input.data(), out.data()),
                       vector && ks::array::scanHasVectorKernel(sizeof(T)));
+        }
         kernel(input, out);
         const std::vector<T> got = out.toHost<T>();
         std::size_t bad = 0, first = 0;

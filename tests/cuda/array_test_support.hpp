@@ -51,6 +51,20 @@ protected:
     std::optional<array::Runtime> m_rt;
 };
 
+// An array of `n` elements poisoned with NaN (floats) or 0xAB bytes (everything else), so that
+// unwritten elements show.
+inline array::DeviceArray poisonedArray(array::Runtime& rt, std::int64_t n, array::DType dtype)
+{
+    array::DeviceArray a = array::DeviceArray::empty(rt, array::Dims{n}, dtype);
+    if (dtype == array::DType::Float32)
+        a.copyFromHost(std::vector<float>(std::size_t(n), std::nanf("")).data(), std::size_t(n) * 4);
+    else if (dtype == array::DType::Float64)
+        a.copyFromHost(std::vector<double>(std::size_t(n), std::nan("")).data(), std::size_t(n) * 8);
+    else
+        KS_CU(cuMemsetD8, a.data(), 0xAB, std::size_t(a.nbytes()));
+    return a;
+}
+
 // Uniform values in [lo, hi) from a fixed seed (numpy's random((n,)) * (hi - lo) + lo).
 template <class T>
 std::vector<T> uniform(std::size_t n, double lo, double hi, unsigned seed)

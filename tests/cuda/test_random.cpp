@@ -25,17 +25,7 @@ using ks::rng::GeneratorType;
 class Random : public ks::test::ArrayTest {
 protected:
     // An array poisoned with NaN (floats) or a marker (integers), so unwritten elements show.
-    DeviceArray poisoned(std::int64_t n, DType dtype)
-    {
-        DeviceArray a = DeviceArray::empty(*m_rt, Dims{n}, dtype);
-        if (dtype == DType::Float32)
-            a.copyFromHost(std::vector<float>(std::size_t(n), std::nanf("")).data(), std::size_t(n) * 4);
-        else if (dtype == DType::Float64)
-            a.copyFromHost(std::vector<double>(std::size_t(n), std::nan("")).data(), std::size_t(n) * 8);
-        else
-            KS_CU(cuMemsetD8, a.data(), 0xAB, std::size_t(a.nbytes()));
-        return a;
-    }
+    DeviceArray poisoned(std::int64_t n, DType dtype) { return ks::test::poisonedArray(*m_rt, n, dtype); }
 };
 
 struct Moments {

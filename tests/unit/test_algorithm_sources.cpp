@@ -138,8 +138,17 @@ TEST(ScanSource, PackedAndWideScansCompile)
             const auto r = compileForHopper(g.source, spec.name);
             ASSERT_TRUE(r.ok) << type << "\n" << r.log;
             EXPECT_NE(r.ptx.find(".entry " + g.kernel + "("), std::string::npos);
+            EXPECT_NE(r.ptx.find(".entry " + g.vectorKernel + "("), std::string::npos);
             EXPECT_NE(r.ptx.find(g.tileSymbol), std::string::npos);
             EXPECT_FALSE(spills(r.log)) << type << r.log;
+            // 4- and 8-byte values get the vector kernel's 16-byte loads and stores; the general
+            // kernel has none, and the stub of other sizes none either.
+            const std::size_t size = std::string(type) == "unsigned char" ? 1 : std::strchr(type, ' ') || std::string(type) == "double" ? 8 : 4;
+            EXPECT_EQ(ks::array::scanHasVectorKernel(size), size == 4 || size == 8);
+            const std::regex load16(R"(ld\.global\.(v4\.[bfsu]32|v2\.[bfsu]64))");
+            const std::regex store16(R"(st\.global\.(v4\.[bfsu]32|v2\.[bfsu]64))");
+            EXPECT_EQ(std::regex_search(r.ptx, load16), ks::array::scanHasVectorKernel(size)) << type;
+            EXPECT_EQ(std::regex_search(r.ptx, store16), ks::array::scanHasVectorKernel(size)) << type;
         }
     }
 }
@@ -153,6 +162,17 @@ TEST(ScanSource, InclusiveWithoutNeutralAndStructScansCompile)
     const auto r = compileForHopper(s.source, "ks_mm_scan");
     EXPECT_TRUE(r.ok) << r.log;
     EXPECT_THROW(ks::array::generateScan({"int", "a+b", "", true, "", "ks_ex"}), ks::Error);
+    // 8- and 4-byte structs take the vector kernel (the GPU tests' non-commutative operators).
+    const char* affine = ks::test::kAffinePreamble;
+    const GeneratedScan a8 = ks::array::generateScan({"affine", "compose(a, b)", "", false, affine, "ks_affine_scan"});
+    const auto r8 = compileForHopper(a8.source, "ks_affine_scan");
+    EXPECT_TRUE(r8.ok) << r8.log;
+    EXPECT_NE(r8.ptx.find(".entry " + a8.vectorKernel + "("), std::string::npos);
+    const GeneratedScan a4 =
+        ks::array::generateScan({"affine16", "compose16(a, b)", "affine16{1, 0}", true, affine, "ks_affine16_scan"});
+    const auto r4 = compileForHopper(a4.source, "ks_affine16_scan");
+    EXPECT_TRUE(r4.ok) << r4.log;
+    EXPECT_FALSE(spills(r4.log)) << r4.log;
 }
 
 TEST(ScanSource, ScratchLayoutMatchesTheKernel)

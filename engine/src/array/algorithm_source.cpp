@@ -470,6 +470,7 @@ GeneratedScan generateScan(const ScanSpec& spec)
         throwUsage(fn, "an exclusive scan needs a neutral element (the first output)");
     GeneratedScan g;
     g.kernel = spec.name;
+    g.vectorKernel = spec.name + "_vec";
     g.tileSymbol = spec.name + "_tile";
     g.sizeSymbol = spec.name + "_value_size";
     g.packedSymbol = spec.name + "_packed";
@@ -537,32 +538,121 @@ __device__ __forceinline__ int ks_peek(const ks_tile_states& st, long long tile,
     }
 }
 
+// Warp 0 of a block with tile > 0: waits for the predecessors' states and writes the tile's
+// exclusive prefix to *prefix_out (shared memory, from lane 0), after publishing the tile's
+// inclusive prefix. `like` is any value of ks_t (ks_t need not be default-constructible).
+// Operators that round take the fixed-order variant (KS_FIXED_ORDER) so the same input gives the
+// same bits every run.
+__device__ __forceinline__ void ks_look_back(const ks_tile_states& st, long long tile, const ks_t& tile_total,
+                                             const ks_t& like, ks_t* prefix_out)
+{
+    const unsigned lane = threadIdx.x & 31u;
+    if constexpr (KS_FIXED_ORDER) {
+        // Fixed association for operators that round (float, double, structs): tiles form
+        // windows of 32; tile 32W+j's prefix is always inclusive(32W-1) (+) agg(32W) (+) ... (+)
+        // agg(32W+j-1), combined in the same tree whatever the timing, and only the window's last
+        // tile publishes an inclusive prefix (so the aggregates a window needs are never
+        // overwritten). Same bits every run; one chain step per 32 tiles, like the look-back.
+        const long long first = tile & ~31LL;
+        const int j = int(tile - first); // predecessors inside the window: lanes 0 .. j-1
+        const bool wants_agg = int(lane) < j;
+        const bool wants_inc = lane == 31u && first > 0; // j <= 31, so lane 31 holds no aggregate
+        ks_t val = like;
+        bool waiting;
+        do {
+            int flag = KS_FLAG_NONE;
+            if (wants_agg)
+                flag = ks_peek(st, first + (long long)lane, val);
+            else if (wants_inc)
+                flag = ks_peek(st, first - 1, val);
+            waiting = (wants_agg && flag == KS_FLAG_NONE) || (wants_inc && flag != KS_FLAG_INCLUSIVE);
+        } while (__any_sync(0xffffffffu, waiting));
+        // Lane 0 ends with agg(first) (+) ... (+) agg(first+j-1), in a tree fixed by j alone.
+#pragma unroll
+        for (unsigned d = 1; d < 32; d <<= 1) {
+            const ks_t other = ks_algo::shflDown(val, d);
+            if (int(lane + d) < j)
+                val = ks_op(val, other);
+        }
+        const ks_t window_aggs = ks_algo::shflIdx(val, 0);
+        const ks_t before = ks_algo::shflIdx(val, 31);
+        if (lane == 0) {
+            const ks_t running = first == 0 ? window_aggs : (j == 0 ? before : ks_op(before, window_aggs));
+            if (j == 31)
+                ks_publish(st, tile, KS_FLAG_INCLUSIVE, ks_op(running, tile_total));
+            *prefix_out = running;
+        }
+    } else {
+        ks_t running = like;
+        bool has_running = false;
+        long long window = tile - 1; // the predecessor lane 0 looks at
+        while (true) {
+            const long long pred = window - (long long)lane;
+            ks_t val = like;
+            int flag;
+            do {
+                flag = pred >= 0 ? ks_peek(st, pred, val) : KS_FLAG_INCLUSIVE;
+            } while (__any_sync(0xffffffffu, flag == KS_FLAG_NONE));
+            const unsigned inclusive_lanes = __ballot_sync(0xffffffffu, flag == KS_FLAG_INCLUSIVE);
+            const unsigned last = inclusive_lanes ? unsigned(__ffs(inclusive_lanes) - 1) : 31u;
+            // Lane i holds tile window-i; combine lanes last..0 in tile order.
+#pragma unroll
+            for (unsigned d = 1; d < 32; d <<= 1) {
+                const ks_t other = ks_algo::shflDown(val, d);
+                if (lane + d <= last)
+                    val = ks_op(other, val);
+            }
+            const ks_t window_total = ks_algo::shflIdx(val, 0);
+            running = has_running ? ks_op(window_total, running) : window_total;
+            has_running = true;
+            if (inclusive_lanes)
+                break;
+            window -= 32;
+        }
+        if (lane == 0) {
+            ks_publish(st, tile, KS_FLAG_INCLUSIVE, ks_op(running, tile_total));
+            *prefix_out = running;
+        }
+    }
+}
+
+// The next tile, from the counter at the start of the scratch (every thread of the block gets it).
+// Tiles go out in the order blocks start, so every predecessor of a tile is already running.
+__device__ __forceinline__ long long ks_take_tile(unsigned char* ks_scratch)
+{
+    __shared__ unsigned ks_tile_id;
+    if (threadIdx.x == 0)
+        ks_tile_id = atomicAdd(reinterpret_cast<unsigned*>(ks_scratch), 1u);
+    __syncthreads();
+    return ks_tile_id;
+}
+
+// The scratch of a scan of ks_n elements (layout above).
+__device__ __forceinline__ ks_tile_states ks_states(unsigned char* ks_scratch, long long ks_n)
+{
+    const long long ks_tiles = (ks_n + KS_TILE - 1) / KS_TILE;
+    ks_tile_states st;
+    st.words = reinterpret_cast<unsigned long long*>(ks_scratch + 16);
+    st.aggregates = reinterpret_cast<ks_t*>(ks_scratch + ((16 + ks_tiles * 8 + 15) / 16) * 16);
+    st.inclusives = st.aggregates + ks_tiles;
+    return st;
+}
+
 // Single-pass scan with decoupled look-back (Merrill and Garland): each block scans one tile,
 // publishes its aggregate at once, then warp 0 looks back over the predecessors' states, 32 at a
-// time, combining aggregates until it meets an inclusive prefix. Operators that round take the
-// fixed-order variant (KS_FIXED_ORDER) so the same input gives the same bits every run.
+// time, combining aggregates until it meets an inclusive prefix. Any element type and alignment:
+// loads go through shared memory element by element (see @NAME@_vec for the 16-byte path).
 extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in, ks_t* ks_out, long long ks_n, unsigned char* ks_scratch)
 {
     __shared__ __align__(16) unsigned char ks_tile_raw[(KS_TILE + KS_TILE / 32) * sizeof(ks_t)];
     __shared__ __align__(16) unsigned char ks_warp_raw[(KS_BLOCK / 32) * sizeof(ks_t)];
     __shared__ __align__(16) unsigned char ks_prefix_raw[sizeof(ks_t)];
-    __shared__ unsigned ks_tile_id;
     ks_t* ks_sm = reinterpret_cast<ks_t*>(ks_tile_raw);
     ks_t* ks_warp_totals = reinterpret_cast<ks_t*>(ks_warp_raw);
     ks_t* ks_prefix = reinterpret_cast<ks_t*>(ks_prefix_raw);
 
-    const long long ks_tiles = (ks_n + KS_TILE - 1) / KS_TILE;
-    unsigned* ks_counter = reinterpret_cast<unsigned*>(ks_scratch);
-    ks_tile_states st;
-    st.words = reinterpret_cast<unsigned long long*>(ks_scratch + 16);
-    st.aggregates = reinterpret_cast<ks_t*>(ks_scratch + ((16 + ks_tiles * 8 + 15) / 16) * 16);
-    st.inclusives = st.aggregates + ks_tiles;
-
-    // Tiles in the order blocks start: every predecessor of a tile is already running.
-    if (threadIdx.x == 0)
-        ks_tile_id = atomicAdd(ks_counter, 1u);
-    __syncthreads();
-    const long long tile = ks_tile_id;
+    const ks_tile_states st = ks_states(ks_scratch, ks_n);
+    const long long tile = ks_take_tile(ks_scratch);
     const long long base = tile * KS_TILE;
     const bool full = base + KS_TILE <= ks_n;
     const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
@@ -615,75 +705,8 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in,
     // Publish, then look back for the tile's exclusive prefix.
     if (tid == 0)
         ks_publish(st, tile, tile == 0 ? KS_FLAG_INCLUSIVE : KS_FLAG_AGGREGATE, tile_total);
-    if (tile > 0 && warp == 0) {
-        if constexpr (KS_FIXED_ORDER) {
-            // Fixed association for operators that round (float, double, structs): tiles form
-            // windows of 32; tile 32W+j's prefix is always inclusive(32W-1) (+) agg(32W) (+) ... (+)
-            // agg(32W+j-1), combined in the same tree whatever the timing, and only the window's last
-            // tile publishes an inclusive prefix (so the aggregates a window needs are never
-            // overwritten). Same bits every run; one chain step per 32 tiles, like the look-back.
-            const long long first = tile & ~31LL;
-            const int j = int(tile - first); // predecessors inside the window: lanes 0 .. j-1
-            const bool wants_agg = int(lane) < j;
-            const bool wants_inc = lane == 31u && first > 0; // j <= 31, so lane 31 holds no aggregate
-            ks_t val = x[0];
-            bool waiting;
-            do {
-                int flag = KS_FLAG_NONE;
-                if (wants_agg)
-                    flag = ks_peek(st, first + (long long)lane, val);
-                else if (wants_inc)
-                    flag = ks_peek(st, first - 1, val);
-                waiting = (wants_agg && flag == KS_FLAG_NONE) || (wants_inc && flag != KS_FLAG_INCLUSIVE);
-            } while (__any_sync(0xffffffffu, waiting));
-            // Lane 0 ends with agg(first) (+) ... (+) agg(first+j-1), in a tree fixed by j alone.
-#pragma unroll
-            for (unsigned d = 1; d < 32; d <<= 1) {
-                const ks_t other = ks_algo::shflDown(val, d);
-                if (int(lane + d) < j)
-                    val = ks_op(val, other);
-            }
-            const ks_t window_aggs = ks_algo::shflIdx(val, 0);
-            const ks_t before = ks_algo::shflIdx(val, 31);
-            if (lane == 0) {
-                const ks_t running = first == 0 ? window_aggs : (j == 0 ? before : ks_op(before, window_aggs));
-                if (j == 31)
-                    ks_publish(st, tile, KS_FLAG_INCLUSIVE, ks_op(running, tile_total));
-                *ks_prefix = running;
-            }
-        } else {
-            ks_t running = x[0];
-            bool has_running = false;
-            long long window = tile - 1; // the predecessor lane 0 looks at
-            while (true) {
-                const long long pred = window - (long long)lane;
-                ks_t val = x[0];
-                int flag;
-                do {
-                    flag = pred >= 0 ? ks_peek(st, pred, val) : KS_FLAG_INCLUSIVE;
-                } while (__any_sync(0xffffffffu, flag == KS_FLAG_NONE));
-                const unsigned inclusive_lanes = __ballot_sync(0xffffffffu, flag == KS_FLAG_INCLUSIVE);
-                const unsigned last = inclusive_lanes ? unsigned(__ffs(inclusive_lanes) - 1) : 31u;
-                // Lane i holds tile window-i; combine lanes last..0 in tile order.
-#pragma unroll
-                for (unsigned d = 1; d < 32; d <<= 1) {
-                    const ks_t other = ks_algo::shflDown(val, d);
-                    if (lane + d <= last)
-                        val = ks_op(other, val);
-                }
-                const ks_t window_total = ks_algo::shflIdx(val, 0);
-                running = has_running ? ks_op(window_total, running) : window_total;
-                has_running = true;
-                if (inclusive_lanes)
-                    break;
-                window -= 32;
-            }
-            if (lane == 0) {
-                ks_publish(st, tile, KS_FLAG_INCLUSIVE, ks_op(running, tile_total));
-                *ks_prefix = running;
-            }
-        }
-    }
+    if (tile > 0 && warp == 0)
+        ks_look_back(st, tile, tile_total, x[0], ks_prefix);
     __syncthreads();
     if (tile > 0) {
         const ks_t p = *ks_prefix;
@@ -712,6 +735,142 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in,
         const long long g = base + idx;
         if (full || g < ks_n)
             ks_out[g] = ks_sm[KS_PAD(idx)];
+    }
+}
+
+// The same scan for 4- and 8-byte values with 16-byte aligned input and output: no shared-memory
+// tile. A tile is KS_CHUNKS x KS_BLOCK chunks of 16 bytes (KS_VEC elements); chunk c = k * KS_BLOCK
+// + t belongs to thread t, so each 16-byte load and store of a warp covers 512 contiguous bytes.
+// Each thread scans its chunks in registers; the chunk totals get one warp scan per k (interleaved);
+// the KS_CHUNKS x warps totals, in tile order k-major, get one more warp scan in warp 0, which then
+// publishes the tile's aggregate and looks back. Two barriers per tile. Same tile size and scratch
+// as @NAME@ (KS_CHUNKS * KS_VEC == KS_ITEMS). For other sizes the kernel is an empty stub the host
+// never launches.
+#define KS_VEC_OK (sizeof(ks_t) == 4 || sizeof(ks_t) == 8)
+#define KS_VEC (KS_VEC_OK ? int(16 / sizeof(ks_t)) : 1)
+#define KS_CHUNKS 4
+#define KS_WARPS (KS_BLOCK / 32)
+static_assert(!KS_VEC_OK || KS_CHUNKS * KS_VEC == KS_ITEMS, "vector tiles must match the scalar tiles");
+static_assert(KS_CHUNKS * KS_WARPS == 32, "warp 0 scans every (chunk, warp) total in one pass");
+
+extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_vec(const ks_t* ks_in, ks_t* ks_out, long long ks_n, unsigned char* ks_scratch)
+{
+    if constexpr (KS_VEC_OK) {
+        __shared__ __align__(16) unsigned char ks_totals_raw[KS_CHUNKS * KS_WARPS * sizeof(ks_t)];
+        __shared__ __align__(16) unsigned char ks_prefix_raw[sizeof(ks_t)];
+        ks_t* ks_totals = reinterpret_cast<ks_t*>(ks_totals_raw); // [k * KS_WARPS + warp]
+        ks_t* ks_prefix = reinterpret_cast<ks_t*>(ks_prefix_raw);
+
+        const ks_tile_states st = ks_states(ks_scratch, ks_n);
+        const long long tile = ks_take_tile(ks_scratch);
+        const long long base = tile * KS_TILE;
+        const bool full = base + KS_TILE <= ks_n;
+        const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
+
+        // Loads: all chunks in flight at once; a partial tile repeats the last element.
+        ks_t x[KS_CHUNKS][KS_VEC];
+#pragma unroll
+        for (int k = 0; k < KS_CHUNKS; ++k) {
+            const long long e = base + (long long)(k * KS_BLOCK + int(tid)) * KS_VEC;
+            if (full) {
+                ks_algo::loadVec<KS_VEC>(x[k], ks_in + e);
+            } else {
+#pragma unroll
+                for (int j = 0; j < KS_VEC; ++j)
+                    x[k][j] = ks_in[e + j < ks_n ? e + j : ks_n - 1];
+            }
+        }
+        // Chunk scans, then a warp scan of each k's chunk totals.
+        ks_t inc[KS_CHUNKS];
+#pragma unroll
+        for (int k = 0; k < KS_CHUNKS; ++k) {
+#pragma unroll
+            for (int j = 1; j < KS_VEC; ++j)
+                x[k][j] = ks_op(x[k][j - 1], x[k][j]);
+            inc[k] = x[k][KS_VEC - 1];
+        }
+#pragma unroll
+        for (unsigned d = 1; d < 32; d <<= 1) {
+#pragma unroll
+            for (int k = 0; k < KS_CHUNKS; ++k) {
+                const ks_t up = ks_algo::shflUp(inc[k], d);
+                if (lane >= d)
+                    inc[k] = ks_op(up, inc[k]);
+            }
+        }
+        ks_t excl[KS_CHUNKS];
+#pragma unroll
+        for (int k = 0; k < KS_CHUNKS; ++k) {
+            excl[k] = ks_algo::shflUp(inc[k], 1);
+            if (lane == 31)
+                ks_totals[k * KS_WARPS + int(warp)] = inc[k];
+        }
+        __syncthreads();
+
+        // Warp 0: exclusive prefixes of the 32 (k, warp) totals in tile order (entry 0 has none and
+        // keeps its total), the tile's total, publication and look-back.
+        if (warp == 0) {
+            ks_t v = ks_totals[lane];
+#pragma unroll
+            for (unsigned d = 1; d < 32; d <<= 1) {
+                const ks_t up = ks_algo::shflUp(v, d);
+                if (lane >= d)
+                    v = ks_op(up, v);
+            }
+            const ks_t before = ks_algo::shflUp(v, 1);
+            const ks_t tile_total = ks_algo::shflIdx(v, 31);
+            __syncwarp();
+            if (lane > 0)
+                ks_totals[lane] = before;
+            if (lane == 0)
+                ks_publish(st, tile, tile == 0 ? KS_FLAG_INCLUSIVE : KS_FLAG_AGGREGATE, tile_total);
+            if (tile > 0)
+                ks_look_back(st, tile, tile_total, v, ks_prefix);
+        }
+        __syncthreads();
+
+#pragma unroll
+        for (int k = 0; k < KS_CHUNKS; ++k) {
+            // The chunk's exclusive prefix: the tile's prefix, then the (k, warp) entries before
+            // this one, then the lanes before this one.
+            const int entry = k * KS_WARPS + int(warp);
+            bool has_local = false;
+            ks_t local = x[k][0];
+            if (tile > 0) {
+                local = *ks_prefix;
+                has_local = true;
+            }
+            if (entry > 0) {
+                local = has_local ? ks_op(local, ks_totals[entry]) : ks_totals[entry];
+                has_local = true;
+            }
+            if (lane > 0) {
+                local = has_local ? ks_op(local, excl[k]) : excl[k];
+                has_local = true;
+            }
+            ks_t y[KS_VEC];
+#if @KS_EXCLUSIVE@
+            y[0] = has_local ? local : ks_neutral();
+#pragma unroll
+            for (int j = 1; j < KS_VEC; ++j)
+                y[j] = has_local ? ks_op(local, x[k][j - 1]) : x[k][j - 1];
+#else
+#pragma unroll
+            for (int j = 0; j < KS_VEC; ++j)
+                y[j] = has_local ? ks_op(local, x[k][j]) : x[k][j];
+#endif
+            const long long e = base + (long long)(k * KS_BLOCK + int(tid)) * KS_VEC;
+            if (full) {
+                uint4 w;
+                memcpy(&w, y, 16);
+                *reinterpret_cast<uint4*>(ks_out + e) = w;
+            } else {
+#pragma unroll
+                for (int j = 0; j < KS_VEC; ++j)
+                    if (e + j < ks_n)
+                        ks_out[e + j] = y[j];
+            }
+        }
     }
 }
 )KS";

@@ -25,6 +25,7 @@ ScanKernel::ScanKernel(Runtime& rt, ScanSpec spec) : m_runtime(&rt), m_spec(std:
 {
     const GeneratedScan g = generateScan(m_spec);
     m_source = g.source;
+    m_vectorKernel = g.vectorKernel;
     m_key = "scan:" + m_source;
     rt.kernel(m_key, g.kernel, [&] { return m_source; }, m_spec.name + ".cu");
     m_dtype = parseDType(m_spec.type);
@@ -81,7 +82,8 @@ void ScanKernel::launch(CUdeviceptr in, CUdeviceptr out, std::int64_t n) const
     if (layout.tiles > std::uint64_t(std::numeric_limits<int>::max()))
         throwUsage("ks::array::ScanKernel::launch", "too many elements for one scan: " + std::to_string(n));
     Runtime& rt = *m_runtime;
-    const cuda::Function& f = rt.kernel(m_key, m_spec.name, [&] { return m_source; }, m_spec.name + ".cu");
+    const std::string& name = takesVectorPath(in, out) ? m_vectorKernel : m_spec.name;
+    const cuda::Function& f = rt.kernel(m_key, name, [&] { return m_source; }, m_spec.name + ".cu");
     auto scratch = rt.allocate(layout.bytes);
     KS_CU(cuMemsetD8Async, scratch->get(), 0, layout.zeroBytes, rt.stream());
     cuda::LaunchConfig config;

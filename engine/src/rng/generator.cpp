@@ -3,6 +3,8 @@
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
 
+#include "philox_fill.hpp"
+
 #include <cuda_runtime_api.h>
 
 namespace ks::rng {
@@ -116,7 +118,7 @@ void GeneratorTraits::destroy(curandGenerator_t h) noexcept
         log::error(std::string("curandDestroyGenerator failed: ") + std::string(curandStatusName(s)));
 }
 
-Generator::Generator(GeneratorType type, std::uint64_t seed) : m_type(type)
+Generator::Generator(GeneratorType type, std::uint64_t seed, FillPath path) : m_type(type), m_path(path)
 {
     curandGenerator_t g = nullptr;
     checkCurand(curandCreateGenerator(&g, curandType(type)), "curandCreateGenerator");
@@ -127,6 +129,7 @@ Generator::Generator(GeneratorType type, std::uint64_t seed) : m_type(type)
 void Generator::reseed(std::uint64_t seed)
 {
     m_seed = seed;
+    m_block = 0;
     if (isQuasiRandom(m_type)) {
         checkCurand(curandSetGeneratorOffset(get(), seed), "curandSetGeneratorOffset");
     } else {
@@ -161,6 +164,10 @@ void Generator::uniform(float* out, std::size_t n, CUstream stream)
 {
     if (n == 0)
         return;
+    if (usesKernels()) {
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.f, 1.f, {m_seed, m_block, stream});
+        return;
+    }
     bindStream(stream);
     checkCurand(curandGenerateUniform(get(), out, n), "curandGenerateUniform");
 }
@@ -169,6 +176,10 @@ void Generator::uniform(double* out, std::size_t n, CUstream stream)
 {
     if (n == 0)
         return;
+    if (usesKernels()) {
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.0, 1.0, {m_seed, m_block, stream});
+        return;
+    }
     bindStream(stream);
     checkCurand(curandGenerateUniformDouble(get(), out, n), "curandGenerateUniformDouble");
 }
@@ -180,6 +191,10 @@ void Generator::bits(std::uint32_t* out, std::size_t n, CUstream stream)
                                                    " makes 64-bit words: fill a uint64 array instead");
     if (n == 0)
         return;
+    if (usesKernels()) {
+        m_block += detail::philoxBits(out, n, {m_seed, m_block, stream});
+        return;
+    }
     bindStream(stream);
     checkCurand(curandGenerate(get(), reinterpret_cast<unsigned int*>(out), n), "curandGenerate");
 }
@@ -229,6 +244,10 @@ void Generator::pairwise(T* out, std::size_t n, CUstream stream, Generate genera
 
 void Generator::normal(float* out, std::size_t n, float mean, float stddev, CUstream stream)
 {
+    if (usesKernels()) {
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev, {m_seed, m_block, stream});
+        return;
+    }
     pairwise(out, n, stream, [&](float* p, std::size_t k) {
         checkCurand(curandGenerateNormal(get(), p, k, mean, stddev), "curandGenerateNormal");
     });
@@ -236,6 +255,10 @@ void Generator::normal(float* out, std::size_t n, float mean, float stddev, CUst
 
 void Generator::normal(double* out, std::size_t n, double mean, double stddev, CUstream stream)
 {
+    if (usesKernels()) {
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev, {m_seed, m_block, stream});
+        return;
+    }
     pairwise(out, n, stream, [&](double* p, std::size_t k) {
         checkCurand(curandGenerateNormalDouble(get(), p, k, mean, stddev), "curandGenerateNormalDouble");
     });
@@ -243,6 +266,10 @@ void Generator::normal(double* out, std::size_t n, double mean, double stddev, C
 
 void Generator::logNormal(float* out, std::size_t n, float mean, float stddev, CUstream stream)
 {
+    if (usesKernels()) {
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev, {m_seed, m_block, stream});
+        return;
+    }
     pairwise(out, n, stream, [&](float* p, std::size_t k) {
         checkCurand(curandGenerateLogNormal(get(), p, k, mean, stddev), "curandGenerateLogNormal");
     });
@@ -250,6 +277,10 @@ void Generator::logNormal(float* out, std::size_t n, float mean, float stddev, C
 
 void Generator::logNormal(double* out, std::size_t n, double mean, double stddev, CUstream stream)
 {
+    if (usesKernels()) {
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev, {m_seed, m_block, stream});
+        return;
+    }
     pairwise(out, n, stream, [&](double* p, std::size_t k) {
         checkCurand(curandGenerateLogNormalDouble(get(), p, k, mean, stddev), "curandGenerateLogNormalDouble");
     });

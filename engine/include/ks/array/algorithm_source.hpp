@@ -64,6 +64,10 @@ struct GeneratedScan {
     // `tileSymbol` elements, tiles taken in order from a counter in the scratch; single pass with
     // decoupled look-back. in == out (in place) is allowed.
     std::string kernel;
+    // The same scan with 16-byte loads and stores and no shared-memory tile, for 4- and 8-byte
+    // values (scanHasVectorKernel) when `in` and `out` are 16-byte aligned; same arguments, tile and
+    // scratch. For other value sizes it is an empty stub that must not be launched.
+    std::string vectorKernel;
     std::string tileSymbol;  // __device__ int: elements per tile
     std::string sizeSymbol;  // __device__ int: sizeof(T)
     std::string packedSymbol; // __device__ int: 1 when tile states pack flag and value in 64 bits
@@ -74,6 +78,12 @@ GeneratedScan generateScan(const ScanSpec& spec);
 // Elements per scan tile for values of `valueSize` bytes: 256 threads x min(16, max(1, 64 / size))
 // items; the generated kernel computes the same from sizeof (KS_ITEMS).
 int scanTileElements(std::size_t valueSize);
+
+// Whether the generated vector kernel scans values of `valueSize` bytes (4 and 8).
+inline bool scanHasVectorKernel(std::size_t valueSize)
+{
+    return valueSize == 4 || valueSize == 8;
+}
 
 // Bytes of scratch a scan of `n` elements needs, and how many leading bytes must be zero before the
 // launch (the tile counter and the tile flags).

@@ -41,6 +41,18 @@ public:
     // Raw: `n` elements from device address `in` to `out` (may be equal).
     void launch(CUdeviceptr in, CUdeviceptr out, std::int64_t n) const;
 
+    // Values of 4 or 8 bytes at 16-byte aligned `in` and `out` take a kernel with 16-byte loads and
+    // stores and no shared-memory tile; everything else takes the general kernel (element loads
+    // through shared memory). Both give the same results for integers; float results are
+    // reproducible per path (each path fixes its own association). Off: always the general kernel
+    // (for comparisons and tests).
+    void setVectorPath(bool allowed) noexcept { m_vectorAllowed = allowed; }
+    // Whether a launch over these addresses takes the vector kernel.
+    bool takesVectorPath(CUdeviceptr in, CUdeviceptr out) const noexcept
+    {
+        return m_vectorAllowed && scanHasVectorKernel(std::size_t(m_valueSize)) && in % 16 == 0 && out % 16 == 0;
+    }
+
 private:
     void checkArray(const DeviceArray& a, const char* role) const;
 
@@ -48,6 +60,8 @@ private:
     ScanSpec m_spec;
     std::string m_key;
     std::string m_source;
+    std::string m_vectorKernel;
+    bool m_vectorAllowed = true;
     int m_tile = 0;
     int m_valueSize = 0;
     bool m_packed = false;

@@ -1,10 +1,23 @@
 #pragma once
-// Random numbers from cuRAND's host API, straight into device memory.
+// Random numbers from cuRAND, straight into device memory.
 //
 // A Generator owns one curandGenerator_t. Create it once (it allocates and seeds its state on the
 // device, which costs milliseconds) and keep it: every fill takes the stream to run on and only
 // re-binds the generator when the stream changes, so a fill per frame costs a kernel launch and no
 // set-up. The same type, seed and sequence of calls gives the same numbers, bit for bit.
+//
+// Philox4x32-10 fills (uniform, normal and log-normal float32/float64, raw uint32) run the engine's
+// own kernels by default (FillPath::Kernels), built on cuRAND's device API: one Philox call per 16
+// bytes, 16-byte stores, no generator state on the device. Their numbers are those of cuRAND's
+// device API, not of curandGenerate* (the host API lays Philox's output out differently): a fill of
+// n values that starts at Philox block C (C = 0 after construction or reseed) gives element i the
+// component i % V of curand_uniform4 / curand_normal4 (float; V = 4), curand_uniform2_double /
+// curand_normal2_double (double; V = 2) or curand4 (uint32; V = 4) on a state made with
+// curand_init(seed, 0, 4 * (C + i / V)); normals are mean + stddev * z, log-normals exp of that.
+// The fill then advances C by ceil(n / V) blocks, so successive fills continue the sequence and
+// never reuse a word. Poisson stays on cuRAND's host generator (its own sequence).
+// FillPath::CurandHost sends every fill to curandGenerate* instead (cuRAND's own Philox sequence).
+// Every other generator type always uses cuRAND's host API.
 //
 // Contexts and threads: construct, use and destroy with the CUDA context current in which the
 // memory lives (the primary context; the runtime that cuRAND uses shares it). A Generator is not
@@ -12,7 +25,8 @@
 //
 // Errors: a failed cuRAND call throws ks::Error (ErrorDomain::Curand) naming the call and status
 // ("curandGenerateNormal CURAND_STATUS_LENGTH_NOT_MULTIPLE (105): ..."); a request cuRAND does not
-// define (Poisson into floats, 64-bit bits from a 32-bit generator) throws a Usage error.
+// define (Poisson into floats, 64-bit bits from a 32-bit generator) throws a Usage error; a failed
+// launch of a fill kernel throws ks::Error (CudaRuntime) naming the kernel.
 
 #include "ks/core/unique_handle.hpp"
 #include "ks/cuda/driver.hpp"
@@ -60,6 +74,12 @@ std::string_view curandStatusName(curandStatus_t status) noexcept;
 // Throws ks::Error (Curand) naming `call` when `status` is not success.
 void checkCurand(curandStatus_t status, const char* call, std::source_location where = std::source_location::current());
 
+// Who makes a Philox generator's uniform, normal, log-normal and bit fills (see the top of this file).
+enum class FillPath {
+    Kernels,    // the engine's Philox kernels (Philox4x32-10 only; other types ignore it)
+    CurandHost, // curandGenerate* for every fill
+};
+
 struct GeneratorTraits {
     using Handle = curandGenerator_t;
     static constexpr Handle empty() { return nullptr; }
@@ -72,12 +92,17 @@ public:
     // Creates a generator of `type`. Pseudo-random types take `seed`; quasi-random (Sobol) types
     // have no seed and start their sequence at `seed` instead (an offset), so a seed still selects
     // a reproducible stretch of numbers.
-    explicit Generator(GeneratorType type, std::uint64_t seed = 0);
+    explicit Generator(GeneratorType type, std::uint64_t seed = 0, FillPath path = FillPath::Kernels);
 
     curandGenerator_t get() const noexcept { return m_handle.get(); }
     bool empty() const noexcept { return m_handle.empty(); }
     GeneratorType type() const noexcept { return m_type; }
     std::uint64_t seed() const noexcept { return m_seed; }
+    FillPath fillPath() const noexcept { return m_path; }
+    // Whether fills run the engine's Philox kernels (Philox4x32-10 with FillPath::Kernels).
+    bool usesKernels() const noexcept { return m_type == GeneratorType::Philox4x32_10 && m_path == FillPath::Kernels; }
+    // The kernel path's position: the Philox block the next fill starts at (0 after (re)seeding).
+    std::uint64_t philoxBlock() const noexcept { return m_block; }
 
     // Restarts the sequence of `seed` (for Sobol: at offset `seed`): the next fills repeat the
     // numbers the generator gave after construction with this seed.
@@ -90,9 +115,9 @@ public:
     void bits(std::uint32_t* out, std::size_t n, CUstream stream);
     void bits(std::uint64_t* out, std::size_t n, CUstream stream);
     // Normal and log-normal (exp of a normal with `mean` and `stddev`). Any length and any element
-    // alignment: cuRAND's pseudo-random generators make pairs (Box-Muller) and need an even count
-    // at an address aligned to a pair, so an odd head or tail element is drawn through a small
-    // scratch buffer and copied in.
+    // alignment: cuRAND's host pseudo-random generators make pairs (Box-Muller) and need an even
+    // count at an address aligned to a pair, so an odd head or tail element is drawn through a small
+    // scratch buffer and copied in (the kernel path needs none of that).
     void normal(float* out, std::size_t n, float mean, float stddev, CUstream stream);
     void normal(double* out, std::size_t n, double mean, double stddev, CUstream stream);
     void logNormal(float* out, std::size_t n, float mean, float stddev, CUstream stream);
@@ -108,7 +133,9 @@ private:
     UniqueHandle<GeneratorTraits> m_handle;
     bool m_seeded = false; // a seed was set at least once (the Mersenne twisters are recreated on reseed)
     GeneratorType m_type = GeneratorType::Xorwow;
+    FillPath m_path = FillPath::Kernels;
     std::uint64_t m_seed = 0;
+    std::uint64_t m_block = 0; // kernel path: next Philox block
     CUstream m_stream = nullptr;
     bool m_streamBound = false;
     cuda::DeviceMemory m_scratch; // 4 doubles: odd heads and tails of pairwise distributions

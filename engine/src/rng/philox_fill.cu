@@ -1,0 +1,155 @@
+// Philox4x32-10 fills on cuRAND's device API: one Philox call per 16 bytes of output, stored as one
+// 16-byte vector where the destination is aligned. Counter-based, so a thread needs no state: block
+// `counter + g` is computed from its index alone (curand_init with an offset is this same counter
+// arithmetic, followed by a Philox call this code would not use).
+#include "philox_fill.hpp"
+
+#include "ks/core/error.hpp"
+
+#include <cuda_runtime_api.h>
+#include <curand_kernel.h>
+
+#include <algorithm>
+#include <cstring>
+
+namespace ks::rng::detail {
+namespace {
+
+constexpr unsigned kThreads = 256;
+// Philox blocks per thread: several independent Philox chains per thread (latency hiding) and
+// enough blocks that the last wave is a small part of a large fill.
+constexpr unsigned kGroupsPerThread = 4;
+constexpr unsigned long long kGroupsPerBlock = kThreads * kGroupsPerThread;
+// A grid-stride loop takes over beyond this many blocks (fills of more than 2^32 elements).
+constexpr unsigned long long kMaxBlocks = 1u << 22;
+
+struct UniformFloat {
+    __device__ void operator()(uint4 r, float (&v)[4]) const
+    {
+        const float4 u = _curand_uniform4(r);
+        v[0] = u.x, v[1] = u.y, v[2] = u.z, v[3] = u.w;
+    }
+};
+
+template <bool LogNormal>
+struct NormalFloat {
+    float mean, stddev;
+    __device__ void operator()(uint4 r, float (&v)[4]) const
+    {
+        const float2 a = _curand_box_muller(r.x, r.y), b = _curand_box_muller(r.z, r.w);
+        v[0] = mean + stddev * a.x, v[1] = mean + stddev * a.y, v[2] = mean + stddev * b.x, v[3] = mean + stddev * b.y;
+        if constexpr (LogNormal) {
+#pragma unroll
+            for (int k = 0; k < 4; ++k)
+                v[k] = expf(v[k]);
+        }
+    }
+};
+
+struct UniformDouble {
+    __device__ void operator()(uint4 r, double (&v)[2]) const
+    {
+        v[0] = _curand_uniform_double_hq(r.x, r.y);
+        v[1] = _curand_uniform_double_hq(r.z, r.w);
+    }
+};
+
+template <bool LogNormal>
+struct NormalDouble {
+    double mean, stddev;
+    __device__ void operator()(uint4 r, double (&v)[2]) const
+    {
+        const double2 z = _curand_box_muller_double(r.x, r.y, r.z, r.w);
+        v[0] = mean + stddev * z.x, v[1] = mean + stddev * z.y;
+        if constexpr (LogNormal)
+            v[0] = exp(v[0]), v[1] = exp(v[1]);
+    }
+};
+
+struct Bits {
+    __device__ void operator()(uint4 r, unsigned (&v)[4]) const { v[0] = r.x, v[1] = r.y, v[2] = r.z, v[3] = r.w; }
+};
+
+// Element i of `out` comes from Philox block counter + i / V (see philox_fill.hpp). Thread t of
+// block b takes blocks b * kGroupsPerBlock + k * kThreads + t: each 16-byte store of a warp covers
+// 512 contiguous bytes.
+template <class T, class Op>
+__global__ void __launch_bounds__(kThreads) philoxFillKernel(T* __restrict__ out, unsigned long long n, uint2 key,
+                                                             unsigned long long counter, Op op)
+{
+    constexpr unsigned V = 16 / sizeof(T);
+    const unsigned long long groups = (n + V - 1) / V;
+    const bool aligned = (reinterpret_cast<unsigned long long>(out) & 15u) == 0;
+    for (unsigned long long first = blockIdx.x * kGroupsPerBlock; first < groups;
+         first += (unsigned long long)gridDim.x * kGroupsPerBlock) {
+#pragma unroll
+        for (unsigned k = 0; k < kGroupsPerThread; ++k) {
+            const unsigned long long g = first + k * kThreads + threadIdx.x;
+            if (g >= groups)
+                break;
+            // The 128-bit counter is (block low, block high, carry, 0): subsequence 0 as curand_init
+            // counts it, and a 64-bit wrap carries into the third word as Philox_State_Incr does.
+            const unsigned long long c = counter + g;
+            const uint4 ctr = make_uint4(unsigned(c), unsigned(c >> 32), c < counter ? 1u : 0u, 0u);
+            T v[V];
+            op(curand_Philox4x32_10(ctr, key), v);
+            const unsigned long long i = g * V;
+            if (aligned && i + V <= n) {
+                uint4 w;
+                memcpy(&w, v, 16);
+                *reinterpret_cast<uint4*>(out + i) = w;
+            } else {
+#pragma unroll
+                for (unsigned j = 0; j < V; ++j)
+                    if (i + j < n)
+                        out[i + j] = v[j];
+            }
+        }
+    }
+}
+
+template <class T, class Op>
+std::uint64_t launchFill(T* out, std::size_t n, const PhiloxLaunch& launch, Op op, const char* name)
+{
+    constexpr std::size_t V = 16 / sizeof(T);
+    const std::uint64_t groups = (std::uint64_t(n) + V - 1) / V;
+    if (n == 0)
+        return 0;
+    const unsigned blocks = unsigned(std::min<unsigned long long>((groups + kGroupsPerBlock - 1) / kGroupsPerBlock, kMaxBlocks));
+    const uint2 key = make_uint2(unsigned(launch.seed), unsigned(launch.seed >> 32));
+    philoxFillKernel<<<blocks, kThreads, 0, reinterpret_cast<cudaStream_t>(launch.stream)>>>(out, n, key, launch.counter,
+                                                                                             op);
+    const cudaError_t e = cudaGetLastError();
+    if (e != cudaSuccess)
+        throw Error(ErrorDomain::CudaRuntime, name, e, cudaGetErrorName(e), cudaGetErrorString(e));
+    return groups;
+}
+
+} // namespace
+
+std::uint64_t philoxFill(float* out, std::size_t n, PhiloxDistribution d, float mean, float stddev,
+                         const PhiloxLaunch& launch)
+{
+    if (d == PhiloxDistribution::Uniform)
+        return launchFill(out, n, launch, UniformFloat{}, "philoxFillKernel<float, uniform>");
+    if (d == PhiloxDistribution::Normal)
+        return launchFill(out, n, launch, NormalFloat<false>{mean, stddev}, "philoxFillKernel<float, normal>");
+    return launchFill(out, n, launch, NormalFloat<true>{mean, stddev}, "philoxFillKernel<float, log-normal>");
+}
+
+std::uint64_t philoxFill(double* out, std::size_t n, PhiloxDistribution d, double mean, double stddev,
+                         const PhiloxLaunch& launch)
+{
+    if (d == PhiloxDistribution::Uniform)
+        return launchFill(out, n, launch, UniformDouble{}, "philoxFillKernel<double, uniform>");
+    if (d == PhiloxDistribution::Normal)
+        return launchFill(out, n, launch, NormalDouble<false>{mean, stddev}, "philoxFillKernel<double, normal>");
+    return launchFill(out, n, launch, NormalDouble<true>{mean, stddev}, "philoxFillKernel<double, log-normal>");
+}
+
+std::uint64_t philoxBits(std::uint32_t* out, std::size_t n, const PhiloxLaunch& launch)
+{
+    return launchFill(reinterpret_cast<unsigned*>(out), n, launch, Bits{}, "philoxFillKernel<uint32, bits>");
+}
+
+} // namespace ks::rng::detail

@@ -1,0 +1,288 @@
+// The scan's two kernels (ScanKernel::takesVectorPath): the vector kernel (16-byte loads and stores,
+// 4- and 8-byte values, aligned arrays) and the general one must give the same exact results over
+// CUB-style size sweeps, inclusive and exclusive, in place and out of place, for sums and for
+// non-commutative operators of 4 and 8 bytes (order kept inside chunks, across chunks, warps and
+// tiles); misaligned views take the general kernel; floats are reproducible on each path.
+#include "ks/array/runtime.hpp"
+#include "ks/array/scan.hpp"
+#include "ks/core/error.hpp"
+#include "ks/rng/fill.hpp"
+
+#include "algorithm_test.hpp"
+#include "array_test_support.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <random>
+#include <vector>
+
+namespace {
+
+using ks::array::DeviceArray;
+using ks::array::Dims;
+using ks::array::DType;
+
+class ScanPaths : public ks::test::ArrayTest {};
+
+std::vector<std::int64_t> sweep(std::int64_t tile, bool large)
+{
+    std::vector<std::int64_t> v = {0,        1,        2,        3,        4,        5,        31,       32,
+                                   33,       255,      256,      257,      1023,     1024,     1025,     tile - 1,
+                                   tile,     tile + 1, 2 * tile - 3, 2 * tile, 31 * tile, 32 * tile + 7, 33 * tile + 1,
+                                   std::int64_t(1) << 20};
+    if (large) {
+        v.push_back(std::int64_t(1) << 24);
+        v.push_back((std::int64_t(1) << 24) + 5);
+    }
+    return v;
+}
+
+template <class T>
+std::vector<T> randomValues(std::size_t n, unsigned seed, long long lo, long long hi)
+{
+    std::mt19937_64 rng(seed);
+    std::uniform_int_distribution<long long> d(lo, hi);
+    std::vector<T> v(n);
+    for (auto& x : v)
+        x = T(d(rng));
+    return v;
+}
+
+// Runs `kernel` on the vector path (when allowed) and on the general path into poisoned outputs,
+// out of place and in place, and compares all four with `want`.
+template <class T>
+void expectBothPaths(ks::array::Runtime& rt, ks::array::ScanKernel& kernel, const std::vector<T>& in,
+                     const std::vector<T>& want, T poison)
+{
+    const DeviceArray input = ks::array::fromHost(rt, in);
+    for (const bool vector : {true, false}) {
+        SCOPED_TRACE(vector ? "vector path" : "general path");
+        kernel.setVectorPath(vector);
+        const DeviceArray out = ks::array::fromHost(rt, std::vector<T>(in.size(), poison));
+        if (!in.empty()) {
+            EXPECT_EQ(kernel.takesVectorPath(input.data(), out.data()),
+                      vector && ks::array::scanHasVectorKernel(sizeof(T)));
+        }
+        kernel(input, out);
+        const std::vector<T> got = out.toHost<T>();
+        std::size_t bad = 0, first = 0;
+        for (std::size_t i = 0; i < got.size(); ++i)
+            if (std::memcmp(&got[i], &want[i], sizeof(T)) != 0 && bad++ == 0)
+                first = i;
+        EXPECT_EQ(bad, 0u) << "out of place, first bad element " << first << " of " << got.size();
+        EXPECT_EQ(input.toHost<T>() == in, true) << "the input is left alone";
+
+        const DeviceArray data = ks::array::fromHost(rt, in);
+        kernel(data);
+        const std::vector<T> inPlace = data.toHost<T>();
+        bad = 0;
+        for (std::size_t i = 0; i < inPlace.size(); ++i)
+            if (std::memcmp(&inPlace[i], &want[i], sizeof(T)) != 0 && bad++ == 0)
+                first = i;
+        EXPECT_EQ(bad, 0u) << "in place, first bad element " << first;
+    }
+    kernel.setVectorPath(true);
+}
+
+// Host mirrors of ks::test::kAffinePreamble's affine (8 bytes) and affine16 (4 bytes).
+struct Affine {
+    std::uint32_t m, c;
+    bool operator==(const Affine&) const = default;
+};
+struct Affine16 {
+    std::uint16_t m, c;
+    bool operator==(const Affine16&) const = default;
+};
+
+template <class A>
+A compose(A a, A b)
+{
+    using W = decltype(a.m);
+    return {W(a.m * b.m), W(a.c * b.m + b.c)};
+}
+
+template <class A>
+std::vector<A> randomAffine(std::size_t n, unsigned seed)
+{
+    using W = decltype(A{}.m);
+    std::mt19937 rng(seed);
+    std::vector<A> v(n);
+    for (auto& a : v)
+        a = {W(rng() | 1u), W(rng())};
+    return v;
+}
+
+// A DeviceArray holding `v`'s bytes (struct values ride in an unsigned array of the same size).
+template <class A>
+DeviceArray structArray(ks::array::Runtime& rt, const std::vector<A>& v)
+{
+    DeviceArray a = DeviceArray::empty(rt, Dims{std::int64_t(v.size())}, sizeof(A) == 8 ? DType::UInt64 : DType::UInt32);
+    if (!v.empty())
+        a.copyFromHost(v.data(), v.size() * sizeof(A));
+    return a;
+}
+
+} // namespace
+
+TEST_F(ScanPaths, Int32SumsInclusiveAndExclusive)
+{
+    ks::array::InclusiveScanKernel inc(*m_rt, "int", "a+b");
+    ks::array::ExclusiveScanKernel exc(*m_rt, "int", "a+b", "0");
+    for (const std::int64_t n : sweep(inc.tileElements(), true)) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        const auto h = randomValues<std::int32_t>(std::size_t(n), unsigned(n) + 1, -1000, 1000);
+        std::vector<std::int32_t> wantInc(h.size()), wantExc(h.size());
+        std::int32_t s = 0;
+        for (std::size_t i = 0; i < h.size(); ++i) {
+            wantExc[i] = s;
+            s += h[i];
+            wantInc[i] = s;
+        }
+        expectBothPaths(*m_rt, inc, h, wantInc, std::int32_t(0x7eadbeef));
+        expectBothPaths(*m_rt, exc, h, wantExc, std::int32_t(0x7eadbeef));
+    }
+}
+
+TEST_F(ScanPaths, Int64SumsAndMaxima)
+{
+    ks::array::InclusiveScanKernel inc(*m_rt, "long long", "a+b");
+    ks::array::ExclusiveScanKernel runMax(*m_rt, "long long", "a > b ? a : b", "(-9223372036854775807LL - 1)");
+    for (const std::int64_t n : sweep(inc.tileElements(), false)) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        const auto h = randomValues<std::int64_t>(std::size_t(n), unsigned(n) + 2, -(1LL << 40), 1LL << 40);
+        std::vector<std::int64_t> wantInc(h.size()), wantMax(h.size());
+        std::int64_t s = 0, m = std::numeric_limits<std::int64_t>::min();
+        for (std::size_t i = 0; i < h.size(); ++i) {
+            s += h[i];
+            wantInc[i] = s;
+            wantMax[i] = m;
+            m = std::max(m, h[i]);
+        }
+        expectBothPaths(*m_rt, inc, h, wantInc, std::int64_t(-7));
+        expectBothPaths(*m_rt, runMax, h, wantMax, std::int64_t(-7));
+    }
+}
+
+TEST_F(ScanPaths, NonCommutativeOperatorsOfFourAndEightBytes)
+{
+    ks::array::InclusiveScanKernel inc8(*m_rt, "affine", "compose(a, b)", "", ks::test::kAffinePreamble);
+    ks::array::ExclusiveScanKernel exc4(*m_rt, "affine16", "compose16(a, b)", "affine16{1, 0}", ks::test::kAffinePreamble);
+    ASSERT_EQ(inc8.valueSize(), 8u);
+    ASSERT_EQ(exc4.valueSize(), 4u);
+    for (const std::int64_t n : sweep(inc8.tileElements(), false)) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        for (const bool vector : {true, false}) {
+            SCOPED_TRACE(vector ? "vector path" : "general path");
+            {
+                const auto h = randomAffine<Affine>(std::size_t(n), unsigned(n) + 3);
+                inc8.setVectorPath(vector);
+                const DeviceArray data = structArray(*m_rt, h);
+                inc8(data);
+                std::vector<Affine> got(h.size());
+                if (n)
+                    data.copyToHost(got.data(), got.size() * sizeof(Affine));
+                Affine acc{1, 0};
+                std::size_t bad = 0;
+                for (std::size_t i = 0; i < h.size(); ++i) {
+                    acc = compose(acc, h[i]);
+                    bad += !(got[i] == acc);
+                }
+                EXPECT_EQ(bad, 0u) << "8-byte inclusive";
+            }
+            {
+                const auto h = randomAffine<Affine16>(std::size_t(n), unsigned(n) + 4);
+                exc4.setVectorPath(vector);
+                const DeviceArray in = structArray(*m_rt, h);
+                const DeviceArray out = structArray(*m_rt, std::vector<Affine16>(h.size(), Affine16{0xdead, 0xbeef}));
+                exc4(in, out);
+                std::vector<Affine16> got(h.size());
+                if (n)
+                    out.copyToHost(got.data(), got.size() * sizeof(Affine16));
+                Affine16 acc{1, 0};
+                std::size_t bad = 0;
+                for (std::size_t i = 0; i < h.size(); ++i) {
+                    bad += !(got[i] == acc);
+                    acc = compose(acc, h[i]);
+                }
+                EXPECT_EQ(bad, 0u) << "4-byte exclusive";
+            }
+        }
+    }
+}
+
+TEST_F(ScanPaths, MisalignedViewsTakeTheGeneralKernel)
+{
+    const ks::array::InclusiveScanKernel inc(*m_rt, "int", "a+b");
+    const std::int64_t n = 3 * inc.tileElements() + 17;
+    const auto h = randomValues<std::int32_t>(std::size_t(n) + 8, 11, -9, 9);
+    for (const std::int64_t start : {1, 2, 3, 4}) {
+        SCOPED_TRACE("start " + std::to_string(start));
+        const DeviceArray base = ks::array::fromHost(*m_rt, h);
+        const DeviceArray view = base.slice(ks::array::Slice::range(start, start + n));
+        EXPECT_EQ(inc.takesVectorPath(view.data(), view.data()), start % 4 == 0);
+        inc(view);
+        const auto got = base.toHost<std::int32_t>();
+        std::int32_t s = 0;
+        for (std::int64_t i = 0; i < n + 8; ++i) {
+            const std::size_t k = std::size_t(i);
+            if (i < start || i >= start + n) {
+                ASSERT_EQ(got[k], h[k]) << "untouched " << i;
+            } else {
+                s += h[k];
+                ASSERT_EQ(got[k], s) << i;
+            }
+        }
+    }
+}
+
+TEST_F(ScanPaths, FloatsReproducibleOnEachPath)
+{
+    ks::rng::Generator gen(ks::rng::GeneratorType::Philox4x32_10, 404);
+    ks::array::InclusiveScanKernel inc(*m_rt, "float", "a+b");
+    const std::int64_t n = 5 * inc.tileElements() * 32 + 9; // several look-back windows
+    const DeviceArray in = ks::rng::rand(gen, *m_rt, Dims{n});
+    const auto h = in.toHost<float>();
+    for (const bool vector : {true, false}) {
+        SCOPED_TRACE(vector ? "vector path" : "general path");
+        inc.setVectorPath(vector);
+        std::vector<float> first;
+        for (int run = 0; run < 3; ++run) {
+            const DeviceArray out = ks::array::fromHost(*m_rt, std::vector<float>(std::size_t(n), std::nanf("")));
+            inc(in, out);
+            const auto got = out.toHost<float>();
+            if (run == 0) {
+                first = got;
+                double s = 0;
+                std::size_t bad = 0;
+                for (std::size_t i = 0; i < h.size(); ++i) {
+                    s += h[i];
+                    bad += !(std::abs(got[i] - s) <= 1e-4 * s + 1e-6);
+                }
+                EXPECT_EQ(bad, 0u);
+            } else {
+                EXPECT_EQ(std::memcmp(first.data(), got.data(), got.size() * sizeof(float)), 0) << "same bits, run " << run;
+            }
+        }
+    }
+}
+
+TEST_F(ScanPaths, QuarterBillionInt32OnTheVectorPath)
+{
+    // The bench's size (256M elements: 65536 tiles, the look-back far from tile 0), plus a partial tile.
+    const ks::array::InclusiveScanKernel inc(*m_rt, "int", "a+b");
+    const std::int64_t n = (std::int64_t(1) << 28) + 3;
+    const auto h = randomValues<std::int32_t>(std::size_t(n), 12, -3, 3);
+    const DeviceArray in = ks::array::fromHost(*m_rt, h);
+    const DeviceArray out = ks::array::fromHost(*m_rt, std::vector<std::int32_t>(std::size_t(n), 0x7eadbeef));
+    ASSERT_TRUE(inc.takesVectorPath(in.data(), out.data()));
+    inc(in, out);
+    const auto got = out.toHost<std::int32_t>();
+    std::int32_t s = 0;
+    std::size_t bad = 0, first = 0;
+    for (std::size_t i = 0; i < h.size(); ++i) {
+        s += h[i];
+        if (got[i] != s && bad++ == 0)
+            first = i;
+    }
+    EXPECT_EQ(bad, 0u) << "first bad element " << first;
+}

@@ -39,6 +39,8 @@ fi
 if [ -x "$build/app/kernelscope" ]; then
     "$build/app/kernelscope" --headless --frames 120 --screenshot "$out/default-demo.png" > "$out/app.log" 2>&1
     summary+=("app default demo: rc=$?")
+    docs/teaching/screenshots.sh "$build/app/kernelscope" "$out/teaching" > "$out/teaching.log" 2>&1
+    summary+=("teaching screenshots: rc=$? ($(grep -c ': ok' "$out/teaching.log") ok)")
 fi
 
 printf '%s\n' "${summary[@]}"

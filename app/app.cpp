@@ -29,7 +29,7 @@ void LogBuffer::add(log::Level level, std::string_view text)
 }
 
 App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string glDescription, UiFonts fonts)
-    : m_options(options)
+    : m_options(options), m_fonts(fonts)
 {
     AppState& s = m_state;
     m_previousSink = log::setSink([this](log::Level level, std::string_view text) {
@@ -95,8 +95,21 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
         openDocument(file, false);
     s.arch = arch;
     s.project.recent = loadRecentProjects();
-    if (!options.project.empty())
-        openProject(options.project);
+    TeachState& t = s.teach;
+    t.layout = options.layout == "classroom" ? Layout::Classroom : Layout::Standard;
+    t.layoutGeneration = t.layout == Layout::Classroom ? 1 : 0; // overrides positions saved by ImGui
+    t.overlayMode = options.overlayMode;
+    t.overlayOpacity = options.overlayOpacity;
+    t.timelineRequested = options.timeline;
+    t.pinnedXY = options.inspect;
+    if (!options.project.empty() && openProject(options.project) && !options.stageName.empty()) {
+        const pipeline::Pipeline& p = s.project.session->pipeline();
+        for (std::size_t i = 0; i < p.stageCount(); ++i)
+            if (p.stage(i).desc().name == options.stageName)
+                t.stage = int(i);
+        if (t.stage < 0)
+            log::error("--stage: the project has no stage \"" + options.stageName + "\"");
+    }
 }
 
 App::~App()
@@ -110,6 +123,7 @@ void App::applyCommands(double now)
     if (c.setBlock && m_state.demo)
         m_state.demo->setBlock(*c.setBlock);
     applyProjectCommands(c.project);
+    applyTeachCommands(c.teach);
     applyEditorCommands(now);
     c = {};
 }
@@ -156,29 +170,42 @@ void App::frame(float timeSeconds, float deltaSeconds)
         s.timings.push(t.kernelMs, float(t.mapUs + t.unmapUs), float(s.lastFrameMs));
     }
 
+    teachBeforeFrame();
     projectFrame();
 
-    const ImVec2 display = ImGui::GetIO().DisplaySize;
-    setDefaultLayout("Kernel editor", display.x, display.y);
+    const bool classroom = s.teach.layout == Layout::Classroom;
+    ImFont* uiFont = classroom && m_fonts.uiLarge ? m_fonts.uiLarge : m_fonts.ui;
+    s.editor.monoFont = classroom && m_fonts.monoLarge ? m_fonts.monoLarge : m_fonts.mono;
+    if (uiFont)
+        ImGui::PushFont(uiFont);
+    const PanelLayout layout{ImGui::GetIO().DisplaySize, s.teach.layout, s.project.session != nullptr,
+                             s.teach.layoutGeneration};
+    placePanel("Kernel editor", layout);
     drawEditorPanel(s.editor, s.commands);
     if (s.project.session) {
-        setDefaultLayout("Project", display.x, display.y);
-        drawProjectPanel(s, s.commands);
-        setDefaultLayout("Views", display.x, display.y);
+        if (placePanel("Project", layout))
+            drawProjectPanel(s, s.commands);
+        placePanel("Views", layout);
         drawViewsPanel(s, s.commands);
+        placePanel("Launch", layout);
+        drawStageLaunchPanel(s, s.commands);
+        placePanel("Block timeline", layout);
+        drawTimelinePanel(s, s.commands);
     } else {
-        setDefaultLayout("Viewport", display.x, display.y);
+        placePanel("Viewport", layout);
         drawViewportPanel(s, s.commands);
-        setDefaultLayout("Launch", display.x, display.y);
+        placePanel("Launch", layout);
         drawLaunchPanel(s, s.commands); // its first row opens a project
     }
-    setDefaultLayout("Device", display.x, display.y);
-    drawDevicePanel(s);
-    setDefaultLayout("Timings", display.x, display.y);
-    drawTimingsPanel(s);
-    setDefaultLayout("Compile log", display.x, display.y);
+    if (placePanel("Device", layout))
+        drawDevicePanel(s);
+    if (placePanel("Timings", layout))
+        drawTimingsPanel(s);
+    placePanel("Compile log", layout);
     drawCompileLogPanel(s, s.commands);
-    drawStatusBar(s, statusLine());
+    drawStatusBar(s, statusLine(), s.commands);
+    if (uiFont)
+        ImGui::PopFont();
     applyCommands(double(timeSeconds));
 }
 
@@ -214,6 +241,13 @@ UiFonts loadFonts(const AppOptions& options)
         {"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "/usr/share/fonts/TTF/DejaVuSansMono.ttf"});
     if (!mono.empty())
         fonts.mono = io.Fonts->AddFontFromFileTTF(mono.c_str(), options.fontSize - 1.f, nullptr, kRanges);
+    // The classroom layout's fonts: half as large again, readable from the back of a room.
+    constexpr float kClassroomScale = 1.5f;
+    if (!font.empty() && std::filesystem::exists(font, ec))
+        fonts.uiLarge = io.Fonts->AddFontFromFileTTF(font.c_str(), options.fontSize * kClassroomScale, nullptr, kRanges);
+    if (!mono.empty())
+        fonts.monoLarge =
+            io.Fonts->AddFontFromFileTTF(mono.c_str(), (options.fontSize - 1.f) * kClassroomScale, nullptr, kRanges);
     return fonts;
 }
 

@@ -23,6 +23,8 @@ namespace ks::app {
 struct UiFonts {
     ImFont* ui = nullptr;
     ImFont* mono = nullptr;
+    ImFont* uiLarge = nullptr; // the classroom layout's (null: the UI font)
+    ImFont* monoLarge = nullptr;
 };
 
 class App {
@@ -47,6 +49,9 @@ public:
     // Fires pending typing-pause builds and waits until the compile service is idle, at most
     // `timeout`; the next frame() takes the results in. Returns false on timeout.
     bool settleBuilds(std::chrono::milliseconds timeout);
+    // The teaching panels' commands, applied at the end of the next frame as if a panel had pushed
+    // them (for tests and scripted runs).
+    TeachCommands& teachCommands() noexcept { return m_state.commands.teach; }
     // The file the demo stage runs.
     const std::filesystem::path& stagePath() const noexcept { return m_state.editor.stagePath; }
 
@@ -56,17 +61,27 @@ private:
     void applyProjectCommands(ProjectCommands& commands);
     bool openProject(const std::filesystem::path& file);
     void projectFrame();
+    // The teaching panels (app_teach.cpp): recordings requested before the frame, the overlay and
+    // the inspection taken in after it.
+    void teachBeforeFrame();
+    void teachAfterFrame();
+    void applyTeachCommands(TeachCommands& commands);
+    // Opens the kernel file of project stage `stage` in the editor, at the kernel.
+    void showStageKernel(int stage);
     // The live-kernel loop (live_kernels.cpp).
     void openDocument(const std::filesystem::path& path, bool stage);
     void submitBuild(EditorTab& tab);
     void pollFiles();
     void pollBuilds();
+    void submitStageBuilds(const EditorTab& tab);
+    bool adoptStageBuild(const rtc::CompletedCompile& done); // false: not a project stage's build
     void fireTypingPauses(double now);
     void applyEditorCommands(double now);
     void textReplaced(EditorTab& tab);
     std::string stageSymbol(const EditorTab& tab, const rtc::CompileResult& result) const;
 
     AppOptions m_options;
+    UiFonts m_fonts;
     AppState m_state;
     log::Sink m_previousSink;
 };

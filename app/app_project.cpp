@@ -1,5 +1,6 @@
 // App's handling of the frame pipeline: opening, saving and running projects.
 #include "app.hpp"
+#include "teach_support.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/project/check.hpp"
@@ -92,6 +93,9 @@ bool App::openProject(const fs::path& file)
     po.stream = s.stream.get();
     po.compile.arch = s.arch;
     po.compile.ptxasVerbose = false;
+    // The window's frame does not wait for the GPU: one frame may still run while the next is queued
+    // (the Timings panel shows the newest finished frame).
+    po.framesInFlight = 1;
     try {
         // Built completely before it replaces the running project: a refusal (not enough device
         // memory) leaves the current one running.
@@ -103,7 +107,16 @@ bool App::openProject(const fs::path& file)
         s.project.session.reset();
         s.project.session = std::move(next);
         s.project.history = {};
+        s.project.lastTimedFrame = -1;
         s.project.activeView = 0;
+        s.project.probe.reset(); // its variants and recordings were of the old project
+        s.project.stageBuilds.clear();
+        s.teach.stage = -1;
+        s.teach.editStage = -2;
+        s.teach.capturedKey.clear();
+        s.teach.overlayFrame = -2;
+        s.teach.pinnedElement.reset();
+        s.teach.inspection.reset();
     } catch (const Error& e) {
         s.project.problems = {project::Problem{file, {}, e.what()}};
         log::error(std::string("could not open ") + file.string() + ": " + e.what());
@@ -111,6 +124,7 @@ bool App::openProject(const fs::path& file)
     }
     remember(s.project.recent, loaded.project->file);
     log::info("opened project " + loaded.project->file.string());
+    showStageKernel(teachStage(s));
     return true;
 }
 
@@ -119,8 +133,10 @@ void App::applyProjectCommands(ProjectCommands& c)
     AppState& s = m_state;
     if (c.open)
         openProject(*c.open);
-    if (c.close)
+    if (c.close) {
         s.project.session.reset();
+        s.project.probe.reset();
+    }
     if (!s.project.session)
         return;
     pipeline::Pipeline& p = s.project.session->pipeline();
@@ -129,6 +145,7 @@ void App::applyProjectCommands(ProjectCommands& c)
     if (c.restart) {
         p.restart();
         s.project.history = {};
+        s.project.lastTimedFrame = -1;
     }
     if (c.save || c.saveAs) {
         const fs::path target = c.saveAs && !c.saveAs->empty() ? fs::absolute(*c.saveAs) : p.project().file;
@@ -154,9 +171,13 @@ void App::projectFrame()
         session.followViewport(s.project.viewSizes[0][0], s.project.viewSizes[0][1]);
     if (session.pipeline().frame(s.project.input)) {
         pipeline::FrameTimings t = session.pipeline().timings();
-        t.renderMs = session.renderMs();
-        s.project.history.push(t);
+        if (t.valid && t.frame != s.project.lastTimedFrame) { // each finished frame once
+            s.project.lastTimedFrame = t.frame;
+            t.renderMs = session.renderMs();
+            s.project.history.push(t);
+        }
     }
+    teachAfterFrame(); // the overlay of a recording this frame made is drawn with it
     if (!s.project.viewSizes.empty())
         session.renderViews(s.project.viewSizes);
 }

@@ -3,6 +3,7 @@
 // a panel never reaches into another panel: it pushes a Command that App applies after the UI.
 
 #include "editor_state.hpp"
+#include "teach_state.hpp"
 
 #include "ks/core/file_watcher.hpp"
 #include "ks/core/log.hpp"
@@ -17,6 +18,7 @@
 #include "ks/rtc/service.hpp"
 
 #include <deque>
+#include <map>
 #include <memory>
 #include <filesystem>
 #include <mutex>
@@ -58,6 +60,7 @@ struct ProjectCommands {
 struct JumpTo {
     std::filesystem::path path;
     int line = 0;
+    bool focus = true; // put the cursor there (false: only scroll, e.g. when a project opens)
 };
 
 struct Commands {
@@ -74,6 +77,7 @@ struct Commands {
     std::optional<std::pair<std::filesystem::path, std::string>> setStage; // file, kernel
     std::optional<JumpTo> jumpTo; // from another panel: show this line in the editor
     ProjectCommands project;
+    TeachCommands teach;
 };
 
 // Rolling per-frame history of the project pipeline, for the Timings panel.
@@ -87,6 +91,8 @@ struct PipelineHistory {
 
 // The open project: its running session and the panels' state for it.
 struct ProjectState {
+    // Declared before the session: a request pending on the session's pipeline refers to it.
+    std::unique_ptr<teach::StageProbe> probe;
     std::unique_ptr<pipeline::Session> session;
     std::vector<project::Problem> problems; // of the last open or build that failed
     std::vector<std::filesystem::path> recent;
@@ -95,6 +101,14 @@ struct ProjectState {
     int activeView = 0;                     // in tabs layout
     pipeline::InputState input;
     PipelineHistory history;
+    // Builds of kernel stages from the editor's text, by compile-service slot.
+    struct StageBuild {
+        std::size_t stage = 0;
+        std::string name;
+        std::uint64_t ticket = 0;
+    };
+    std::map<std::string, StageBuild> stageBuilds;
+    std::int64_t lastTimedFrame = -1; // the newest frame pushed into history (frames finish a call late)
 };
 
 // What the mouse is over in the viewport: the image pixel and the thread that wrote it.
@@ -127,6 +141,7 @@ struct AppState {
     std::string arch = "sm_90";
     ProjectState project; // declared after the CUDA context and stream: destroyed before them
     ViewportState viewport;
+    TeachState teach;
     TimingHistory timings;
     LogBuffer log;
     std::optional<FileWatcher> watcher; // empty when inotify is unavailable

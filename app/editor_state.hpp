@@ -50,7 +50,8 @@ struct EditorTab {
 
     // Widget-side state (owned by the editor panel).
     int cursorLine = 1, cursorColumn = 1;
-    int jumpToLine = 0;     // > 0: scroll there and put the cursor on it
+    int jumpToLine = 0;     // > 0: scroll there (and put the cursor on it when jumpFocus)
+    bool jumpFocus = true;
     int cursorOffset = 0;
     int pendingCursor = -1; // byte offset the widget's callback moves the cursor to
     int refocusOffset = -1; // give the widget the focus back with the cursor here (after Ctrl+Enter)

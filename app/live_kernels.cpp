@@ -4,6 +4,7 @@
 #include "app.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -120,6 +121,7 @@ void App::submitBuild(EditorTab& tab)
     }
     tab.build.ticket = s.compiler->submit(std::move(request));
     tab.build.submittedRevision = tab.doc.revision();
+    submitStageBuilds(tab);
     tab.build.submittedAt = steadySeconds();
     tab.build.inFlight = true;
     tab.debounce.cancel();
@@ -163,11 +165,64 @@ void App::pollFiles()
     }
 }
 
+void App::submitStageBuilds(const EditorTab& tab)
+{
+    AppState& s = m_state;
+    if (!s.project.session)
+        return;
+    // The open project's kernel stages that run this file follow its text, saved or not.
+    pipeline::Pipeline& p = s.project.session->pipeline();
+    for (std::size_t i = 0; i < p.stageCount(); ++i) {
+        auto* k = dynamic_cast<pipeline::KernelStage*>(&p.stage(i));
+        const std::filesystem::path file = p.project().resolve(k ? k->desc().file : std::filesystem::path());
+        if (!k || FileWatcher::normalize(file) != tab.doc.path())
+            continue;
+        std::string current = k->sourceText();
+        if (current.empty()) {
+            try {
+                current = paths::readTextFile(file);
+            } catch (const Error&) {
+            }
+        }
+        if (current == tab.doc.text())
+            continue; // what the stage runs already
+        k->setSourceText(tab.doc.text());
+        rtc::CompileRequest request = k->buildRequest(p.project(), p.options().compile);
+        request.slot = "project#" + std::to_string(i) + "#" + request.slot;
+        const std::string slot = request.slot;
+        s.project.stageBuilds[slot] = {i, k->desc().name, s.compiler->submit(std::move(request))};
+    }
+}
+
+bool App::adoptStageBuild(const rtc::CompletedCompile& done)
+{
+    AppState& s = m_state;
+    const auto found = s.project.stageBuilds.find(done.slot);
+    if (found == s.project.stageBuilds.end())
+        return done.slot.rfind("project#", 0) == 0; // a build for a project that closed
+    const ProjectState::StageBuild b = found->second;
+    if (done.ticket != b.ticket || !done.result || !s.project.session)
+        return true;
+    s.project.stageBuilds.erase(found);
+    pipeline::Pipeline& p = s.project.session->pipeline();
+    if (b.stage >= p.stageCount() || p.stage(b.stage).desc().name != b.name)
+        return true; // the stages were reordered meanwhile
+    if (p.adopt(b.stage, done.result)) {
+        log::info("stage \"" + b.name + "\": the new kernel runs from the next frame");
+        if (p.stage(b.stage).desc().once)
+            p.restart(); // a stage that runs once runs again, from the initial data
+    } else
+        log::info("stage \"" + b.name + "\": " + p.stage(b.stage).status());
+    return true;
+}
+
 void App::pollBuilds()
 {
     AppState& s = m_state;
     EditorState& ed = s.editor;
     for (rtc::CompletedCompile& done : s.compiler->poll()) {
+        if (adoptStageBuild(done))
+            continue;
         EditorTab* tab = ed.find(done.slot);
         if (!tab || done.ticket != tab->build.ticket || !done.result)
             continue; // closed, or superseded by a newer build of the same file
@@ -338,6 +393,7 @@ void App::applyEditorCommands(double now)
     if (c.jumpTo) {
         if (EditorTab* tab = ed.find(FileWatcher::normalize(c.jumpTo->path))) {
             tab->jumpToLine = c.jumpTo->line;
+            tab->jumpFocus = c.jumpTo->focus;
             ed.selectTab = int(std::find_if(ed.tabs.begin(), ed.tabs.end(), [&](auto& t) { return t.get() == tab; }) -
                                ed.tabs.begin());
         }

@@ -21,7 +21,7 @@ int main(int argc, char** argv)
             std::printf("kernelscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): rendering headless\n");
         if (!options.validate.empty())
             return ks::app::runValidate(options);
-        if (options.headless && !options.project.empty())
+        if (options.headless && !options.project.empty() && !options.ui)
             return ks::app::runProjectHeadless(options);
         return options.headless ? ks::app::runHeadless(options) : ks::app::runWindowed(options);
     } catch (const ks::Error& e) {

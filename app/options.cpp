@@ -1,6 +1,10 @@
 #include "options.hpp"
 
+#include "ks/teach/overlay.hpp"
+
 #include <CLI/CLI.hpp>
+
+#include <algorithm>
 
 #include <cstdlib>
 #include <iostream>
@@ -78,6 +82,23 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--dump", dumps, "Headless: after the last frame write resource NAME as a NumPy file, NAME=out.npy")
         ->take_all();
     cli.add_option("--timings", o.timings, "Headless: write every frame's stage, interop and render timings as JSON");
+    cli.add_flag("--ui", o.ui, "Headless with --project: run the whole app (panels and views), not just the views");
+    cli.add_option("--layout", o.layout, "Panel layout: standard, or classroom (large fonts, editor beside the picture, "
+                                         "launch panel open)")
+        ->check(CLI::IsMember({"standard", "classroom"}))
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    std::string overlay;
+    cli.add_option("--overlay", overlay, "Colour the selected kernel stage's output by the thread that wrote it: "
+                                         "blockIdx, threadIdx, \"linear thread id\", warp, lane, SM, "
+                                         "\"block start order\" or \"write count\"");
+    cli.add_option("--overlay-opacity", o.overlayOpacity, "Opacity of the overlay, 0..1")
+        ->check(CLI::Range(0.f, 1.f))
+        ->capture_default_str();
+    cli.add_option("--stage", o.stageName, "The kernel stage the launch panel, overlay and timeline show (by name; "
+                                           "default: the first kernel stage)");
+    cli.add_flag("--timeline", o.timeline, "Record the block timeline of the selected kernel stage");
+    std::string inspect;
+    cli.add_option("--inspect", inspect, "Pin the inspector on element X,Y of the recorded output (X alone for 1-D)");
     std::uint64_t seed = 0;
     auto* seedOption = cli.add_option("--seed", seed, "Seed for the project's random stages (overrides the project's)");
 
@@ -113,6 +134,27 @@ ParseOutcome parseOptions(int argc, char** argv)
             parsePair(image, 'x', o.imageWidth, o.imageHeight, "--image-size");
         if (!block.empty())
             parsePair(block, ',', o.blockX, o.blockY, "--block");
+        if (!overlay.empty()) {
+            const auto mode = teach::parseOverlayMode(overlay);
+            if (!mode)
+                throw CLI::ValidationError("--overlay", "unknown mode '" + overlay + "'");
+            o.overlayMode = int(std::find(std::begin(teach::kOverlayModes), std::end(teach::kOverlayModes), *mode) -
+                                std::begin(teach::kOverlayModes));
+        }
+        if (!inspect.empty()) {
+            const auto comma = inspect.find(',');
+            try {
+                std::size_t used = 0;
+                const int x = std::stoi(inspect, &used);
+                const int y = comma == std::string::npos ? 0 : std::stoi(inspect.substr(comma + 1));
+                if (x < 0 || y < 0 || (comma == std::string::npos && used != inspect.size()))
+                    throw std::invalid_argument("negative");
+                o.inspect = std::array<int, 2>{x, y};
+            } catch (const std::exception&) {
+                throw CLI::ValidationError("--inspect", "expected X,Y (or X) of non-negative numbers, found '" + inspect + "'");
+            }
+        }
+        o.ui = o.ui || o.overlayMode >= 0 || o.timeline || o.inspect || !o.layout.empty();
         if ((o.editAtFrame > 0) != !o.editWith.empty())
             throw CLI::ValidationError("--edit-at-frame", "--edit-at-frame and --edit-with go together");
     } catch (const CLI::ParseError& e) {

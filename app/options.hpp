@@ -1,6 +1,7 @@
 #pragma once
 // Command-line options of the kernelscope executable.
 
+#include <array>
 #include <filesystem>
 #include <optional>
 #include <cstdint>
@@ -48,6 +49,15 @@ struct AppOptions {
     // content, as if typed (unsaved) and built at once. For tests and demonstrations.
     int editAtFrame = 0;
     std::filesystem::path editWith;
+    // The teaching panels. Any of --overlay, --timeline, --inspect, --layout (or --ui) makes a
+    // headless run with --project run the whole app, panels included, not just the views.
+    bool ui = false;                   // --ui
+    std::string layout;                // --layout standard|classroom
+    int overlayMode = -1;              // --overlay MODE: an index into teach::kOverlayModes
+    float overlayOpacity = 0.65f;      // --overlay-opacity
+    std::string stageName;             // --stage NAME: the kernel stage the teaching panels show
+    bool timeline = false;             // --timeline: record the block timeline of the first frames
+    std::optional<std::array<int, 2>> inspect; // --inspect X,Y: pin the inspector on this element
     std::filesystem::path recoveryDir;     // where unsaved edits are kept; default RecoveryStore's
     CheckOptions check;
 };

@@ -4,7 +4,8 @@
 layout(std430, binding = 0) readonly buffer Data { uint words[]; };
 uniform sampler2D u_image;    // mode 0
 uniform sampler2D u_colormap; // 256 x 1
-uniform int u_mode;           // 0 texture, 1 float through the colour map, 2 float4, 3 uchar4
+uniform int u_mode;           // 0 texture, 1 float through the colour map, 2 float4, 3 uchar4, 4 overlay
+uniform float u_opacity;      // mode 4: the overlay's alpha is scaled by this
 uniform ivec2 u_size;         // buffer: columns, rows
 uniform vec2 u_range;
 uniform float u_scale;
@@ -15,6 +16,11 @@ void main()
 {
     if (u_mode == 0) {
         o_color = vec4(texture(u_image, v_uv).rgb, 1.0);
+        return;
+    }
+    if (u_mode == 4) {
+        vec4 c = texture(u_image, v_uv);
+        o_color = vec4(c.rgb, c.a * u_opacity);
         return;
     }
     ivec2 p = clamp(ivec2(v_uv * vec2(u_size)), ivec2(0), u_size - 1);

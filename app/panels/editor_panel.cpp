@@ -436,9 +436,11 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     // scrolls (with the gutter) instead of the widget.
     if (tab.jumpToLine > 0) {
         const int line = std::clamp(tab.jumpToLine, 1, lineCount);
-        tab.pendingCursor = starts[std::size_t(line - 1)];
         ImGui::SetScrollY(std::max(0.f, framePadding.y + float(line - 1) * lineH - visibleH * 0.35f));
-        ImGui::SetKeyboardFocusHere(0);
+        if (tab.jumpFocus) {
+            tab.pendingCursor = starts[std::size_t(line - 1)];
+            ImGui::SetKeyboardFocusHere(0);
+        }
         tab.jumpToLine = 0;
     } else if (tab.refocusOffset >= 0 && !tab.editing) { // the frame after the widget let go
         tab.pendingCursor = tab.refocusOffset;

@@ -2,41 +2,81 @@
 
 #include <imgui.h>
 
-#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
 
 namespace ks::app {
 
-void setDefaultLayout(const char* panel, float w, float h)
+namespace {
+
+struct Box {
+    float x, y, w, h; // fractions of the display (height: of the space above the status bar)
+};
+
+// Standard, no project: editor on the left, the demo's picture in the middle, facts on the right.
+std::optional<Box> demoBox(std::string_view panel)
 {
-    const float status = ImGui::GetFrameHeight() + 8.f;
-    const float usable = h - status;
-    // Editor on the left, the picture in the middle, facts on the right.
-    const float editor = w * 0.40f;
-    const float right = w * 0.74f;
-    struct Box {
-        float x, y, w, h;
-    } box{0, 0, w, usable};
-    if (!std::strcmp(panel, "Kernel editor"))
-        box = {0, 0, editor, usable};
-    else if (!std::strcmp(panel, "Viewport"))
-        box = {editor, 0, right - editor, usable * 0.64f};
-    else if (!std::strcmp(panel, "Launch"))
-        box = {editor, usable * 0.64f, right - editor, usable * 0.36f};
-    else if (!std::strcmp(panel, "Device"))
-        box = {right, 0, w - right, usable * 0.40f};
-    else if (!std::strcmp(panel, "Timings"))
-        box = {right, usable * 0.40f, w - right, usable * 0.25f};
-    else if (!std::strcmp(panel, "Views"))
-        box = {editor, 0, right - editor, usable * 0.64f};
-    else if (!std::strcmp(panel, "Project"))
-        box = {editor, usable * 0.64f, right - editor, usable * 0.36f};
-    else if (!std::strcmp(panel, "Compile log"))
-        box = {right, usable * 0.65f, w - right, usable * 0.35f};
-    ImGui::SetNextWindowPos(ImVec2(box.x, box.y), ImGuiCond_FirstUseEver);
-    ImGui::SetNextWindowSize(ImVec2(box.w, box.h), ImGuiCond_FirstUseEver);
+    if (panel == "Kernel editor") return Box{0, 0, 0.40f, 1};
+    if (panel == "Viewport") return Box{0.40f, 0, 0.34f, 0.64f};
+    if (panel == "Launch") return Box{0.40f, 0.64f, 0.34f, 0.36f};
+    if (panel == "Device") return Box{0.74f, 0, 0.26f, 0.40f};
+    if (panel == "Timings") return Box{0.74f, 0.40f, 0.26f, 0.25f};
+    if (panel == "Compile log") return Box{0.74f, 0.65f, 0.26f, 0.35f};
+    return std::nullopt;
 }
 
-void drawStatusBar(const AppState& state, const std::string& statusLine)
+// Standard, a project open: the views in the middle with the launch panel under them; the
+// project, timeline and facts on the right.
+std::optional<Box> projectBox(std::string_view panel)
+{
+    if (panel == "Kernel editor") return Box{0, 0, 0.34f, 0.74f};
+    if (panel == "Compile log") return Box{0, 0.74f, 0.34f, 0.26f};
+    if (panel == "Views") return Box{0.34f, 0, 0.40f, 0.58f};
+    if (panel == "Launch") return Box{0.34f, 0.58f, 0.40f, 0.42f};
+    if (panel == "Project") return Box{0.74f, 0, 0.26f, 0.36f};
+    if (panel == "Block timeline") return Box{0.74f, 0.36f, 0.26f, 0.30f};
+    if (panel == "Device") return Box{0.74f, 0.66f, 0.26f, 0.20f};
+    if (panel == "Timings") return Box{0.74f, 0.86f, 0.26f, 0.14f};
+    return std::nullopt;
+}
+
+// Classroom: large fonts, the editor beside the picture, the launch panel open under it, the
+// timeline beside the launch panel. The project, device and timings panels are not shown.
+std::optional<Box> classroomBox(std::string_view panel, bool project)
+{
+    if (panel == "Kernel editor") return Box{0, 0, 0.38f, 0.80f};
+    if (panel == "Compile log") return Box{0, 0.80f, 0.38f, 0.20f};
+    if (panel == "Views" || panel == "Viewport") return Box{0.38f, 0, 0.62f, 0.56f};
+    if (panel == "Launch") return project ? Box{0.38f, 0.56f, 0.40f, 0.44f} : Box{0.38f, 0.56f, 0.62f, 0.44f};
+    if (panel == "Block timeline") return Box{0.78f, 0.56f, 0.22f, 0.44f};
+    return std::nullopt;
+}
+
+} // namespace
+
+bool placePanel(const char* panel, const PanelLayout& layout)
+{
+    // Each panel takes its place on first use, and again once after every layout change.
+    static std::map<std::string, int> placedIn;
+    const std::optional<Box> box = layout.layout == Layout::Classroom ? classroomBox(panel, layout.project)
+                                   : layout.project                   ? projectBox(panel)
+                                                                      : demoBox(panel);
+    if (!box)
+        return false;
+    auto placed = placedIn.find(panel);
+    const bool changed = placed == placedIn.end() ? layout.generation != 0 : placed->second != layout.generation;
+    const ImGuiCond cond = changed ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+    placedIn[panel] = layout.generation;
+    const float status = ImGui::GetFrameHeight() + 8.f;
+    const float w = layout.display.x, h = layout.display.y - status;
+    ImGui::SetNextWindowPos(ImVec2(box->x * w, box->y * h), cond);
+    ImGui::SetNextWindowSize(ImVec2(box->w * w, box->h * h), cond);
+    return true;
+}
+
+void drawStatusBar(const AppState& state, const std::string& statusLine, Commands& commands)
 {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float height = ImGui::GetFrameHeight() + 8.f;
@@ -47,6 +87,11 @@ void drawStatusBar(const AppState& state, const std::string& statusLine)
                  ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
                      ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoBringToFrontOnFocus);
     const ImVec4 colour = state.cudaRunning() ? ImVec4(0.55f, 0.9f, 0.55f, 1.f) : ImVec4(1.f, 0.7f, 0.35f, 1.f);
+    // The layout switch first, so a long status line never covers it.
+    const bool classroom = state.teach.layout == Layout::Classroom;
+    if (ImGui::SmallButton(classroom ? "Standard layout" : "Classroom layout"))
+        commands.teach.layout = classroom ? Layout::Standard : Layout::Classroom;
+    ImGui::SameLine();
     ImGui::TextColored(colour, "%s", statusLine.c_str());
     ImGui::End();
     ImGui::PopStyleVar();

@@ -3,6 +3,8 @@
 
 #include "app_state.hpp"
 
+#include <imgui.h>
+
 namespace ks::app {
 
 void drawViewportPanel(AppState& state, Commands& commands);
@@ -17,9 +19,21 @@ void drawProjectPanel(AppState& state, Commands& commands);
 void drawProjectOpener(AppState& state, Commands& commands);
 void drawViewsPanel(AppState& state, Commands& commands);
 
-void drawStatusBar(const AppState& state, const std::string& statusLine);
+// The teaching panels for the open project's kernel stage: the launch (grid, block, validation,
+// occupancy, suggest), the overlay and its legend, the inspector; and the block timeline.
+void drawStageLaunchPanel(AppState& state, Commands& commands);
+void drawTimelinePanel(AppState& state, Commands& commands);
 
-// Lays out the panels for a display of `size` (first use only; the user may move them after).
-void setDefaultLayout(const char* panel, float displayWidth, float displayHeight);
+void drawStatusBar(const AppState& state, const std::string& statusLine, Commands& commands);
+
+struct PanelLayout {
+    ImVec2 display;
+    Layout layout = Layout::Standard;
+    bool project = false; // a project is open (else the demo runs)
+    int generation = 0;   // TeachState::layoutGeneration
+};
+// Places `panel` for `layout` (on first use, and once after each layout change; the user may move
+// panels in between). Returns false when the layout does not show the panel.
+bool placePanel(const char* panel, const PanelLayout& layout);
 
 } // namespace ks::app

@@ -48,8 +48,8 @@ static void drawPipelineTimings(const AppState& s)
             std::snprintf(overlay, sizeof overlay, "%s: %.4f ms", st.name.c_str(), double(st.ms));
         ImGui::ProgressBar(st.ran ? st.ms / longest : 0.f, ImVec2(-1, 0), overlay);
     }
-    ImGui::Text("map %.1f us + unmap %.1f us (one call each)  |  render %.3f ms (GL timer)", t.mapUs, t.unmapUs,
-                t.renderMs);
+    ImGui::Text("map %.1f us (call %.1f) + unmap %.1f us  |  render %.3f ms (GL timer)", t.mapUs, t.mapCallUs,
+                t.unmapUs, t.renderMs);
     ImGui::Text("stages %.3f ms  |  frame %.2f ms, %.1f fps", double(t.stagesMs), s.lastFrameMs, double(s.fps));
     const PipelineHistory& h = s.project.history;
     for (std::size_t i = 0; i < h.stageMs.size(); ++i) {

@@ -3,6 +3,8 @@
 // feeds the `mouse`/`buttons` builtins.
 #include "panels.hpp"
 
+#include "ks/render/view_renderer.hpp"
+
 #include <imgui.h>
 
 #include <algorithm>
@@ -11,6 +13,46 @@
 namespace ks::app {
 
 namespace {
+
+// Over a view of the recorded output: outlines the hovered and the pinned element and turns the
+// mouse into the inspected element. `origin`, `size`: the view's image on screen.
+void inspectUnderMouse(AppState& s, const project::ViewDesc& v, ImVec2 origin, ImVec2 size)
+{
+    TeachState& t = s.teach;
+    const teach::ProbeCapture* c = s.project.probe ? s.project.probe->latest(teach::VariantKind::WhoWrote) : nullptr;
+    if (!c || v.source != c->resource || c->width <= 0 || c->height <= 0)
+        return;
+    const render::ElementRect r = render::elementRect(v.kind, c->width, c->height, int(size.x), int(size.y));
+    if (r.width <= 0)
+        return; // points and height fields: no flat layout to inspect
+    // The overlay itself is drawn by the view renderer (Session::setOverlay); here the mouse.
+    const ImVec2 p0(origin.x + r.x, origin.y + r.y), p1(p0.x + r.width, p0.y + r.height);
+    ImDrawList* draw = ImGui::GetWindowDrawList();
+    const float cellW = (p1.x - p0.x) / float(c->width), cellH = (p1.y - p0.y) / float(c->height);
+    auto outline = [&](std::size_t element, ImU32 colour) {
+        const float x = p0.x + float(element % std::size_t(c->width)) * cellW;
+        const float y = p0.y + float(element / std::size_t(c->width)) * cellH;
+        draw->AddRect(ImVec2(x, y), ImVec2(x + std::max(cellW, 3.f), y + std::max(cellH, 3.f)), colour, 0, 0, 2.f);
+    };
+    if (t.pinnedElement && *t.pinnedElement < c->who.records.size())
+        outline(*t.pinnedElement, IM_COL32(255, 255, 255, 255));
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (!ImGui::IsItemHovered() || mouse.x < p0.x || mouse.y < p0.y || mouse.x >= p1.x || mouse.y >= p1.y)
+        return;
+    const std::size_t x = std::min(std::size_t((mouse.x - p0.x) / cellW), std::size_t(c->width - 1));
+    const std::size_t y = std::min(std::size_t((mouse.y - p0.y) / cellH), std::size_t(c->height - 1));
+    const std::size_t element = y * std::size_t(c->width) + x;
+    t.hoverElement = element;
+    outline(element, IM_COL32(255, 255, 0, 255));
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left))
+        t.pinnedElement = t.pinnedElement == element ? std::nullopt : std::optional<std::size_t>(element);
+    if (t.inspection && t.inspection->element == element) {
+        std::string text = t.inspection->who.summary;
+        for (const InspectedValue& value : t.inspection->values)
+            text += "\n" + value.resource + " = " + value.text;
+        ImGui::SetTooltip("%s", text.c_str());
+    }
+}
 
 void showView(AppState& s, std::size_t i, ImVec2 size)
 {
@@ -29,6 +71,7 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
                      ImVec2(0, 1), ImVec2(1, 0));
     else
         ImGui::Dummy(ImVec2(float(w), float(h)));
+    inspectUnderMouse(s, v, origin, ImVec2(float(w), float(h)));
     if (!session.viewError(i).empty())
         ImGui::GetWindowDrawList()->AddText(ImVec2(origin.x + 8, origin.y + 8), IM_COL32(255, 150, 100, 255),
                                             session.viewError(i).c_str());
@@ -58,6 +101,7 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
 void drawViewsPanel(AppState& s, Commands&)
 {
     ImGui::Begin("Views");
+    s.teach.hoverElement.reset(); // set again below while the mouse is over the recorded output
     pipeline::Session& session = *s.project.session;
     const std::size_t n = session.viewCount();
     if (n == 0) {

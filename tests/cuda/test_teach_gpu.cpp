@@ -190,7 +190,7 @@ protected:
 
 TEST_F(TeachGpu, OneDimensionalOneBlockOf400Threads)
 {
-    const std::string src = teachingSource("multiply_them.cu");
+    const std::string src = teachingSource("../pycuda_tutorial.cu");
     const Loaded original = loadOriginal(src, "multiply_them");
     const Loaded who = loadVariant(src, "multiply_them", VariantKind::WhoWrote, "dest");
     const int n = 400;

@@ -3,6 +3,7 @@
 // the particle project's bounding-box read-outs match its positions.
 #include "ks/pipeline/session.hpp"
 #include "ks/project/project.hpp"
+#include "resource_download.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -12,6 +13,7 @@
 #include <cstring>
 
 using namespace ks::pipeline;
+using ks::test::download;
 
 namespace {
 
@@ -38,14 +40,6 @@ protected:
         for (std::size_t i = 0; i < s->pipeline().stageCount(); ++i)
             EXPECT_TRUE(s->pipeline().stage(i).ready()) << s->pipeline().stage(i).status();
         return s;
-    }
-    template <class T>
-    static std::vector<T> download(const Session& s, const std::string& name)
-    {
-        const auto bytes = s.pipeline().resources().download(name);
-        std::vector<T> out(bytes.size() / sizeof(T));
-        std::memcpy(out.data(), bytes.data(), out.size() * sizeof(T));
-        return out;
     }
     ks::rtc::CompileCache m_cache;
 };

@@ -351,28 +351,32 @@ void ReduceStage::run(FrameContext& ctx)
     if (!m_kernel)
         m_kernel = std::make_unique<array::ReductionKernel>(*ctx.arrays, m_plan.spec);
     const std::size_t bytes = m_kernel->valueSize();
-    if (m_result.empty()) {
+    if (m_result.empty())
         m_result = cuda::DeviceMemory(bytes);
-        m_pinned = cuda::PinnedHostMemory(bytes);
+    if (m_pinned.size() <= ctx.slot) {
+        m_pinned.resize(ctx.slot + 1);
+        m_pending.resize(ctx.slot + 1, false);
     }
+    if (m_pinned[ctx.slot].empty())
+        m_pinned[ctx.slot] = cuda::PinnedHostMemory(bytes);
     const Resource& src = mappedBuffer(ctx, m_plan.source, "ReduceStage");
     const std::vector<array::MapArg> args{flatView(*ctx.arrays, src)};
     m_kernel->launch(m_result.get(), src.desc.count, args);
     if (!m_plan.into.empty())
         KS_CU(cuMemcpyDtoDAsync, mappedBuffer(ctx, m_plan.into, "ReduceStage").pointer, m_result.get(), bytes, ctx.stream);
-    KS_CU(cuMemcpyDtoHAsync, m_pinned.get(), m_result.get(), bytes, ctx.stream);
-    m_pending = true;
+    KS_CU(cuMemcpyDtoHAsync, m_pinned[ctx.slot].get(), m_result.get(), bytes, ctx.stream);
+    m_pending[ctx.slot] = true;
 }
 
-void ReduceStage::collect()
+void ReduceStage::collect(std::size_t slot)
 {
-    if (!m_pending)
+    if (slot >= m_pending.size() || !m_pending[slot])
         return;
-    m_pending = false;
+    m_pending[slot] = false;
     const int c = m_plan.element.components;
     const std::size_t size = scalarSize(m_plan.accumulate);
     m_readout.values.assign(std::size_t(c), 0.0);
-    const auto* bytes = static_cast<const std::uint8_t*>(m_pinned.get());
+    const auto* bytes = static_cast<const std::uint8_t*>(m_pinned[slot].get());
     for (int k = 0; k < c; ++k) {
         const std::uint8_t* at = bytes + std::size_t(k) * size;
         double v = 0;

@@ -69,7 +69,7 @@ rtc::CompileRequest KernelStage::buildRequest(const project::Project& project, c
     rtc::CompileRequest r;
     const std::filesystem::path file = project.resolve(desc().file);
     r.slot = file.string() + "#" + desc().kernel;
-    r.source = paths::readTextFile(file);
+    r.source = m_sourceText.empty() ? paths::readTextFile(file) : m_sourceText;
     r.fileName = file.string();
     r.options = options;
     r.nameExpressions = {desc().kernel};
@@ -139,6 +139,8 @@ ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const
                              (b.kind == ArgBinding::Kind::Resource && param && param->kind == KernelParam::Kind::Surface);
         if (surface && r->surfaceObject.empty())
             throwUsage("KernelStage", "texture \"" + b.name + "\" has no surface object (not registered for surface access)");
+        if (!surface && r->textureObject.empty())
+            throwUsage("KernelStage", "texture \"" + b.name + "\" has no texture object (it is only used as a surface)");
         return packPointer(surface ? r->surfaceObject.get() : r->textureObject.get());
     }
     case ArgBinding::Kind::Parameter: {
@@ -170,17 +172,22 @@ ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const
     return {};
 }
 
+std::vector<ArgSlot> KernelStage::arguments(const FrameContext& ctx) const
+{
+    std::vector<ArgSlot> slots(desc().args.size());
+    for (std::size_t i = 0; i < slots.size(); ++i)
+        slots[i] = argument(i, ctx);
+    return slots;
+}
+
 void KernelStage::run(FrameContext& ctx)
 {
     if (m_function.empty())
         throwUsage("KernelStage::run", "stage \"" + desc().name + "\" has no loaded kernel: " + m_status);
-    const std::size_t n = desc().args.size();
-    std::vector<ArgSlot> slots(n);
-    std::vector<void*> params(n);
-    for (std::size_t i = 0; i < n; ++i) {
-        slots[i] = argument(i, ctx);
+    std::vector<ArgSlot> slots = arguments(ctx);
+    std::vector<void*> params(slots.size());
+    for (std::size_t i = 0; i < slots.size(); ++i)
         params[i] = slots[i].bytes.data();
-    }
     m_function.launch(launchConfig(*ctx.resources), ctx.stream, params.data());
 }
 

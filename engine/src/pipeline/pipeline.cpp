@@ -5,6 +5,7 @@
 #include "ks/core/log.hpp"
 #include "ks/core/paths.hpp"
 
+#include <algorithm>
 #include <chrono>
 
 namespace ks::pipeline {
@@ -63,15 +64,59 @@ Pipeline::Pipeline(project::Project project, const PipelineOptions& options)
     }
     for (const project::ParameterDesc& q : m_project.parameters)
         m_parameters.push_back(q.value);
-    if (options.cuda)
-        for (std::size_t i = 0; i < m_stages.size(); ++i)
-            m_events.emplace_back(cuda::Event(cuda::Event::Create{}), cuda::Event(cuda::Event::Create{}));
+    if (options.cuda) {
+        m_slots.resize(std::size_t(std::max(1, options.framesInFlight)));
+        for (FrameSlot& slot : m_slots) {
+            slot.done = cuda::Event(cuda::Event::Create{});
+            for (std::size_t i = 0; i < m_stages.size(); ++i)
+                slot.events.emplace_back(cuda::Event(cuda::Event::Create{}), cuda::Event(cuda::Event::Create{}));
+        }
+    }
 }
 
 Pipeline::~Pipeline()
 {
+    try {
+        finish(); // nothing queued may outlive the stages' modules and host copies
+    } catch (const Error& e) {
+        log::error(std::string("pipeline: ") + e.what());
+    }
     if (m_resources.mapped())
         m_resources.unmap();
+}
+
+double Pipeline::complete(std::size_t index)
+{
+    FrameSlot& slot = m_slots[index];
+    slot.pending = false;
+    using Clock = std::chrono::steady_clock;
+    const auto t0 = Clock::now();
+    slot.done.synchronize();
+    const double waited = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+    FrameTimings& t = slot.timings;
+    if (slot.last >= 0) {
+        for (std::size_t i = 0; i < t.stages.size(); ++i)
+            if (t.stages[i].ran)
+                t.stages[i].ms = slot.events[i].second.elapsedMsSince(slot.events[i].first);
+        t.stagesMs = slot.events[std::size_t(slot.last)].second.elapsedMsSince(slot.events[std::size_t(slot.first)].first);
+        for (std::size_t i = 0; i < m_stages.size() && i < t.stages.size(); ++i)
+            if (auto* r = dynamic_cast<ReduceStage*>(m_stages[i].get()); r && t.stages[i].ran)
+                r->collect(index);
+    }
+    t.valid = true;
+    t.renderMs = m_timings.renderMs;
+    m_timings = std::move(t);
+    return waited;
+}
+
+void Pipeline::finish()
+{
+    // Oldest first: the slot the next frame would reuse holds the oldest queued frame.
+    for (std::size_t k = 0; k < m_slots.size(); ++k) {
+        const std::size_t i = std::size_t((m_frame + std::int64_t(k)) % std::int64_t(m_slots.size()));
+        if (m_slots[i].pending)
+            complete(i);
+    }
 }
 
 std::vector<project::Problem> Pipeline::buildAll(rtc::CompileCache& cache)
@@ -106,11 +151,15 @@ std::vector<std::pair<std::size_t, rtc::CompileRequest>> Pipeline::buildRequests
 bool Pipeline::adopt(std::size_t stage, std::shared_ptr<const rtc::CompileResult> result)
 {
     auto* k = stage < m_stages.size() ? dynamic_cast<KernelStage*>(m_stages[stage].get()) : nullptr;
-    return k && k->adopt(std::move(result));
+    if (!k)
+        return false;
+    finish(); // the old module may still run in a queued frame
+    return k->adopt(std::move(result));
 }
 
 void Pipeline::restart()
 {
+    finish();
     m_frame = 0;
     m_error.clear();
     m_seed = m_options.seed.value_or(m_project.seed);
@@ -122,9 +171,19 @@ void Pipeline::moveStage(std::size_t from, std::size_t to)
 {
     if (from >= m_stages.size() || to >= m_stages.size() || from == to)
         return;
+    finish(); // queued frames' timings are read by stage position
     auto s = std::move(m_stages[from]);
     m_stages.erase(m_stages.begin() + std::ptrdiff_t(from));
     m_stages.insert(m_stages.begin() + std::ptrdiff_t(to), std::move(s));
+    m_substitute = nullptr; // it named a position
+}
+
+void Pipeline::substituteNextRun(std::size_t stage, StageSubstitute run)
+{
+    if (stage >= m_stages.size())
+        throwUsage("Pipeline::substituteNextRun", "no stage " + std::to_string(stage));
+    m_substitute = std::move(run);
+    m_substituteStage = stage;
 }
 
 bool Pipeline::frame(const InputState& input)
@@ -140,7 +199,10 @@ bool Pipeline::frame(const InputState& input)
         return false;
     }
     using Clock = std::chrono::steady_clock;
+    auto ms = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
     const auto t0 = Clock::now();
+    const std::size_t index = std::size_t(m_frame % std::int64_t(m_slots.size()));
+    FrameSlot& slot = m_slots[index];
     FrameTimings t;
     t.frame = m_frame;
     FrameContext ctx;
@@ -154,9 +216,18 @@ bool Pipeline::frame(const InputState& input)
     ctx.time = double(m_frame) * m_project.timeStep;
     ctx.seed = m_seed;
     ctx.arrays = m_arrays.get();
+    ctx.slot = index;
     int first = -1, last = -1;
     try {
+        if (slot.pending) // the frame framesInFlight earlier: its events and host copies are reused now
+            t.waitMs += complete(index);
         t.mapUs = m_resources.map(ctx.stream);
+        const InteropCosts& c = m_resources.lastCosts();
+        t.mapCallUs = c.mapCallUs;
+        t.pointersUs = c.pointersUs;
+        t.objectsUs = c.objectsUs;
+        t.objectsCreated = c.objectsCreated;
+        const auto q0 = Clock::now();
         for (std::size_t i = 0; i < m_stages.size(); ++i) {
             Stage& s = *m_stages[i];
             StageTiming st;
@@ -165,9 +236,15 @@ bool Pipeline::frame(const InputState& input)
             if (s.enabled() && (!s.desc().once || m_frame == 0)) {
                 if (!s.ready())
                     throwUsage("Pipeline", "stage \"" + s.desc().name + "\" cannot run: " + s.status());
-                m_events[i].first.record(ctx.stream);
-                s.run(ctx);
-                m_events[i].second.record(ctx.stream);
+                slot.events[i].first.record(ctx.stream);
+                if (m_substitute && m_substituteStage == i) {
+                    const StageSubstitute run = std::move(m_substitute);
+                    m_substitute = nullptr;
+                    run(ctx);
+                } else {
+                    s.run(ctx);
+                }
+                slot.events[i].second.record(ctx.stream);
                 st.ran = true;
                 if (first < 0)
                     first = int(i);
@@ -175,18 +252,27 @@ bool Pipeline::frame(const InputState& input)
             }
             t.stages.push_back(std::move(st));
         }
+        t.queueMs = ms(q0, Clock::now());
         t.unmapUs = m_resources.unmap();
-        if (last >= 0) {
-            m_events[std::size_t(last)].second.synchronize();
-            for (std::size_t i = 0; i < t.stages.size(); ++i)
-                if (t.stages[i].ran)
-                    t.stages[i].ms = m_events[i].second.elapsedMsSince(m_events[i].first);
-            t.stagesMs = m_events[std::size_t(last)].second.elapsedMsSince(m_events[std::size_t(first)].first);
-            for (std::size_t i = 0; i < m_stages.size(); ++i)
-                if (auto* r = dynamic_cast<ReduceStage*>(m_stages[i].get()); r && t.stages[i].ran)
-                    r->collect();
+        slot.done.record(ctx.stream);
+        slot.first = first;
+        slot.last = last;
+        slot.pending = true;
+        if (m_options.framesInFlight <= 0) {
+            slot.timings = std::move(t);
+            const double waited = complete(index);
+            m_timings.waitMs += waited;
+            m_timings.frameMs = ms(t0, Clock::now());
         } else {
-            KS_CU(cuStreamSynchronize, ctx.stream);
+            t.frameMs = ms(t0, Clock::now());
+            slot.timings = std::move(t);
+            // Publish the newest finished frames without waiting, oldest first.
+            for (std::size_t k = 1; k < m_slots.size(); ++k) {
+                const std::size_t i = (index + k) % m_slots.size();
+                if (!m_slots[i].pending || !m_slots[i].done.done())
+                    break;
+                complete(i);
+            }
         }
     } catch (const Error& e) {
         if (m_resources.mapped())
@@ -196,10 +282,6 @@ bool Pipeline::frame(const InputState& input)
         log::error("pipeline paused: " + m_error);
         return false;
     }
-    t.frameMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
-    t.valid = true;
-    t.renderMs = m_timings.renderMs;
-    m_timings = std::move(t);
     m_error.clear();
     ++m_frame;
     return true;

@@ -163,16 +163,20 @@ ResourceSet::ResourceSet(const project::Project& project, const std::vector<Reso
     for (std::size_t i = 0; i < project.resources.size(); ++i) {
         auto r = std::make_unique<Resource>();
         r->desc = project.resources[i];
-        if (cuda && i < uses.size())
+        if (cuda && i < uses.size()) {
+            r->use = uses[i];
             r->flags = deriveRegisterFlags(r->desc, uses[i]);
+        }
         createStorage(*r);
         if (r->flags)
             registerWithCuda(*r);
         m_resources.push_back(std::move(r));
     }
     for (auto& r : m_resources)
-        if (r->flags)
+        if (r->flags) {
             m_registered.push_back(r.get());
+            m_handles.push_back(&r->registration);
+        }
 }
 
 ResourceSet::~ResourceSet()
@@ -182,7 +186,7 @@ ResourceSet::~ResourceSet()
 
 ResourceSet::ResourceSet(ResourceSet&& o) noexcept
     : m_resources(std::move(o.m_resources)), m_registered(std::move(o.m_registered)), m_map(std::move(o.m_map)),
-      m_cuda(o.m_cuda)
+      m_handles(std::move(o.m_handles)), m_costs(o.m_costs), m_cuda(o.m_cuda)
 {
 }
 
@@ -193,6 +197,8 @@ ResourceSet& ResourceSet::operator=(ResourceSet&& o) noexcept
         m_map = std::move(o.m_map);
         m_resources = std::move(o.m_resources);
         m_registered = std::move(o.m_registered);
+        m_handles = std::move(o.m_handles);
+        m_costs = o.m_costs;
         m_cuda = o.m_cuda;
     }
     return *this;
@@ -260,6 +266,10 @@ void ResourceSet::resetContents()
 
 void ResourceSet::registerWithCuda(Resource& r)
 {
+    // Objects made for the old registration's array go first; the next map makes new ones.
+    r.surfaceObject = {};
+    r.textureObject = {};
+    r.objectsArray = nullptr;
     r.registration = {};
     if (r.isTexture())
         r.registration = cuda::GraphicsResource::registerImage(r.texture.name(), GL_TEXTURE_2D, *r.flags);
@@ -315,6 +325,9 @@ void ResourceSet::resizeTexture(std::string_view name, int width, int height)
                                                          cuda::formatBytes(bytes) + " but the device has " +
                                                          cuda::formatBytes(mem.freeBytes) + " free");
     }
+    r->surfaceObject = {};
+    r->textureObject = {};
+    r->objectsArray = nullptr;
     r->registration = {}; // unregister before the texture goes
     r->desc.width = width;
     r->desc.height = height;
@@ -325,32 +338,53 @@ void ResourceSet::resizeTexture(std::string_view name, int width, int height)
 
 double ResourceSet::map(CUstream stream)
 {
+    m_costs = {};
     if (m_registered.empty())
         return 0;
     using Clock = std::chrono::steady_clock;
+    auto us = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::micro>(b - a).count(); };
     const auto t0 = Clock::now();
-    std::vector<const cuda::GraphicsResource*> handles;
-    handles.reserve(m_registered.size());
-    for (Resource* r : m_registered)
-        handles.push_back(&r->registration);
-    m_map = cuda::ScopedMap(handles, stream);
-    const double us = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    m_map = cuda::ScopedMap(m_handles, stream);
+    const auto t1 = Clock::now();
+    m_costs.mapCallUs = us(t0, t1);
+    // One query per resource: pointers and arrays may differ on every map, so they are never cached.
     for (std::size_t i = 0; i < m_registered.size(); ++i) {
         Resource& r = *m_registered[i];
-        if (r.isTexture()) {
+        if (r.isTexture())
             r.array = m_map.array(i);
-            if (unsigned(*r.flags) & unsigned(cuda::RegisterFlags::SurfaceLoadStore))
-                r.surfaceObject = cuda::SurfaceObject(r.array);
-            cuda::TextureObject::Options o;
-            o.linearFilter = true;
-            o.readAsFloat = r.desc.format == TextureFormat::Rgba8;
-            o.normalizedCoords = false;
-            r.textureObject = cuda::TextureObject(r.array, o);
-        } else {
+        else
             r.pointer = m_map.pointer(i, &r.mappedBytes);
-        }
     }
-    return us;
+    const auto t2 = Clock::now();
+    m_costs.pointersUs = us(t1, t2);
+    for (Resource* r : m_registered)
+        if (r->isTexture() && r->array != r->objectsArray)
+            m_costs.objectsCreated += makeObjects(*r);
+    m_costs.objectsUs = us(t2, Clock::now());
+    return m_costs.mapUs();
+}
+
+int ResourceSet::makeObjects(Resource& r)
+{
+    r.surfaceObject = {};
+    r.textureObject = {};
+    r.objectsArray = nullptr;
+    int made = 0;
+    if (unsigned(*r.flags) & unsigned(cuda::RegisterFlags::SurfaceLoadStore)) {
+        r.surfaceObject = cuda::SurfaceObject(r.array);
+        ++made;
+    }
+    // A texture only written through its surface needs no sampler; any other use may sample it.
+    if (!r.use.surface || r.use.textureRead || r.use.cudaReads || r.use.cudaWrites) {
+        cuda::TextureObject::Options o;
+        o.linearFilter = true;
+        o.readAsFloat = r.desc.format == TextureFormat::Rgba8;
+        o.normalizedCoords = false;
+        r.textureObject = cuda::TextureObject(r.array, o);
+        ++made;
+    }
+    r.objectsArray = r.array;
+    return made;
 }
 
 double ResourceSet::unmap()
@@ -358,8 +392,6 @@ double ResourceSet::unmap()
     if (m_map.empty())
         return 0;
     for (Resource* r : m_registered) {
-        r->surfaceObject = {};
-        r->textureObject = {};
         r->array = nullptr;
         r->pointer = 0;
         r->mappedBytes = 0;
@@ -367,7 +399,8 @@ double ResourceSet::unmap()
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     m_map.unmap();
-    return std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    m_costs.unmapCallUs = std::chrono::duration<double, std::micro>(Clock::now() - t0).count();
+    return m_costs.unmapCallUs;
 }
 
 std::vector<std::uint8_t> ResourceSet::download(std::string_view name) const
@@ -384,6 +417,37 @@ std::vector<std::uint8_t> ResourceSet::download(std::string_view name) const
     } else {
         r->buffer.download(out.data(), out.size());
     }
+    return out;
+}
+
+std::vector<std::uint8_t> ResourceSet::downloadElement(std::string_view name, std::size_t element) const
+{
+    const Resource* r = find(name);
+    if (!r)
+        throwUsage("ResourceSet::downloadElement", "no resource \"" + std::string(name) + "\"");
+    if (mapped())
+        throwUsage("ResourceSet::downloadElement", "cannot read resources while they are mapped");
+    if (r->isTexture()) {
+        const std::size_t w = std::size_t(r->desc.width), h = std::size_t(r->desc.height);
+        if (w == 0 || element >= w * h)
+            throwUsage("ResourceSet::downloadElement", "texel " + std::to_string(element) + " is outside \"" +
+                                                           r->desc.name + "\" (" + std::to_string(w) + " x " +
+                                                           std::to_string(h) + ")");
+        const GlFormat f = glFormat(r->desc.format);
+        std::vector<std::uint8_t> out(f.texelBytes);
+        glGetTextureSubImage(r->texture.name(), 0, GLint(element % w), GLint(element / w), 0, 1, 1, 1, f.format,
+                             f.type, GLsizei(out.size()), out.data());
+        gl::check("glGetTextureSubImage");
+        return out;
+    }
+    if (element >= std::size_t(r->desc.count))
+        throwUsage("ResourceSet::downloadElement", "element " + std::to_string(element) + " is outside \"" +
+                                                       r->desc.name + "\" (" + std::to_string(r->desc.count) +
+                                                       " elements)");
+    const std::size_t bytes = r->desc.element.size();
+    std::vector<std::uint8_t> out(bytes);
+    glGetNamedBufferSubData(r->buffer.name(), GLintptr(element * bytes), GLsizeiptr(bytes), out.data());
+    gl::check("glGetNamedBufferSubData");
     return out;
 }
 

@@ -42,14 +42,28 @@ render::ViewInputs Session::inputs(const project::ViewDesc& v) const
         }
         return s;
     };
-    return {source(v.source), source(v.colors), source(v.scalar)};
+    render::ViewInputs in{source(v.source), source(v.colors), source(v.scalar), {}};
+    if (m_overlay.texture && v.source == m_overlayResource)
+        in.overlay = m_overlay;
+    return in;
+}
+
+void Session::setOverlay(std::string resource, const gl::Texture2D* texture, float opacity)
+{
+    m_overlayResource = std::move(resource);
+    m_overlay = {texture, opacity};
 }
 
 void Session::followViewport(int width, int height)
 {
-    for (const project::ResourceDesc& r : m_pipeline->project().resources)
-        if (r.followViewport)
-            m_pipeline->resources().resizeTexture(r.name, std::max(1, width), std::max(1, height));
+    width = std::max(1, width), height = std::max(1, height);
+    for (const project::ResourceDesc& r : m_pipeline->project().resources) {
+        const Resource* live = m_pipeline->resources().find(r.name);
+        if (!r.followViewport || !live || (live->desc.width == width && live->desc.height == height))
+            continue;
+        m_pipeline->finish(); // queued frames may still use the storage that is about to go
+        m_pipeline->resources().resizeTexture(r.name, width, height);
+    }
 }
 
 void Session::renderViews(const std::vector<std::array<int, 2>>& sizes)
@@ -153,6 +167,11 @@ std::string timingsJson(const project::Project& project, const std::vector<Frame
         o["frame"] = f.frame;
         o["mapUs"] = f.mapUs;
         o["unmapUs"] = f.unmapUs;
+        o["mapCallUs"] = f.mapCallUs;
+        o["pointersUs"] = f.pointersUs;
+        o["objectsUs"] = f.objectsUs;
+        o["queueMs"] = f.queueMs;
+        o["waitMs"] = f.waitMs;
         o["stagesMs"] = f.stagesMs;
         o["renderMs"] = f.renderMs;
         o["frameMs"] = f.frameMs;

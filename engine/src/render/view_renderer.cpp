@@ -117,6 +117,8 @@ void ViewRenderer::draw(const project::ViewDesc& v, const ViewInputs& in, const 
     case project::ViewKind::Plot: drawPlot(v, in); break;
     case project::ViewKind::HeightField: drawHeightField(v, in, camera, target); break;
     }
+    if (in.overlay.texture)
+        drawOverlay(v, in, target);
     glBindVertexArray(0);
     glUseProgram(0);
     glDisable(GL_DEPTH_TEST);
@@ -169,6 +171,47 @@ void ViewRenderer::drawImage(const project::ViewDesc& v, const ViewInputs& in, c
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer->name());
     glBindTextureUnit(1, colormapTexture(v.colormap).name());
     glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+}
+
+ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWidth, int targetHeight)
+{
+    const float w = float(targetWidth), h = float(targetHeight);
+    if (kind == project::ViewKind::Image) {
+        const FitRect fit = fitKeepAspect(cols, rows, targetWidth, targetHeight);
+        return {fit.x, fit.y, fit.width, fit.height};
+    }
+    if (kind == project::ViewKind::Plot && cols > 0) {
+        // view_plot.vert puts element i at i / (count - 1) across the middle 90%; the strip
+        // reaches half an element beyond on each side so that texel i is centred on element i.
+        const float x0 = 0.05f * w, x1 = 0.95f * w;
+        const float half = cols > 1 ? (x1 - x0) / float(cols - 1) / 2 : (x1 - x0) / 2;
+        return {x0 - half, 0.05f * h, x1 - x0 + 2 * half, 0.9f * h};
+    }
+    return {};
+}
+
+void ViewRenderer::drawOverlay(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target)
+{
+    const gl::Texture2D& overlay = *in.overlay.texture;
+    const ElementRect r = elementRect(v.kind, overlay.width(), overlay.height(), target.width(), target.height());
+    if (r.width <= 0)
+        return;
+    const float tw = float(target.width()), th = float(target.height());
+    const gl::ShaderProgram& p = program("image").program;
+    glEnable(GL_BLEND);
+    glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
+    glDisable(GL_DEPTH_TEST);
+    glBindVertexArray(m_vao.name());
+    glUseProgram(p.name());
+    glUniform4f(p.uniform("u_rect"), r.x / tw * 2.f - 1.f, 1.f - (r.y + r.height) / th * 2.f, (r.x + r.width) / tw * 2.f - 1.f,
+                1.f - r.y / th * 2.f);
+    glUniform1i(p.uniform("u_mode"), 4);
+    glUniform1f(p.uniform("u_opacity"), in.overlay.opacity);
+    glUniform1i(p.uniform("u_image"), 0);
+    glBindTextureUnit(0, overlay.name());
+    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    glDisable(GL_BLEND);
+    target.bind();
 }
 
 void ViewRenderer::drawPoints(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam,

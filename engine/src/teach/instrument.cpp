@@ -206,7 +206,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
 }
 
 VariantBuild buildVariant(const InstrumentRequest& request, const rtc::CompileOptions& options,
-                          std::string_view templateArguments)
+                          std::string_view templateArguments, rtc::CompileCache* cache)
 {
     VariantBuild b;
     b.variant = instrument(request);
@@ -229,7 +229,8 @@ VariantBuild buildVariant(const InstrumentRequest& request, const rtc::CompileOp
     std::vector<std::string> names;
     if (b.variant.kernel.isTemplate())
         names.push_back(expression);
-    b.compile = rtc::compile(b.variant.source, request.fileName, options, names);
+    b.compile = cache ? *cache->compile(b.variant.source, request.fileName, options, names)
+                      : rtc::compile(b.variant.source, request.fileName, options, names);
     if (b.compile.ok)
         b.loweredEntry = b.variant.kernel.isTemplate() ? b.compile.loweredNames.at(0) : b.variant.entry;
     return b;

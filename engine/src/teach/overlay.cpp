@@ -1,5 +1,7 @@
 #include "ks/teach/overlay.hpp"
 
+#include <cctype>
+
 #include "ks/core/error.hpp"
 
 #include <ks/thread_colors.cuh>
@@ -38,6 +40,22 @@ void rampStops(Legend& l, unsigned long long maxValue, const std::string& prefix
 }
 
 } // namespace
+
+std::optional<OverlayMode> parseOverlayMode(std::string_view name)
+{
+    auto normal = [](std::string_view text) {
+        std::string out;
+        for (char c : text)
+            if (c != ' ' && c != '-' && c != '_')
+                out += char(std::tolower(static_cast<unsigned char>(c)));
+        return out;
+    };
+    const std::string wanted = normal(name);
+    for (OverlayMode mode : kOverlayModes)
+        if (!wanted.empty() && normal(overlayModeName(mode)) == wanted)
+            return mode;
+    return std::nullopt;
+}
 
 std::string_view overlayModeName(OverlayMode mode)
 {

@@ -137,16 +137,17 @@ public:
     void run(FrameContext& ctx) override;
     std::optional<double> bytesMoved(const ResourceSet& resources) const override;
     std::string status() const override { return m_plan.error.empty() ? "ready" : m_plan.error; }
-    // Reads the result copied back by the last run (call after the frame's stream synchronised).
-    void collect();
+    // Reads the result copied back by the run in frame slot `slot` (call once that frame finished;
+    // every slot has its own host copy, so later frames in flight do not overwrite it).
+    void collect(std::size_t slot = 0);
     const Readout& readout() const noexcept { return m_readout; }
 
 private:
     ReducePlan m_plan;
     std::unique_ptr<array::ReductionKernel> m_kernel;
     cuda::DeviceMemory m_result;     // the reduced value (components x accumulate type)
-    cuda::PinnedHostMemory m_pinned; // its copy on the host, read by collect()
-    bool m_pending = false;
+    std::vector<cuda::PinnedHostMemory> m_pinned; // its copy on the host per frame slot, read by collect()
+    std::vector<bool> m_pending;                   // per frame slot
     Readout m_readout;
 };
 

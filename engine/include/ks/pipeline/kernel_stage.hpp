@@ -33,7 +33,11 @@ public:
     // own types). `cuda`: modules are loaded (false: compile-only, as on a machine without a GPU).
     KernelStage(project::StageDesc desc, std::optional<KernelSignature> signature, bool cuda);
 
-    // The build request for this stage's file (read now). Throws ks::Error when it cannot be read.
+    // The text to build instead of the file's (the editor's unsaved text of it); empty: the file.
+    void setSourceText(std::string text) { m_sourceText = std::move(text); }
+    const std::string& sourceText() const noexcept { return m_sourceText; }
+    // The build request for this stage's file (read now, unless setSourceText gave its text).
+    // Throws ks::Error when it cannot be read.
     rtc::CompileRequest buildRequest(const project::Project& project, const rtc::CompileOptions& options) const;
     // Takes a finished build: loads it when it succeeded (and CUDA is there), keeping the previous
     // module otherwise. Returns whether the new module is now the running one.
@@ -43,6 +47,8 @@ public:
     const cuda::Function* function() const { return m_function.empty() ? nullptr : &m_function; }
 
     cuda::LaunchConfig launchConfig(const ResourceSet& resources) const;
+    // The launch's arguments for this frame, packed as run() passes them (resources mapped).
+    std::vector<ArgSlot> arguments(const FrameContext& ctx) const;
 
     bool ready() const override { return !m_function.empty(); }
     void run(FrameContext& ctx) override;
@@ -59,6 +65,7 @@ private:
     cuda::Module m_module;
     cuda::Function m_function;
     std::string m_status = "not built";
+    std::string m_sourceText;
 };
 
 // Copies a buffer into a buffer, or a texture into a texture, of the same size in bytes.

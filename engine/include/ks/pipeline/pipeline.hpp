@@ -2,8 +2,10 @@
 // The frame pipeline: a project's resources and stages, run frame after frame on one stream.
 //
 // Each frame: map every registered resource (one call), run the enabled stages in order (each
-// between two CUDA events), unmap (one call), wait for the frame's last event and read the
-// timings. Time is frame * timeStep (a fixed step), so the same project, seed and frame count give
+// between two CUDA events), unmap (one call) and read the timings once the frame's work finished:
+// with framesInFlight 0 frame() waits for that before it returns; with N > 0 it returns once the
+// frame is queued and only waits for the frame N earlier (whose slot it reuses), so the host queues
+// the next frame (and the render pass) while the GPU runs this one. Time is frame * timeStep (a fixed step), so the same project, seed and frame count give
 // bit-identical buffers. Pause stops frames; step() runs exactly one while paused; restart() puts
 // time, frame index, seeds and resource contents back to the start.
 //
@@ -18,6 +20,7 @@
 #include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -30,6 +33,10 @@ struct PipelineOptions {
     CUstream stream = nullptr;          // where the stages run
     rtc::CompileOptions compile;        // arch etc.
     std::optional<std::uint64_t> seed;  // overrides the project's seed
+    // How many frames may be queued and unfinished when frame() returns. 0: none (timings() and
+    // readouts() are this frame's). N > 0: timings() and readouts() are of the newest finished frame
+    // (older by up to N; finish() waits for all). The headless runner and tests use 0.
+    int framesInFlight = 0;
 };
 
 struct StageTiming {
@@ -44,10 +51,16 @@ struct FrameTimings {
     bool valid = false;
     std::int64_t frame = -1;
     std::vector<StageTiming> stages;
-    double mapUs = 0, unmapUs = 0; // host time of the one map and the one unmap call
+    // Interop, host microseconds: the map phase (the one map call, one pointer or array query per
+    // resource, surface/texture objects re-made where an array changed) and the one unmap call.
+    double mapUs = 0, unmapUs = 0;
+    double mapCallUs = 0, pointersUs = 0, objectsUs = 0; // mapUs split
+    int objectsCreated = 0;
+    double queueMs = 0;            // host time to queue the stages (launches, events)
+    double waitMs = 0;             // host time frame() waited for GPU work (see framesInFlight)
     float stagesMs = 0;            // first stage start to last stage end (CUDA events)
     double renderMs = -1;          // GL timer query of the views' render pass; -1: not measured
-    double frameMs = 0;            // host time of frame(): map, stages, unmap, wait
+    double frameMs = 0;            // host time of the frame() call that queued this frame
 };
 
 class Pipeline {
@@ -80,6 +93,9 @@ public:
     // Runs one frame when running (or a step is pending). Returns whether a frame ran. A failing
     // stage pauses the pipeline and sets error(); it never throws for user errors.
     bool frame(const InputState& input = {});
+    // Waits for every queued frame and reads its timings and readouts (a no-op with framesInFlight 0).
+    void finish();
+    int framesInFlight() const noexcept { return m_options.framesInFlight; }
 
     // ----- stages
     std::size_t stageCount() const noexcept { return m_stages.size(); }
@@ -87,6 +103,18 @@ public:
     const Stage& stage(std::size_t i) const { return *m_stages[i]; }
     // Moves stage `from` to position `to` (the order they run in).
     void moveStage(std::size_t from, std::size_t to);
+
+    // The next frame that runs stage `stage` calls `run` in its place, once (with the resources
+    // mapped, between the stage's timing events). For instrumented variants of a kernel stage
+    // (ks/teach/stage_probe.hpp), which launch the same kernel with the same arguments and also
+    // record who ran where. A later call replaces a pending one; moving stages drops it.
+    using StageSubstitute = std::function<void(FrameContext&)>;
+    void substituteNextRun(std::size_t stage, StageSubstitute run);
+    bool substitutePending() const noexcept { return bool(m_substitute); }
+    std::optional<std::size_t> substituteStage() const noexcept
+    {
+        return m_substitute ? std::optional<std::size_t>(m_substituteStage) : std::nullopt;
+    }
 
     ResourceSet& resources() noexcept { return m_resources; }
     const ResourceSet& resources() const noexcept { return m_resources; }
@@ -100,6 +128,7 @@ public:
     double time() const noexcept { return double(m_frame) * m_project.timeStep; }
     const std::string& error() const noexcept { return m_error; }
     bool cuda() const noexcept { return m_options.cuda; }
+    const PipelineOptions& options() const noexcept { return m_options; }
 
     // The project with the current stage order, enabled flags and parameter values (for saving).
     project::Project snapshot() const;
@@ -111,7 +140,16 @@ private:
     ResourceSet m_resources;
     std::vector<std::unique_ptr<Stage>> m_stages;
     ParameterValues m_parameters;
-    std::vector<std::pair<cuda::Event, cuda::Event>> m_events; // per stage slot
+    // One per frame in flight (at least one): the frame's stage events and its end event.
+    struct FrameSlot {
+        std::vector<std::pair<cuda::Event, cuda::Event>> events; // per stage position
+        cuda::Event done;
+        FrameTimings timings; // host parts, filled when queued
+        int first = -1, last = -1;
+        bool pending = false;
+    };
+    double complete(std::size_t slot); // waits for the slot's frame, publishes its timings; returns ms waited
+    std::vector<FrameSlot> m_slots;
     std::unique_ptr<array::Runtime> m_arrays; // for random, math and reduce stages, on the stream
     FrameTimings m_timings;
     std::uint64_t m_seed = 0;
@@ -119,6 +157,8 @@ private:
     bool m_paused = false;
     bool m_stepPending = false;
     std::string m_error;
+    StageSubstitute m_substitute;
+    std::size_t m_substituteStage = 0;
 };
 
 } // namespace ks::pipeline

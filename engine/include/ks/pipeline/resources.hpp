@@ -55,6 +55,16 @@ struct BufferView {
     std::size_t bytes() const { return std::size_t(count) * element.size(); }
 };
 
+// Host costs of the last map and unmap, microseconds.
+struct InteropCosts {
+    double mapCallUs = 0;    // the one cuGraphicsMapResources call
+    double pointersUs = 0;   // cuGraphicsResourceGetMappedPointer / SubResourceGetMappedArray, one per resource
+    double objectsUs = 0;    // surface/texture objects re-created because an array changed (0 when cached)
+    int objectsCreated = 0;  // how many objects that was
+    double unmapCallUs = 0;  // the one cuGraphicsUnmapResources call
+    double mapUs() const { return mapCallUs + pointersUs + objectsUs; }
+};
+
 struct Resource {
     project::ResourceDesc desc;
     std::optional<cuda::RegisterFlags> flags; // registered with these; nullopt: CUDA does not use it
@@ -64,12 +74,19 @@ struct Resource {
     cuda::GraphicsResource registration;
     int registrations = 0; // how many times it was registered (tests check re-registration)
 
+    ResourceUse use; // how the stages use it (decides which of the objects below exist)
+
     // Valid while mapped (between ResourceSet::map and unmap).
     CUdeviceptr pointer = 0;
     std::size_t mappedBytes = 0;
     CUarray array = nullptr;
+    // Usable only while mapped. Kept across frames and re-created only when a map returns a
+    // different CUarray than the one they were made for (the CUDA docs allow a new array on every
+    // map) or the resource is re-registered. A surface object exists where the texture is
+    // registered for surface load/store; a texture object unless the only use is a surface.
     cuda::SurfaceObject surfaceObject;
     cuda::TextureObject textureObject;
+    CUarray objectsArray = nullptr; // the array the two objects above were made for
 
     BufferView view() const { return {pointer, desc.element, desc.count, desc.shape}; }
     bool isTexture() const { return desc.isTexture(); }
@@ -101,24 +118,34 @@ public:
     void resetContents();
 
     // Maps every registered resource with one cuGraphicsMapResources call; fills pointers, arrays
-    // and surface/texture objects. Returns the host microseconds the call took.
+    // and (where the array changed) surface/texture objects. Returns the host microseconds of the
+    // whole map phase; lastCosts() splits it.
     double map(CUstream stream);
-    // Unmaps them with one cuGraphicsUnmapResources call; returns its host microseconds.
+    // Unmaps them with one cuGraphicsUnmapResources call; returns its host microseconds. Surface
+    // and texture objects are kept for the next map.
     double unmap();
+    const InteropCosts& lastCosts() const noexcept { return m_costs; }
     bool mapped() const { return !m_map.empty(); }
     std::size_t registeredCount() const;
 
     // Copies a buffer's bytes (or a texture's texels, rows top to bottom as GL stores them) to the
     // host through GL. Not while mapped.
     std::vector<std::uint8_t> download(std::string_view name) const;
+    // The bytes of one element (a buffer's element, a texture's texel at element % width,
+    // element / width) through GL, for the pixel inspector. Throws ks::Error (Usage) when
+    // `element` is outside the resource. Not while mapped.
+    std::vector<std::uint8_t> downloadElement(std::string_view name, std::size_t element) const;
 
 private:
     void createStorage(Resource& r);
     void registerWithCuda(Resource& r);
+    int makeObjects(Resource& r); // for r.array; returns how many objects it made
 
     std::vector<std::unique_ptr<Resource>> m_resources;
     std::vector<Resource*> m_registered;
     cuda::ScopedMap m_map;
+    std::vector<const cuda::GraphicsResource*> m_handles; // of m_registered, for the map call
+    InteropCosts m_costs;
     bool m_cuda = false;
 };
 

@@ -30,6 +30,11 @@ public:
     // What view `i` reads.
     render::ViewInputs inputs(const project::ViewDesc& view) const;
 
+    // Views of resource `resource` (image and plot views) draw `texture` over their data, one texel
+    // per element, with `opacity` (render::ViewOverlay). Null `texture`: no overlay. The texture
+    // must live until the overlay is replaced or removed.
+    void setOverlay(std::string resource, const gl::Texture2D* texture, float opacity);
+
     // Textures that follow the viewport get this size (re-registered when it changed). Call between
     // frames, before Pipeline::frame maps them.
     void followViewport(int width, int height);
@@ -56,6 +61,8 @@ private:
     render::GpuTimer m_timer;
     std::vector<gl::Framebuffer> m_targets;
     std::vector<std::string> m_viewErrors;
+    std::string m_overlayResource;
+    render::ViewOverlay m_overlay;
 };
 
 // numpy's shape of a resource as dumped.

@@ -40,6 +40,7 @@ struct FrameContext {
     double timeStep = 0;
     std::uint64_t seed = 0;  // the run's seed
     array::Runtime* arrays = nullptr; // device arrays on `stream` (random fills, array math, reductions)
+    std::size_t slot = 0;   // which of the pipeline's frames-in-flight slots this frame uses (host copies per slot)
 };
 
 class Stage {

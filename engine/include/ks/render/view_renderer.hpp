@@ -29,9 +29,26 @@ struct ViewSource {
     bool valid() const { return buffer || texture; }
 };
 
+// An RGBA image blended over a view's data, one texel per element (the teaching overlays: who
+// wrote each element). Image views: over the fitted image; plot views: a strip over the plot, each
+// texel centred on its element.
+struct ViewOverlay {
+    const gl::Texture2D* texture = nullptr;
+    float opacity = 1.f;
+};
+
 struct ViewInputs {
     ViewSource source, colors, scalar;
+    ViewOverlay overlay;
 };
+
+// Where the elements of a `cols` x `rows` source lie in a `targetWidth` x `targetHeight` target
+// (pixels, origin top-left): the fitted image of an image view, the plot's strip for a plot view
+// (rows = 1). Width 0 for the kinds that have no flat layout (points, height fields).
+struct ElementRect {
+    float x = 0, y = 0, width = 0, height = 0;
+};
+ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWidth, int targetHeight);
 
 class ViewRenderer {
 public:
@@ -60,6 +77,7 @@ private:
     void drawImage(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target);
     void drawPoints(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam, const gl::Framebuffer& t);
     void drawPlot(const project::ViewDesc& v, const ViewInputs& in);
+    void drawOverlay(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target);
     void drawHeightField(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam,
                          const gl::Framebuffer& t);
 

@@ -23,6 +23,7 @@
 // The variants add a little shared memory (4 bytes for "who", 20 for the timeline) and a few
 // registers, which can change occupancy at its edges; compare the variant's attributes.
 
+#include "ks/rtc/cache.hpp"
 #include "ks/rtc/compiler.hpp"
 #include "ks/teach/kernel_source.hpp"
 
@@ -70,8 +71,9 @@ struct VariantBuild {
 };
 
 // Instruments and compiles with NVRTC. `templateArguments` ("float, 4") instantiates a template
-// kernel. Never throws for bad user code; NVRTC failing itself throws ks::Error.
+// kernel. Never throws for bad user code; NVRTC failing itself throws ks::Error. With a `cache`
+// the compile goes through it (a variant built before costs no compile).
 VariantBuild buildVariant(const InstrumentRequest& request, const rtc::CompileOptions& options,
-                          std::string_view templateArguments = {});
+                          std::string_view templateArguments = {}, rtc::CompileCache* cache = nullptr);
 
 } // namespace ks::teach

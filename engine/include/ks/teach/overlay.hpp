@@ -9,6 +9,7 @@
 #include <ks/teach/records.cuh>
 
 #include <cstdint>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -32,6 +33,9 @@ inline constexpr OverlayMode kOverlayModes[] = {OverlayMode::BlockIdx, OverlayMo
                                                 OverlayMode::BlockOrder, OverlayMode::WriteCount};
 
 std::string_view overlayModeName(OverlayMode mode); // "blockIdx", "threadIdx", ...
+// The mode named `name`, ignoring case, spaces, '-' and '_' ("write-count", "WriteCount",
+// "block start order"); nullopt for anything else.
+std::optional<OverlayMode> parseOverlayMode(std::string_view name);
 
 struct Color {
     std::uint8_t r = 0, g = 0, b = 0, a = 255;

@@ -1,0 +1,104 @@
+// The teaching panels in the whole app, headless on Mesa (no GPU needed): opening a project shows
+// its kernel in the editor, the classroom layout puts the editor beside the picture with the launch
+// panel open and large fonts, and the layout switch brings the standard panels back.
+#include "app.hpp"
+#include "ks/core/error.hpp"
+#include "options.hpp"
+#include "platform/platforms.hpp"
+
+#include "test_support.hpp"
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include <algorithm>
+#include <memory>
+
+namespace {
+
+std::unique_ptr<ks::app::HeadlessSession> openHeadless(ks::app::AppOptions options)
+{
+    options.headless = true;
+    options.dataDir = ks::test::sourceDir();
+    options.recoveryDir = std::filesystem::temp_directory_path() / "ks_gl_teach_recovery";
+    try {
+        return std::make_unique<ks::app::HeadlessSession>(options);
+    } catch (const ks::Error& e) {
+        if (e.domain() == ks::ErrorDomain::Egl)
+            return nullptr;
+        throw;
+    }
+}
+
+// The window called `name` as the last frame placed it; null when it was not drawn.
+const ImGuiWindow* drawn(const char* name)
+{
+    const ImGuiWindow* w = ImGui::FindWindowByName(name);
+    return w && w->Active ? w : nullptr;
+}
+
+} // namespace
+
+TEST(TeachApp, ClassroomLayoutAndBack)
+{
+    ks::app::AppOptions options;
+    options.width = 1600;
+    options.height = 900;
+    options.project = ks::test::sourceDir() / "projects" / "doublify.json";
+    options.layout = "classroom";
+    auto session = openHeadless(options);
+    if (!session)
+        GTEST_SKIP() << "no headless GL";
+    for (int i = 0; i < 3; ++i)
+        session->renderFrame();
+    const ks::app::AppState& state = session->app().state();
+    ASSERT_TRUE(state.project.session) << "the project did not open";
+    // The stage's kernel file is open in the editor.
+    EXPECT_TRUE(std::any_of(state.editor.tabs.begin(), state.editor.tabs.end(),
+                            [](const auto& tab) { return tab->doc.path().filename() == "pycuda_tutorial.cu"; }));
+    const ImGuiWindow* editor = drawn("Kernel editor");
+    const ImGuiWindow* views = drawn("Views");
+    const ImGuiWindow* launch = drawn("Launch");
+    ASSERT_TRUE(editor && views && launch);
+    EXPECT_FLOAT_EQ(editor->Pos.x, 0.f);
+    EXPECT_NEAR(views->Pos.x, editor->Size.x, 1.f) << "the picture is beside the editor";
+    EXPECT_NEAR(launch->Pos.x, views->Pos.x, 1.f) << "the launch panel is under the picture";
+    EXPECT_GT(launch->Pos.y, views->Pos.y);
+    EXPECT_FALSE(launch->Collapsed);
+    EXPECT_EQ(drawn("Device"), nullptr);
+    EXPECT_EQ(drawn("Project"), nullptr);
+    ASSERT_TRUE(state.editor.monoFont);
+    EXPECT_NEAR(state.editor.monoFont->FontSize, 22.5f, 0.1f) << "large fonts (15 px x 1.5)";
+
+    session->app().teachCommands().layout = ks::app::Layout::Standard;
+    session->renderFrame(); // applies the command
+    session->renderFrame(); // lays out again
+    EXPECT_EQ(state.teach.layout, ks::app::Layout::Standard);
+    ASSERT_TRUE(drawn("Device"));
+    ASSERT_TRUE(drawn("Project"));
+    EXPECT_NEAR(state.editor.monoFont->FontSize, 15.f, 0.1f);
+    EXPECT_LT(drawn("Kernel editor")->Size.x, editor->Size.x + 1.f);
+}
+
+TEST(TeachApp, TeachingFlagsParseAndRefuseNonsense)
+{
+    auto parse = [](std::vector<std::string> args) {
+        args.insert(args.begin(), "kernelscope");
+        std::vector<char*> argv;
+        for (auto& a : args)
+            argv.push_back(a.data());
+        return ks::app::parseOptions(int(argv.size()), argv.data());
+    };
+    auto ok = parse({"--headless", "--project", "p.json", "--overlay", "write count", "--inspect", "3,2"});
+    ASSERT_TRUE(ok.options);
+    EXPECT_TRUE(ok.options->ui) << "an overlay needs the panels";
+    EXPECT_EQ(ok.options->overlayMode, 7);
+    EXPECT_EQ(ok.options->inspect, (std::array<int, 2>{3, 2}));
+    EXPECT_EQ(parse({"--overlay", "WARP"}).options->overlayMode, 3);
+    EXPECT_EQ(parse({"--inspect", "17"}).options->inspect, (std::array<int, 2>{17, 0}));
+    EXPECT_FALSE(parse({"--overlay", "rainbow"}).options);
+    EXPECT_EQ(parse({"--overlay", "rainbow"}).exitCode, 2);
+    EXPECT_FALSE(parse({"--inspect", "-1,2"}).options);
+    EXPECT_FALSE(parse({"--layout", "cinema"}).options);
+    EXPECT_FALSE(parse({"--headless", "--project", "p.json"}).options->ui);
+}

@@ -37,7 +37,7 @@ std::string minimalBlocker(std::string_view source, const std::string& fileName,
 // The lean-cuRAND fast path of rtc::compile. curand_kernel.h defines the XORWOW and MRG32k3a
 // skip-ahead tables (about 220 KiB) as __device__ arrays, and NVRTC emits every __device__ variable,
 // used or not: a curand kernel's PTX is about 1 MB, and generating and parsing it is most of the
-// compile (3x the rest for a Philox kernel). When the source includes curand_kernel.h and its text
+// compile (2.8x the rest for a Philox kernel). When the source includes curand_kernel.h and its text
 // names neither generator, compile() pre-includes a header that leaves the tables out and routes
 // any use of them to an undefined function: a kernel that does use them then fails to link (never
 // silently reads other data), and compile() compiles again with the tables.

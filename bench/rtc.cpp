@@ -301,13 +301,15 @@ int main(int argc, char** argv)
             engine.push_back(last.compileMs - last.nvrtcMs);
             pchUsed += last.pch == rtc::PchUse::Used;
         }
-        row.note += (row.note.empty() ? "" : "; ") + std::string("mode ") + std::string(rtc::compileModeName(last.mode));
+        row.note += (row.note.empty() ? "" : "; ") + std::string("mode ") +
+                    std::string(rtc::compileModeName(last.mode));
         if (last.curandTablesLeftOut)
             row.note += ", curand tables left out";
         else if (file == "bench_curand.cu")
             row.note += ", curand tables kept (" + last.curandTablesReason + ")";
         char buf[160];
-        std::snprintf(buf, sizeof buf, "; engine's own work %.2f ms; PTX %zu KiB", median(engine), last.ptx.size() / 1024);
+        std::snprintf(buf, sizeof buf, "; engine's own work %.2f ms; PTX %zu KiB", median(engine),
+                      last.ptx.size() / 1024);
         row.note += buf;
         if (o.precompiledHeaders && rtc::nvrtcSupportsPch())
             row.note += "; PCH " + std::string(rtc::pchUseName(first.pch)) + " by the first compile (" +

@@ -67,7 +67,8 @@ TEST_F(CudaTest, LeanCurandDrawsTheSameNumbersAsAFullBuild)
         double sum = 0, sumSq = 0;
         for (int i = 0; i < n; ++i) {
             ASSERT_FALSE(std::isnan(x[i])) << c.state << ": element " << i << " not written";
-            EXPECT_EQ(std::memcmp(&x[i], &y[i], sizeof(float)), 0) << c.state << ": " << i << " " << x[i] << " " << y[i];
+            EXPECT_EQ(std::memcmp(&x[i], &y[i], sizeof(float)), 0)
+                << c.state << ": " << i << " " << x[i] << " " << y[i];
             sum += x[i];
             sumSq += double(x[i]) * x[i];
         }

@@ -127,7 +127,8 @@ TEST(LeanCurand, GeneratorsHiddenFromTheScanFailToLinkAndAreCompiledAgainWithThe
     // Token pasting hides the state types from the scan; the lean build then calls the undefined
     // ks_curand_*_left_out() functions and fails to link, and compile() returns the full build.
     const std::string glue = "#define GLUE(a, b) a##b\n";
-    for (const std::string& state : {std::string("GLUE(curandSt, ate)"), std::string("GLUE(curandStateMRG, 32k3a_t)")}) {
+    const std::string hidden[] = {"GLUE(curandSt, ate)", "GLUE(curandStateMRG, 32k3a_t)"};
+    for (const std::string& state : hidden) {
         const std::string source = rngKernel(glue, state, "0.5");
         ASSERT_EQ(curandTablesBlocker(source, "rng.cu", hopper()), "") << state << ": the scan saw through it";
         const CompileResult r = compile(source, "rng.cu", hopper());

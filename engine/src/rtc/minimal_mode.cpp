@@ -174,7 +174,8 @@ std::string curandTablesBlocker(std::string_view source, const std::string& file
 {
     if (!options.leanCurand)
         return "the lean-cuRAND fast path is off";
-    return curandTablesBlocker(source, scanIncludes(source, fileName, includeSearchPath(options), toolkitIncludeDirs()));
+    return curandTablesBlocker(source,
+                               scanIncludes(source, fileName, includeSearchPath(options), toolkitIncludeDirs()));
 }
 
 std::string minimalBlocker(std::string_view source, const std::string& fileName, const CompileOptions& options)

@@ -3,9 +3,14 @@
 //   NVRTC compile of a 30-line kernel, cold (a fresh process: NVRTC loads its builtins) and warm
 //   (median of repeated compiles of edited source, no cache); a cache hit from request to loaded
 //   module (memory and disk; the module load part only with a GPU); a kernel that includes
-//   <curand_kernel.h>, warm, with and without NVRTC's precompiled headers.
+//   <curand_kernel.h>, warm (the default: lean cuRAND and PCH; then each turned off).
+//   --options adds what each NVRTC option costs on its own (bare nvrtcCompileProgram calls).
 //
-// Usage: ks_bench_rtc [--json FILE] [--reps N] [--arch sm_XX]
+// Every timed compile is of a source no earlier compile in the process saw (a changed constant),
+// as an edit is. Times are wall clock; the cpu column is the process' CPU time for the same
+// samples (steadier on a shared machine; NVRTC compiles on the calling thread).
+//
+// Usage: ks_bench_rtc [--json FILE] [--reps N] [--arch sm_XX] [--options]
 // Runs without a GPU (the compile parts); the goals are the live-kernels issue's.
 #include "ks/cuda/context.hpp"
 #include "ks/cuda/device_info.hpp"
@@ -14,6 +19,8 @@
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/compiler.hpp"
 
+#include <nvrtc.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -71,14 +78,15 @@ extern "C" __global__ void stencil(const float* in, float* out, float* sums, int
 )";
 }
 
-std::string curandKernel(int variant)
+// `state`: Philox (no skip-ahead tables), or curandState (XORWOW, cuRAND's default: its tables stay in).
+std::string curandKernel(int variant, const char* state = "curandStatePhilox4_32_10_t")
 {
     return R"(#include <curand_kernel.h>
 extern "C" __global__ void noise(float* out, unsigned long long seed, int n)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    curandStatePhilox4_32_10_t s;
+    )" + std::string(state) + R"( s;
     curand_init(seed, i, 0, &s);
     out[i] = curand_normal(&s) * )" + std::to_string(variant) + R"(.0f;
 }
@@ -90,19 +98,29 @@ double msSince(Clock::time_point t)
     return std::chrono::duration<double, std::milli>(Clock::now() - t).count();
 }
 
+double cpuMs()
+{
+    rusage u{};
+    ::getrusage(RUSAGE_SELF, &u);
+    return (double(u.ru_utime.tv_sec) + double(u.ru_stime.tv_sec)) * 1e3 +
+           (double(u.ru_utime.tv_usec) + double(u.ru_stime.tv_usec)) / 1e3;
+}
+
+double median(std::vector<double> s)
+{
+    if (s.empty())
+        return 0;
+    std::sort(s.begin(), s.end());
+    return s.size() % 2 ? s[s.size() / 2] : (s[s.size() / 2 - 1] + s[s.size() / 2]) / 2;
+}
+
 struct Row {
     std::string name;
     std::vector<double> samples;
     double goal = 0; // ms, 0: none
     std::string note;
-    double median() const
-    {
-        if (samples.empty())
-            return 0;
-        std::vector<double> s = samples;
-        std::sort(s.begin(), s.end());
-        return s.size() % 2 ? s[s.size() / 2] : (s[s.size() / 2 - 1] + s[s.size() / 2]) / 2;
-    }
+    std::vector<double> cpu; // process CPU ms per sample, where measured
+    double median() const { return ::median(samples); }
     double min() const { return samples.empty() ? 0 : *std::min_element(samples.begin(), samples.end()); }
 };
 
@@ -131,12 +149,87 @@ rtc::CompileResult compileOrDie(const std::string& source, const std::string& na
     return r;
 }
 
+// What each NVRTC option costs on its own: bare nvrtcCompileProgram calls (no engine), each
+// configuration in turn per round so that a busy machine slows all alike.
+void measureOptionCosts(std::vector<Row>& rows, const std::string& arch, int reps, int& variant)
+{
+    const fs::path pchDir = fs::temp_directory_path() / ("ks-bench-pch-" + std::to_string(::getpid()));
+    fs::create_directories(pchDir);
+    std::vector<std::string> includes;
+    for (const std::string& dir : rtc::defaultIncludePaths())
+        includes.push_back("-I" + dir);
+    const std::string archOption = "-arch=" + arch;
+    std::string virtualArch = arch;
+    if (virtualArch.rfind("sm_", 0) == 0)
+        virtualArch.replace(0, 3, "compute_");
+    std::vector<std::pair<std::string, std::vector<std::string>>> configs = {
+        {"nvrtc bare: -arch only", {archOption}},
+        {"nvrtc + -std=c++17", {archOption, "-std=c++17"}},
+        {"nvrtc + -Xptxas=-v", {archOption, "-Xptxas=-v"}},
+        {"nvrtc + include path (kernels, cccl, cuda)", {archOption}},
+        {"nvrtc + -lineinfo", {archOption, "-lineinfo"}},
+        {"nvrtc + -minimal", {archOption, "-minimal"}},
+        {"nvrtc + -pch", {archOption, "-pch", "-pch-dir=" + pchDir.string()}},
+        {"nvrtc + -no-cache", {archOption, "-no-cache"}},
+        {"nvrtc + --Ofast-compile=max (not used)", {archOption, "--Ofast-compile=max"}},
+        {"nvrtc PTX only (-arch=" + virtualArch + ")", {"-arch=" + virtualArch}},
+        {"nvrtc with the engine's default options", rtc::buildOptionList(rtc::CompileOptions{})},
+    };
+    configs[3].second.insert(configs[3].second.end(), includes.begin(), includes.end());
+    configs.back().second[0] = archOption;
+    configs.back().second.push_back("-pch");
+    configs.back().second.push_back("-pch-dir=" + pchDir.string());
+    auto once = [&](const std::vector<std::string>& options, double* wall, double* cpu) {
+        const std::string source = kernel30(++variant);
+        nvrtcProgram program = nullptr;
+        nvrtcCreateProgram(&program, source.c_str(), "bench.cu", 0, nullptr, nullptr);
+        std::vector<const char*> argv;
+        for (const auto& o : options)
+            argv.push_back(o.c_str());
+        const double c = cpuMs();
+        const auto t = Clock::now();
+        const nvrtcResult r = nvrtcCompileProgram(program, int(argv.size()), argv.data());
+        if (wall)
+            *wall = msSince(t);
+        if (cpu)
+            *cpu = cpuMs() - c;
+        nvrtcDestroyProgram(&program);
+        if (r != NVRTC_SUCCESS) {
+            std::fprintf(stderr, "option-cost compile failed: %s\n", nvrtcGetErrorString(r));
+            std::exit(1);
+        }
+    };
+    std::vector<Row> costs;
+    for (const auto& [name, options] : configs) {
+        once(options, nullptr, nullptr); // untimed: PCH creation, first use of a mode
+        costs.push_back(Row{name, {}, 0, "", {}});
+    }
+    for (int i = 0; i < reps; ++i) {
+        for (std::size_t k = 0; k < configs.size(); ++k) {
+            double wall = 0, cpu = 0;
+            once(configs[k].second, &wall, &cpu);
+            costs[k].samples.push_back(wall);
+            costs[k].cpu.push_back(cpu);
+        }
+    }
+    const double bare = median(costs[0].cpu);
+    for (Row& r : costs) {
+        char buf[64];
+        std::snprintf(buf, sizeof buf, "cpu %+.1f ms against bare", median(r.cpu) - bare);
+        r.note = buf;
+        rows.push_back(std::move(r));
+    }
+    std::error_code ec;
+    fs::remove_all(pchDir, ec);
+}
+
 } // namespace
 
 int main(int argc, char** argv)
 {
     std::string jsonPath, arch;
     int reps = 10;
+    bool optionCosts = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--json" && i + 1 < argc)
@@ -145,6 +238,8 @@ int main(int argc, char** argv)
             reps = std::max(1, std::atoi(argv[++i]));
         else if (a == "--arch" && i + 1 < argc)
             arch = argv[++i];
+        else if (a == "--options")
+            optionCosts = true;
         else if (a == "--cold-child") {
             // One compile in a fresh process: prints its time and exits.
             rtc::CompileOptions o;
@@ -154,7 +249,7 @@ int main(int argc, char** argv)
             std::printf("%.3f\n", msSince(t));
             return 0;
         } else {
-            std::fprintf(stderr, "usage: ks_bench_rtc [--json FILE] [--reps N] [--arch sm_XX]\n");
+            std::fprintf(stderr, "usage: ks_bench_rtc [--json FILE] [--reps N] [--arch sm_XX] [--options]\n");
             return 2;
         }
     }
@@ -173,6 +268,7 @@ int main(int argc, char** argv)
     rtc::CompileOptions options;
     options.arch = arch;
     std::vector<Row> rows;
+    int variant = 0; // every compile in this process gets a source no earlier one had
 
     // Cold: fresh processes, each compiling once.
     {
@@ -187,51 +283,88 @@ int main(int argc, char** argv)
         }
         rows.push_back(row);
     }
-    // Warm: edited source each time (no cache), after one compile in this process.
-    compileOrDie(kernel30(0), "bench.cu", options);
-    // The default (the -minimal fast path when the scan allows), the full headers (fast path off:
-    // the default before the fast path existed) and -minimal forced.
-    {
-        rtc::CompileOptions full = options;
-        full.autoMinimal = false;
-        rtc::CompileOptions minimal = options;
-        minimal.minimal = true;
-        const std::pair<const char*, const rtc::CompileOptions*> variants[] = {
-            {"compile 30-line kernel, warm (no cache)", &options},
-            {"compile 30-line kernel, warm, full headers", &full},
-            {"compile 30-line kernel, warm, -minimal forced", &minimal}};
-        // Two passes over the variants, the first untimed: NVRTC's first compiles of a mode in a
-        // process (builtins, automatic PCH) made whichever row came first look slow (seen on an
-        // H200: the first row 56 ms, the same compile in a later row 5-8 ms).
-        // Every compile gets a source no earlier compile in this process saw: NVRTC reuses work for
-        // a source it compiled before, which made rows that repeated an earlier row's sources look
-        // several times faster than a real edit (seen on an H200: 6.5 ms against 40 ms).
-        int variant = 0;
-        for (int pass = 0; pass < 2; ++pass) {
-            for (const auto& [name, o] : variants) {
-                ++variant;
-                Row row{name, {}, 20, ""};
-                for (int i = 1; i <= std::max(reps, 10); ++i) {
-                    const auto t = Clock::now();
-                    const rtc::CompileResult r = compileOrDie(kernel30(i + 100 * variant), "bench.cu", *o);
-                    row.samples.push_back(msSince(t));
-                    row.note = "mode " + std::string(rtc::compileModeName(r.mode));
-                }
-                if (pass == 1)
-                    rows.push_back(row);
-            }
+    // Runs `reps` compiles of `make(new variant)` with `o`, after two untimed ones (NVRTC's first
+    // compiles of a mode in a process create its PCH and load what that mode needs).
+    auto timeCompiles = [&](Row row, const auto& make, const rtc::CompileOptions& o, int count) {
+        const std::string file = row.name.find("curand") != std::string::npos ? "bench_curand.cu" : "bench.cu";
+        const rtc::CompileResult first = compileOrDie(make(++variant), file, o);
+        compileOrDie(make(++variant), file, o);
+        std::vector<double> engine;
+        int pchUsed = 0;
+        rtc::CompileResult last;
+        for (int i = 0; i < count; ++i) {
+            const double c = cpuMs();
+            const auto t = Clock::now();
+            last = compileOrDie(make(++variant), file, o);
+            row.samples.push_back(msSince(t));
+            row.cpu.push_back(cpuMs() - c);
+            engine.push_back(last.compileMs - last.nvrtcMs);
+            pchUsed += last.pch == rtc::PchUse::Used;
         }
-    }
+        row.note += (row.note.empty() ? "" : "; ") + std::string("mode ") +
+                    std::string(rtc::compileModeName(last.mode));
+        if (last.curandTablesLeftOut)
+            row.note += ", curand tables left out";
+        else if (file == "bench_curand.cu")
+            row.note += ", curand tables kept (" + last.curandTablesReason + ")";
+        char buf[160];
+        std::snprintf(buf, sizeof buf, "; engine's own work %.2f ms; PTX %zu KiB", median(engine),
+                      last.ptx.size() / 1024);
+        row.note += buf;
+        if (o.precompiledHeaders && rtc::nvrtcSupportsPch())
+            row.note += "; PCH " + std::string(rtc::pchUseName(first.pch)) + " by the first compile (" +
+                        std::to_string(int(first.compileMs)) + " ms), reused in " + std::to_string(pchUsed) + " of " +
+                        std::to_string(count);
+        rows.push_back(row);
+    };
+    const int warmReps = std::max(reps, 10);
+    const int curandReps = std::max(reps / 2, 3);
+    compileOrDie(kernel30(++variant), "bench.cu", options);
+
+    // Warm 30-line kernel: the default, then the alternatives.
+    rtc::CompileOptions minimal = options;
+    minimal.minimal = true;
+    rtc::CompileOptions noPch = options;
+    noPch.precompiledHeaders = false;
+    rtc::CompileOptions noNvrtcCache = options;
+    noNvrtcCache.nvrtcCache = false;
+    timeCompiles({"compile 30-line kernel, warm (the default)", {}, 20, ""}, kernel30, options, warmReps);
+    timeCompiles({"compile 30-line kernel, warm, -minimal", {}, 20, ""}, kernel30, minimal, warmReps);
+    timeCompiles({"compile 30-line kernel, warm, PCH off", {}, 20, ""}, kernel30, noPch, warmReps);
+    timeCompiles({"compile 30-line kernel, warm, NVRTC cache off", {}, 20, "-no-cache"}, kernel30, noNvrtcCache,
+                 warmReps);
+    // Not an edit: one source again and again, which NVRTC 13 serves from its own cache (in the
+    // driver's compute cache, so only where a driver is installed). Earlier runs of this bench
+    // that repeated sources measured this, not a compile.
+    timeCompiles({"compile 30-line kernel, the SAME source again", {}, 0, "not an edit: NVRTC's own cache"},
+                 [](int) { return kernel30(-1); }, options, warmReps);
+
     // Cache hits: memory, then disk through a fresh cache object each time.
     const fs::path cacheDir = fs::temp_directory_path() / ("ks-bench-cache-" + std::to_string(::getpid()));
     {
         rtc::CompileCache cache(cacheDir);
-        const std::string source = kernel30(1000);
+        // Misses first: what the cache adds to a compile (key, lookup, disk write).
+        Row miss{"compile 30-line kernel, warm, through the cache", {}, 20, ""};
+        std::vector<double> own;
+        for (int i = 0; i < warmReps; ++i) {
+            const double c = cpuMs();
+            const auto t = Clock::now();
+            const auto r = cache.compile(kernel30(++variant), "bench.cu", options);
+            miss.samples.push_back(msSince(t));
+            miss.cpu.push_back(cpuMs() - c);
+            own.push_back(miss.samples.back() - r->compileMs);
+        }
+        char buf[96];
+        std::snprintf(buf, sizeof buf, "a miss each time; the cache's own work %.2f ms (key, lookup, disk write)",
+                      median(own));
+        miss.note = buf;
+        rows.push_back(miss);
+        const std::string source = kernel30(++variant);
         cache.compile(source, "bench.cu", options);
         Row memory{gpu ? "cache hit (memory) to loaded module" : "cache hit (memory), lookup only", {}, 1,
                    gpu ? "request, key (include scan), lookup, cuModuleLoadData" : "no GPU: module load not measured"};
         Row disk{gpu ? "cache hit (disk) to loaded module" : "cache hit (disk), lookup only", {}, 1, memory.note};
-        for (int i = 0; i < std::max(reps, 10); ++i) {
+        for (int i = 0; i < warmReps; ++i) {
             auto t = Clock::now();
             auto hit = cache.request(source, "bench.cu", options);
             if (gpu)
@@ -251,43 +384,32 @@ int main(int argc, char** argv)
         std::error_code ec;
         fs::remove_all(cacheDir, ec);
     }
-    // curand, warm, with and without PCH (the first compile of each mode is not counted).
-    // Each configuration is warmed with two untimed compiles of its own (the first creates the PCH).
-    for (auto [pch, fullHeaders] : {std::pair{true, false}, std::pair{true, true}, std::pair{false, false}}) {
-        rtc::CompileOptions o = options;
-        o.precompiledHeaders = pch;
-        o.autoMinimal = !fullHeaders;
-        const int base = 1000 * (1 + (pch ? 1 : 0) + (fullHeaders ? 2 : 0)); // unique sources per row
-        const rtc::CompileResult first = compileOrDie(curandKernel(base), "bench_curand.cu", o);
-        compileOrDie(curandKernel(base + 1), "bench_curand.cu", o);
-        Row row{std::string("compile curand kernel, warm, PCH ") + (pch ? "on" : "off") +
-                    (fullHeaders ? ", full headers" : ""),
-                {}, 150, "mode " + std::string(rtc::compileModeName(first.mode))};
-        if (pch)
-            row.note += "; first compile (creates the PCH) " + std::to_string(int(first.compileMs)) + " ms; PCH " +
-                        std::string(rtc::pchUseName(first.pch));
-        if (pch && !rtc::nvrtcSupportsPch())
-            row.note = "NVRTC " + rtc::nvrtcVersionString() + " has no PCH";
-        int used = 0;
-        for (int i = 1; i <= std::max(reps / 2, 3); ++i) {
-            const auto t = Clock::now();
-            const rtc::CompileResult r = compileOrDie(curandKernel(base + 1 + i), "bench_curand.cu", o);
-            row.samples.push_back(msSince(t));
-            used += r.pch == rtc::PchUse::Used;
-        }
-        if (pch)
-            row.note += "; reused in " + std::to_string(used) + " of " + std::to_string(row.samples.size());
-        rows.push_back(row);
-    }
+
+    // curand, warm: the default (lean cuRAND, PCH), then each turned off, then a XORWOW kernel.
+    rtc::CompileOptions tablesKept = options;
+    tablesKept.leanCurand = false;
+    rtc::CompileOptions leanNoPch = options;
+    leanNoPch.precompiledHeaders = false;
+    const auto philox = [](int v) { return curandKernel(v); };
+    timeCompiles({"compile curand kernel, warm (the default)", {}, 150, ""}, philox, options, curandReps);
+    timeCompiles({"compile curand kernel, warm, tables kept", {}, 150, "lean cuRAND off"}, philox, tablesKept,
+                 curandReps);
+    timeCompiles({"compile curand kernel, warm, PCH off", {}, 150, ""}, philox, leanNoPch, curandReps);
+    timeCompiles({"compile curand XORWOW kernel, warm", {}, 150, "curandState"},
+                 [](int v) { return curandKernel(v, "curandState"); }, options, curandReps);
+
+    if (optionCosts)
+        measureOptionCosts(rows, arch, warmReps, variant);
 
     std::printf("ks_bench_rtc: NVRTC %s, arch %s, device %s\n\n", rtc::nvrtcVersionString().c_str(), arch.c_str(),
                 device.c_str());
-    std::printf("%-48s %10s %10s %4s %8s  %s\n", "measure", "median ms", "min ms", "n", "goal ms", "");
+    std::printf("%-48s %10s %10s %10s %4s %8s  %s\n", "measure", "median ms", "min ms", "cpu ms", "n", "goal ms", "");
     for (const Row& r : rows) {
         const char* verdict = r.goal == 0 || r.samples.empty() ? "" : r.median() <= r.goal ? "ok" : "MISSED";
-        std::printf("%-48s %10.3f %10.3f %4zu %8s  %s%s%s\n", r.name.c_str(), r.median(), r.min(), r.samples.size(),
-                    r.goal ? std::to_string(int(r.goal)).c_str() : "-", verdict, r.note.empty() ? "" : "  ",
-                    r.note.c_str());
+        const std::string cpu = r.cpu.empty() ? "-" : std::to_string(median(r.cpu)).substr(0, 7);
+        std::printf("%-48s %10.3f %10.3f %10s %4zu %8s  %s%s%s\n", r.name.c_str(), r.median(), r.min(), cpu.c_str(),
+                    r.samples.size(), r.goal ? std::to_string(int(r.goal)).c_str() : "-", verdict,
+                    r.note.empty() ? "" : "  ", r.note.c_str());
     }
     if (!jsonPath.empty()) {
         std::ofstream out(jsonPath);
@@ -297,7 +419,7 @@ int main(int argc, char** argv)
         for (std::size_t i = 0; i < rows.size(); ++i) {
             const Row& r = rows[i];
             out << "    {\"name\": \"" << jsonEscape(r.name) << "\", \"median_ms\": " << r.median()
-                << ", \"min_ms\": " << r.min() << ", \"n\": " << r.samples.size() << ", \"goal_ms\": " << r.goal
+                << ", \"min_ms\": " << r.min() << ", \"cpu_median_ms\": " << median(r.cpu) << ", \"n\": " << r.samples.size() << ", \"goal_ms\": " << r.goal
                 << ", \"met\": " << (r.goal == 0 || r.median() <= r.goal ? "true" : "false") << ", \"note\": \""
                 << jsonEscape(r.note) << "\", \"samples_ms\": [";
             for (std::size_t j = 0; j < r.samples.size(); ++j)

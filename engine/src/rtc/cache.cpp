@@ -28,7 +28,7 @@ namespace {
 constexpr char kMagic[8] = {'K', 'S', 'R', 'T', 'C', '\0', '\r', '\n'};
 constexpr std::uint32_t kFormat = 2;
 constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 32 + 8 + 32;
-constexpr const char* kEntryFolder = "rtc-v2";
+constexpr const char* kEntryFolder = "rtc-v3";
 constexpr const char* kEntrySuffix = ".ksc";
 
 using Clock = std::chrono::steady_clock;
@@ -181,6 +181,9 @@ std::string encodeResult(const CompileResult& r)
     }
     w.u8(std::uint8_t(r.mode));
     w.str(r.fullReason);
+    w.u8(r.curandTablesLeftOut ? 1 : 0);
+    w.str(r.curandTablesReason);
+    w.f64(r.nvrtcMs);
     return w.take();
 }
 
@@ -218,6 +221,9 @@ std::shared_ptr<CompileResult> decodeResult(std::string_view payload)
         return nullptr;
     out->mode = CompileMode(mode);
     out->fullReason = r.str();
+    out->curandTablesLeftOut = r.u8() != 0;
+    out->curandTablesReason = r.str();
+    out->nvrtcMs = r.f64();
     if (!r.ok() || !r.atEnd())
         return nullptr;
     return out;
@@ -266,6 +272,8 @@ std::string CompileCache::key(const std::string& source, const std::string& file
             : !options.autoMinimal       ? "mode: full"
             : minimalBlocker(source, scan).empty() ? "mode: -minimal first"
                                                    : "mode: full");
+    h.field(options.leanCurand && curandTablesBlocker(source, scan).empty() ? "curand tables: left out first"
+                                                                             : "curand tables: kept");
     return Sha256::hex(h.finish());
 }
 

@@ -36,9 +36,10 @@ std::string ms(double v)
 // Which NVRTC mode produced the result, and why the full headers were needed where they were.
 std::string modeText(const CompileResult& r)
 {
+    const std::string curand = r.curandTablesLeftOut ? ", cuRAND tables left out" : "";
     if (r.mode == CompileMode::Minimal)
-        return "-minimal";
-    return "full headers" + (r.fullReason.empty() ? std::string() : ": " + r.fullReason);
+        return "-minimal" + curand;
+    return "full headers" + (r.fullReason.empty() ? std::string() : ": " + r.fullReason) + curand;
 }
 
 std::string plural(std::size_t n, const char* word)

@@ -121,6 +121,8 @@ std::vector<std::string> buildOptionList(const CompileOptions& o)
         opts.push_back("-minimal");
     if (o.ptxasVerbose && o.arch.rfind("sm_", 0) == 0)
         opts.push_back("-Xptxas=-v");
+    if (!o.nvrtcCache)
+        opts.push_back("-no-cache");
     for (const auto& d : o.defines)
         opts.push_back("-D" + d);
     for (const auto& p : o.includePaths)
@@ -197,14 +199,13 @@ private:
     fs::path m_root;
 };
 
-fs::path pchFolder(const std::string& source, const std::string& fileName, const CompileOptions& options,
-                   const std::vector<std::string>& optionList)
+fs::path pchFolder(const IncludeScan& scan, const std::vector<std::string>& optionList)
 {
     static const PchFolders folders;
     Sha256 state;
     for (const auto& o : optionList)
         state.field(o);
-    scanIncludes(source, fileName, includeSearchPath(options), toolkitIncludeDirs()).hashInto(state);
+    scan.hashInto(state);
     return folders.folderFor(state.finish());
 }
 
@@ -243,9 +244,42 @@ Diagnostic toolDiagnostic(const std::string& fileName, std::string message)
     return d;
 }
 
-// One nvrtcCompileProgram with exactly `options`.
+// Pre-included (from memory) for lean cuRAND: curand_precalc.h and curand_mrg32k3a.h hold nothing but
+// the tables and four XORWOW constants, so their include guards are set, the constants defined with
+// curand_precalc.h's values, and every table name routed to a device function that is declared
+// and never defined. Code that reads a table therefore fails to link ("Unresolved extern function
+// 'ks_curand_..._left_out'") instead of reading something else; code that does not (Philox, Sobol,
+// MTGP, the distributions) compiles to the same instructions as with the tables (a unit test
+// compares the PTX).
+constexpr const char* kLeanCurandHeaderName = "kernelscope_lean_curand.h";
+constexpr const char* kLeanCurandHeader = R"(#pragma once
+#define CURAND_XORWOW_PRECALCULATED_H_
+#define CURAND_MRG32K3A_MATRICES_H_
+#define PRECALC_NUM_MATRICES (32)
+#define PRECALC_BLOCK_SIZE (2)
+#define PRECALC_BLOCK_MASK ((1 << PRECALC_BLOCK_SIZE) - 1)
+#define XORWOW_SEQUENCE_SPACING (67)
+__device__ unsigned int (*ks_curand_xorwow_tables_left_out())[800];
+__device__ unsigned int (*ks_curand_mrg32k3a_tables_left_out())[3][3];
+#define precalc_xorwow_matrix ks_curand_xorwow_tables_left_out()
+#define precalc_xorwow_offset_matrix ks_curand_xorwow_tables_left_out()
+#define mrg32k3aM1 ks_curand_mrg32k3a_tables_left_out()
+#define mrg32k3aM2 ks_curand_mrg32k3a_tables_left_out()
+#define mrg32k3aM1SubSeq ks_curand_mrg32k3a_tables_left_out()
+#define mrg32k3aM2SubSeq ks_curand_mrg32k3a_tables_left_out()
+#define mrg32k3aM1Seq ks_curand_mrg32k3a_tables_left_out()
+#define mrg32k3aM2Seq ks_curand_mrg32k3a_tables_left_out()
+)";
+
+double msSince(std::chrono::steady_clock::time_point start)
+{
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+// One nvrtcCompileProgram with exactly `options`, plus the lean cuRAND header when asked.
 CompileResult compileOnce(const std::string& source, const std::string& fileName, const CompileOptions& options,
-                          const std::vector<std::string>& nameExpressions, const std::atomic<bool>* cancel)
+                          bool leanCurand, const IncludeScan& scan, const std::vector<std::string>& nameExpressions,
+                          const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
     CompileResult result;
@@ -255,7 +289,10 @@ CompileResult compileOnce(const std::string& source, const std::string& fileName
     const std::string& text = source;
 
     nvrtcProgram raw = nullptr;
-    checkNvrtc(nvrtcCreateProgram(&raw, text.c_str(), fileName.c_str(), 0, nullptr, nullptr), "nvrtcCreateProgram");
+    checkNvrtc(nvrtcCreateProgram(&raw, text.c_str(), fileName.c_str(), leanCurand ? 1 : 0,
+                                  leanCurand ? &kLeanCurandHeader : nullptr,
+                                  leanCurand ? &kLeanCurandHeaderName : nullptr),
+               "nvrtcCreateProgram");
     ProgramPtr program(raw);
     for (const auto& name : nameExpressions)
         checkNvrtc(nvrtcAddNameExpression(raw, name.c_str()), "nvrtcAddNameExpression");
@@ -264,9 +301,12 @@ CompileResult compileOnce(const std::string& source, const std::string& fileName
                    "nvrtcSetFlowCallback");
 
     std::vector<std::string> opts = buildOptionList(options);
+    if (leanCurand)
+        opts.push_back(std::string("-include=") + kLeanCurandHeaderName);
+    result.curandTablesLeftOut = leanCurand;
     bool pchOn = false;
     if (options.precompiledHeaders && nvrtcSupportsPch()) {
-        if (fs::path dir = pchFolder(source, fileName, options, opts); !dir.empty()) {
+        if (fs::path dir = pchFolder(scan, opts); !dir.empty()) {
             pchOn = true;
             opts.push_back("-pch");
             opts.push_back("-pch-dir=" + dir.string());
@@ -276,7 +316,9 @@ CompileResult compileOnce(const std::string& source, const std::string& fileName
     std::vector<const char*> argv;
     for (const auto& o : opts)
         argv.push_back(o.c_str());
+    const auto nvrtcStart = std::chrono::steady_clock::now();
     const nvrtcResult compiled = nvrtcCompileProgram(raw, int(argv.size()), argv.data());
+    result.nvrtcMs = msSince(nvrtcStart);
 
     std::size_t logSize = 0;
     checkNvrtc(nvrtcGetProgramLogSize(raw, &logSize), "nvrtcGetProgramLogSize");
@@ -297,7 +339,7 @@ CompileResult compileOnce(const std::string& source, const std::string& fileName
 
     if (compiled == NVRTC_ERROR_CANCELLED) {
         result.cancelled = true;
-        result.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        result.compileMs = msSince(start);
         return result;
     }
     result.diagnostics = parseLog(result.log, fileName);
@@ -349,7 +391,7 @@ CompileResult compileOnce(const std::string& source, const std::string& fileName
                                         nvrtcGetErrorString(compiled) + "); see the log"
                                   : why));
     }
-    result.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    result.compileMs = msSince(start);
     return result;
 }
 
@@ -359,34 +401,35 @@ CompileResult compile(const std::string& source, const std::string& fileName, co
                       const std::vector<std::string>& nameExpressions, const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
-    if (options.minimal) {
-        CompileResult forced = compileOnce(source, fileName, options, nameExpressions, cancel);
-        forced.mode = CompileMode::Minimal;
-        return forced;
+    // One include scan serves the fast-path decisions and the PCH folder.
+    const IncludeScan scan = scanIncludes(source, fileName, includeSearchPath(options), toolkitIncludeDirs());
+    std::string minimalWhy = options.minimal        ? std::string()
+                             : !options.autoMinimal ? "the -minimal fast path is off"
+                                                    : minimalBlocker(source, scan);
+    const std::string curandWhy =
+        options.leanCurand ? curandTablesBlocker(source, scan) : "the lean-cuRAND fast path is off";
+    const bool tryMinimal = !options.minimal && minimalWhy.empty();
+    const bool tryLean = curandWhy.empty();
+
+    CompileOptions first = options;
+    first.minimal = options.minimal || tryMinimal;
+    CompileResult result = compileOnce(source, fileName, first, tryLean, scan, nameExpressions, cancel);
+    result.mode = options.minimal || tryMinimal ? CompileMode::Minimal : CompileMode::Full;
+    result.fullReason = minimalWhy;
+    result.curandTablesReason = curandWhy;
+    if (!result.ok && !result.cancelled && (tryMinimal || tryLean)) {
+        // Whatever the fast path said is dropped: the user sees the full compile's verdict only.
+        const double fastNvrtcMs = result.nvrtcMs;
+        result = compileOnce(source, fileName, options, false, scan, nameExpressions, cancel);
+        result.nvrtcMs += fastNvrtcMs;
+        result.mode = options.minimal ? CompileMode::Minimal
+                      : tryMinimal    ? CompileMode::FullAfterMinimal
+                                      : CompileMode::Full;
+        result.fullReason = tryMinimal ? "-minimal failed" : minimalWhy;
+        result.curandTablesReason = tryLean ? "the build without them failed" : curandWhy;
     }
-    std::string blocker = minimalBlocker(source, fileName, options);
-    if (blocker.empty()) {
-        CompileOptions minimal = options;
-        minimal.minimal = true;
-        CompileResult fast = compileOnce(source, fileName, minimal, nameExpressions, cancel);
-        if (fast.ok || fast.cancelled) {
-            fast.mode = CompileMode::Minimal;
-            fast.compileMs =
-                std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-            return fast;
-        }
-        // Whatever -minimal said is dropped: the user sees the full compile's verdict only.
-        CompileResult full = compileOnce(source, fileName, options, nameExpressions, cancel);
-        full.mode = CompileMode::FullAfterMinimal;
-        full.fullReason = "-minimal failed";
-        full.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        return full;
-    }
-    CompileResult full = compileOnce(source, fileName, options, nameExpressions, cancel);
-    full.mode = CompileMode::Full;
-    full.fullReason = std::move(blocker);
-    full.compileMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-    return full;
+    result.compileMs = msSince(start);
+    return result;
 }
 
 } // namespace ks::rtc

@@ -55,9 +55,10 @@ std::string unquoted(const std::string& spelled)
     return spelled.size() >= 2 ? spelled.substr(1, spelled.size() - 2) : spelled;
 }
 
-} // namespace
-
-std::string minimalBlockerInText(std::string_view text)
+// The first identifier of `text` (comments and numbers skipped) for which `reason` says something,
+// as that reason; with `launches`, a `<<<` counts too. Empty when none.
+template <typename Reason>
+std::string firstReason(std::string_view text, Reason reason, bool launches)
 {
     std::size_t i = 0;
     while (i < text.size()) {
@@ -79,10 +80,9 @@ std::string minimalBlockerInText(std::string_view text)
             const std::size_t start = i;
             while (i < text.size() && identChar(text[i]))
                 ++i;
-            const std::string_view id = text.substr(start, i - start);
-            if (needsFullHeaders(id))
-                return "uses " + std::string(id);
-        } else if (text.substr(i, 3) == "<<<") {
+            if (std::string why = reason(text.substr(start, i - start)); !why.empty())
+                return why;
+        } else if (launches && text.substr(i, 3) == "<<<") {
             return "launches a kernel from device code";
         } else {
             ++i;
@@ -91,34 +91,91 @@ std::string minimalBlockerInText(std::string_view text)
     return {};
 }
 
-std::string minimalBlocker(std::string_view source, const IncludeScan& scan)
+// The first reason `inText` gives for the user headers of `scan` (each read once), prefixed with
+// the header's name; `directive` is asked first about every include directive, toolkit headers
+// included (computed includes are the caller's business).
+template <typename InText, typename Directive>
+std::string firstReasonInHeaders(const IncludeScan& scan, InText inText, Directive directive)
 {
-    if (std::string why = minimalBlockerInText(source); !why.empty())
-        return why;
-    if (scan.computedIncludes > 0)
-        return "has a computed #include";
     std::set<fs::path> read;
     for (const IncludedFile& f : scan.files) {
-        const std::string name = unquoted(f.spelled);
-        if (fullHeaderName(name))
-            return "includes " + f.spelled;
-        if (f.toolkit) {
-            if (std::find(kMinimalSafeToolkitHeaders.begin(), kMinimalSafeToolkitHeaders.end(), name) ==
-                kMinimalSafeToolkitHeaders.end())
-                return "includes " + f.spelled + " (a toolkit header not checked under -minimal)";
-            continue;
-        }
-        if (f.path.empty() || !read.insert(f.path).second)
+        if (std::string why = directive(f); !why.empty())
+            return why;
+        if (f.toolkit || f.path.empty() || !read.insert(f.path).second)
             continue; // not found (an NVRTC builtin such as <cstdint>, or an error either way)
         std::ifstream in(f.path, std::ios::binary);
         if (!in)
             return "cannot read " + f.path.filename().string();
         std::ostringstream text;
         text << in.rdbuf();
-        if (std::string why = minimalBlockerInText(text.str()); !why.empty())
+        if (std::string why = inText(text.str()); !why.empty())
             return f.path.filename().string() + " " + why;
     }
     return {};
+}
+
+} // namespace
+
+std::string minimalBlockerInText(std::string_view text)
+{
+    return firstReason(
+        text, [](std::string_view id) { return needsFullHeaders(id) ? "uses " + std::string(id) : std::string(); },
+        true);
+}
+
+std::string minimalBlocker(std::string_view source, const IncludeScan& scan)
+{
+    if (std::string why = minimalBlockerInText(source); !why.empty())
+        return why;
+    if (scan.computedIncludes > 0)
+        return "has a computed #include";
+    return firstReasonInHeaders(scan, minimalBlockerInText, [](const IncludedFile& f) {
+        const std::string name = unquoted(f.spelled);
+        if (fullHeaderName(name))
+            return "includes " + f.spelled;
+        if (f.toolkit && std::find(kMinimalSafeToolkitHeaders.begin(), kMinimalSafeToolkitHeaders.end(), name) ==
+                             kMinimalSafeToolkitHeaders.end())
+            return "includes " + f.spelled + " (a toolkit header not checked under -minimal)";
+        return std::string();
+    });
+}
+
+bool includesCurandKernel(const IncludeScan& scan)
+{
+    return std::any_of(scan.files.begin(), scan.files.end(),
+                       [](const IncludedFile& f) { return f.toolkit && unquoted(f.spelled) == "curand_kernel.h"; });
+}
+
+std::string curandTablesUserInText(std::string_view text)
+{
+    return firstReason(
+        text,
+        [](std::string_view id) {
+            for (std::string_view part : {"XORWOW", "xorwow", "MRG32k3a", "mrg32k3a"})
+                if (id.find(part) != std::string_view::npos)
+                    return "uses " + std::string(id);
+            return id == "curandState" || id == "curandState_t" ? "uses " + std::string(id) : std::string();
+        },
+        false);
+}
+
+std::string curandTablesBlocker(std::string_view source, const IncludeScan& scan)
+{
+    if (!includesCurandKernel(scan))
+        return "does not include curand_kernel.h";
+    if (std::string why = curandTablesUserInText(source); !why.empty())
+        return why;
+    if (scan.computedIncludes > 0)
+        return "has a computed #include";
+    return firstReasonInHeaders(scan, curandTablesUserInText, [](const IncludedFile&) { return std::string(); });
+}
+
+std::string curandTablesBlocker(std::string_view source, const std::string& fileName, const CompileOptions& options)
+{
+    if (!options.leanCurand)
+        return "the lean-cuRAND fast path is off";
+    return curandTablesBlocker(source,
+                               scanIncludes(source, fileName, includeSearchPath(options), toolkitIncludeDirs()));
 }
 
 std::string minimalBlocker(std::string_view source, const std::string& fileName, const CompileOptions& options)

@@ -37,6 +37,16 @@ struct CompileOptions {
     // nothing there (earlier figures of 5-8 ms came from recompiling identical sources).
     bool minimal = false;
     bool autoMinimal = false;
+    // Lean cuRAND (minimal_mode.hpp): for a source that includes curand_kernel.h and names neither
+    // XORWOW nor MRG32k3a, compile first without those generators' 220 KiB of skip-ahead tables,
+    // which NVRTC would otherwise emit into every module (a Philox kernel compiles 2.8x faster); a build
+    // that turns out to use them fails to link and is compiled again with them, so results never
+    // differ from a full compile's.
+    bool leanCurand = true;
+    // NVRTC 13 keeps its own cache of PTX and CUBIN in the CUDA driver's compute cache
+    // (~/.nv/ComputeCache; only where a driver is installed; CUDA_CACHE_DISABLE=1 turns it off).
+    // false passes -no-cache. Kernelscope's own cache already serves identical sources.
+    bool nvrtcCache = true;
     std::vector<std::string> extra;        // passed through verbatim
 };
 
@@ -92,6 +102,14 @@ struct CompileResult {
     PchUse pch = PchUse::Off;
     CompileMode mode = CompileMode::Full;
     std::string fullReason; // for Full: why -minimal was not tried ("uses tex2D", ...)
+    // Lean cuRAND: whether cuRAND's XORWOW/MRG32k3a tables were left out of this build, and when
+    // they were not, why ("does not include curand_kernel.h", "uses curandState", "the build
+    // without them failed").
+    bool curandTablesLeftOut = false;
+    std::string curandTablesReason;
+    // Milliseconds inside nvrtcCompileProgram, all attempts together: compileMs - nvrtcMs is
+    // Kernelscope's own work (include scan, PCH folder, log parsing, getting the outputs).
+    double nvrtcMs = 0;
 };
 
 // Compiles `source`, which the user knows as `fileName` (diagnostics use it; quoted includes are

@@ -146,16 +146,23 @@ void ViewRenderer::drawImage(const project::ViewDesc& v, const ViewInputs& in, c
             throwUsage("ViewRenderer", "an image view shows float (through a colour map), float4 or uchar4 buffers; \"" +
                                            v.source + "\" holds " + pipeline::cudaTypeName(s.element));
     }
-    const gl::ShaderProgram& checker = program("checker").program;
-    glUseProgram(checker.name());
-    glUniform4f(checker.uniform("u_rect"), -1.f, -1.f, 1.f, 1.f);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-
     const FitRect fit = fitKeepAspect(w, h, target.width(), target.height());
     const float x0 = fit.x / float(target.width()) * 2.f - 1.f;
     const float x1 = (fit.x + fit.width) / float(target.width()) * 2.f - 1.f;
     const float y0 = 1.f - (fit.y + fit.height) / float(target.height()) * 2.f;
     const float y1 = 1.f - fit.y / float(target.height()) * 2.f;
+    // The checkerboard fills only the bars beside the (opaque) image: drawing it under the image
+    // too doubled the fill of a full-screen view, which is most of a 1080p frame's render pass.
+    const gl::ShaderProgram& checker = program("checker").program;
+    glUseProgram(checker.name());
+    const float bars[2][4] = {{-1.f, -1.f, x0, 1.f}, {x1, -1.f, 1.f, 1.f}};        // left, right
+    const float rows[2][4] = {{-1.f, -1.f, 1.f, y0}, {-1.f, y1, 1.f, 1.f}};        // bottom, top
+    for (const auto& r : fit.width < float(target.width()) ? bars : rows) {
+        if (r[2] - r[0] <= 0.f || r[3] - r[1] <= 0.f)
+            continue;
+        glUniform4f(checker.uniform("u_rect"), r[0], r[1], r[2], r[3]);
+        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    }
     const gl::ShaderProgram& p = program("image").program;
     glUseProgram(p.name());
     glUniform4f(p.uniform("u_rect"), x0, y0, x1, y1);

@@ -250,7 +250,7 @@ void inspectorSection(AppState& s)
         return;
     }
     const Inspection& in = *t.inspection;
-    ImGui::TextUnformatted(in.who.summary.c_str());
+    ImGui::TextWrapped("%s", in.who.summary.c_str());
     if (t.pinnedElement) {
         ImGui::SameLine();
         if (ImGui::SmallButton("unpin"))

@@ -20,7 +20,7 @@ shot() { # NAME ARGS...
     fi
 }
 shot doublify-threadidx --project projects/doublify.json --overlay threadIdx --inspect 1,2
-shot doublify-8x2-writecount --project projects/teaching/doublify_8x2.json --overlay "write count" --inspect 5,1
+shot doublify-8x2-writecount --project projects/teaching/doublify_8x2.json --overlay "write count" --inspect 1,1
 shot multiply-warps --project projects/multiply_them.json --stage multiply_them --overlay warp --inspect 390
 shot pi-small-writecount --project projects/teaching/pi_small.json --stage "reduce stride 16" --overlay "write count"
 shot pi-tree-timings --project projects/teaching/pi_tree.json --layout standard --stage map --timeline

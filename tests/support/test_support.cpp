@@ -22,6 +22,20 @@ std::filesystem::path sourceDir()
     return KS_TEST_SOURCE_DIR;
 }
 
+void isolateUserFolders()
+{
+    static std::filesystem::path root; // removed when the process exits
+    root = std::filesystem::temp_directory_path() / ("ks-tests-" + std::to_string(::getpid()));
+    std::atexit([] {
+        std::error_code ec;
+        std::filesystem::remove_all(root, ec);
+    });
+    std::filesystem::create_directories(root / "config");
+    std::filesystem::create_directories(root / "state");
+    ::setenv("XDG_CONFIG_HOME", (root / "config").c_str(), 1);
+    ::setenv("XDG_STATE_HOME", (root / "state").c_str(), 1);
+}
+
 std::filesystem::path referenceDir()
 {
     return sourceDir() / "tests" / "reference";

@@ -21,6 +21,10 @@ namespace ks::test {
 std::filesystem::path sourceDir();    // the repository root
 std::filesystem::path referenceDir(); // tests/reference
 
+// Points XDG_CONFIG_HOME and XDG_STATE_HOME at a folder of this test process, so that runs of the
+// whole app (recent projects, unsaved-edit recovery) never touch the user's own. Call first in main.
+void isolateUserFolders();
+
 // Compares `shot` with the GPU golden image `name`.png in $KS_GPU_REFERENCE_DIR (default
 // tests/reference/gpu): at most 1% of pixels may differ by more than 8 per channel. With
 // KS_UPDATE_REFERENCES=1 it writes the reference instead and skips; a missing reference skips.

@@ -12,6 +12,7 @@
 #include <imgui_internal.h>
 
 #include <algorithm>
+#include <chrono>
 #include <memory>
 
 namespace {
@@ -101,4 +102,47 @@ TEST(TeachApp, TeachingFlagsParseAndRefuseNonsense)
     EXPECT_FALSE(parse({"--inspect", "-1,2"}).options);
     EXPECT_FALSE(parse({"--layout", "cinema"}).options);
     EXPECT_FALSE(parse({"--headless", "--project", "p.json"}).options->ui);
+}
+
+// A project's kernel stage follows the editor's text of its file (saved or not): a broken edit
+// leaves the stage with the failed build (and the last good module, where CUDA runs), a fixed one
+// builds again. Checked here through the builds the stage adopts; no GPU needed.
+TEST(TeachApp, ProjectStagesBuildTheEditorsText)
+{
+    ks::test::TempDir dir;
+    const std::string kernel = "extern \"C\" __global__ void doublify(float* a)\n{\n    a[threadIdx.x] *= 2;\n}\n";
+    const auto cu = dir.write("k.cu", kernel);
+    const auto project = dir.write("p.json", R"({"kernelscope": 1, "name": "p",
+        "resources": {"a": {"kind": "buffer", "type": "float", "count": 4, "init": 1}},
+        "stages": [{"kind": "kernel", "name": "d", "file": "k.cu", "kernel": "doublify", "grid": [1], "block": [4],
+                    "args": ["a"]}],
+        "views": [{"kind": "plot", "name": "a", "source": "a"}]})");
+    ks::app::AppOptions options;
+    options.width = 800;
+    options.height = 500;
+    options.project = project;
+    auto session = openHeadless(options);
+    if (!session)
+        GTEST_SKIP() << "no headless GL";
+    session->renderFrame();
+    const ks::app::AppState& state = session->app().state();
+    ASSERT_TRUE(state.project.session);
+    const auto& stage = static_cast<const ks::pipeline::KernelStage&>(state.project.session->pipeline().stage(0));
+    ASSERT_TRUE(stage.lastBuild() && stage.lastBuild()->ok);
+    EXPECT_NE(stage.lastBuild()->ptx.find("0f40000000"), std::string::npos) << "the file's own x2";
+
+    ASSERT_TRUE(session->app().editDocument(cu, "extern \"C\" __global__ void doublify(float* a)\n{\n    a[threadIdx.x] *= 2\n}\n"));
+    ASSERT_TRUE(session->app().settleBuilds(std::chrono::seconds(60)));
+    session->renderFrame();
+    ASSERT_TRUE(stage.lastBuild());
+    EXPECT_FALSE(stage.lastBuild()->ok) << "the stage took the editor's broken text";
+    EXPECT_NE(stage.status().find("build failed"), std::string::npos) << stage.status();
+
+    ASSERT_TRUE(session->app().editDocument(cu, "extern \"C\" __global__ void doublify(float* a)\n{\n    a[threadIdx.x] *= 3;\n}\n"));
+    ASSERT_TRUE(session->app().settleBuilds(std::chrono::seconds(60)));
+    session->renderFrame();
+    EXPECT_TRUE(stage.lastBuild()->ok) << stage.status();
+    // 3.0f is 0f40400000 in PTX, 2.0f 0f40000000: the build is of the new text.
+    EXPECT_NE(stage.lastBuild()->ptx.find("0f40400000"), std::string::npos) << stage.lastBuild()->ptx;
+    EXPECT_EQ(stage.lastBuild()->ptx.find("0f40000000"), std::string::npos);
 }

@@ -110,7 +110,7 @@ TEST(TeachApp, TeachingFlagsParseAndRefuseNonsense)
 TEST(TeachApp, ProjectStagesBuildTheEditorsText)
 {
     ks::test::TempDir dir;
-    const std::string kernel = "extern \"C\" __global__ void doublify(float* a)\n{\n    a[threadIdx.x] *= 2;\n}\n";
+    const std::string kernel = "extern \"C\" __global__ void doublify(float* a)\n{\n    a[threadIdx.x] *= 5;\n}\n";
     const auto cu = dir.write("k.cu", kernel);
     const auto project = dir.write("p.json", R"({"kernelscope": 1, "name": "p",
         "resources": {"a": {"kind": "buffer", "type": "float", "count": 4, "init": 1}},
@@ -129,7 +129,7 @@ TEST(TeachApp, ProjectStagesBuildTheEditorsText)
     ASSERT_TRUE(state.project.session);
     const auto& stage = static_cast<const ks::pipeline::KernelStage&>(state.project.session->pipeline().stage(0));
     ASSERT_TRUE(stage.lastBuild() && stage.lastBuild()->ok);
-    EXPECT_NE(stage.lastBuild()->ptx.find("0f40000000"), std::string::npos) << "the file's own x2";
+    EXPECT_NE(stage.lastBuild()->ptx.find("0f40A00000"), std::string::npos) << "the file's own x5";
 
     ASSERT_TRUE(session->app().editDocument(cu, "extern \"C\" __global__ void doublify(float* a)\n{\n    a[threadIdx.x] *= 2\n}\n"));
     ASSERT_TRUE(session->app().settleBuilds(std::chrono::seconds(60)));
@@ -142,7 +142,7 @@ TEST(TeachApp, ProjectStagesBuildTheEditorsText)
     ASSERT_TRUE(session->app().settleBuilds(std::chrono::seconds(60)));
     session->renderFrame();
     EXPECT_TRUE(stage.lastBuild()->ok) << stage.status();
-    // 3.0f is 0f40400000 in PTX, 2.0f 0f40000000: the build is of the new text.
+    // 3.0f is 0f40400000 in PTX, 5.0f 0f40A00000: the build is of the new text.
     EXPECT_NE(stage.lastBuild()->ptx.find("0f40400000"), std::string::npos) << stage.lastBuild()->ptx;
-    EXPECT_EQ(stage.lastBuild()->ptx.find("0f40000000"), std::string::npos);
+    EXPECT_EQ(stage.lastBuild()->ptx.find("0f40A00000"), std::string::npos);
 }

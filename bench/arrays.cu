@@ -279,8 +279,9 @@ int run(int argc, char** argv)
         r.peerName = peerName;
         r.peerGbs = Bench::gbs(bytes, bench.time(peer));
         r.goal = ">=0.90 read, >=1.00 CUB";
-        // 1% slack against CUB: the two medians come from separate runs of the same memory system.
-        r.met = r.gbs >= 0.9 * readBw && r.gbs >= 0.99 * r.peerGbs;
+        // The issue's words, "at least as fast as CUB": no slack (two medians of the same memory
+        // system differ by about 1% from run to run; the ratio is printed so a reader can see it).
+        r.met = r.gbs >= 0.9 * readBw && r.gbs >= r.peerGbs;
         rows.push_back(r);
     };
     reductionRow("sum 256M f32", gib, [&] { ks::array::sum(x, result); }, "CUB DeviceReduce::Sum", cubSum);

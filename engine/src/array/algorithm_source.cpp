@@ -303,9 +303,8 @@ GeneratedReduction generateReduction(const ReductionSpec& spec)
         mapExpr = g.params[0].name + "[i]";
     }
     g.vectorizable = mapIsElementwise(mapExpr, g.params);
-    g.stage1Kernel = spec.name + "_stage1";
-    g.vectorKernel = g.vectorizable ? spec.name + "_stage1_vec" : "";
-    g.stage2Kernel = spec.name + "_stage2";
+    g.kernel = spec.name + "_reduce";
+    g.vectorKernel = g.vectorizable ? spec.name + "_reduce_vec" : "";
     g.sizeSymbol = spec.name + "_value_size";
 
     std::string params, names, extraNames;
@@ -364,8 +363,39 @@ __device__ __forceinline__ ks_out_t ks_block_reduce(ks_out_t v)
     return v;
 }
 
-// Stage 1: a fixed grid strides over the input; each block leaves one partial.
-extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage1(ks_out_t* ks_partials, long long ks_n @PARAMS@)
+// One pass: a fixed grid strides over the input and each block leaves one partial; the block that
+// finishes last (counted in *ks_done, which it resets to 0 for the next reduction on this stream)
+// combines the partials in block order and writes the result. A grid of one block writes it at
+// once. The combination order depends only on the grid, so the same input gives the same bits.
+__device__ __forceinline__ void ks_finish(ks_out_t ks_acc, ks_out_t* ks_out, ks_out_t* ks_partials, unsigned* ks_done)
+{
+    ks_acc = ks_block_reduce(ks_acc);
+    if (gridDim.x == 1) {
+        if (threadIdx.x == 0)
+            *ks_out = ks_acc;
+        return;
+    }
+    __shared__ bool ks_last;
+    if (threadIdx.x == 0) {
+        ks_algo::storeCg(ks_partials + blockIdx.x, ks_acc);
+        __threadfence(); // the partial is visible before the count that announces it
+        ks_last = atomicAdd(ks_done, 1u) == gridDim.x - 1;
+    }
+    __syncthreads();
+    if (!ks_last)
+        return;
+    __threadfence(); // every other block's partial is visible after its count
+    ks_out_t ks_total = ks_neutral();
+    for (unsigned j = threadIdx.x; j < gridDim.x; j += KS_BLOCK)
+        ks_total = ks_reduce(ks_total, ks_algo::loadCg(ks_partials + j));
+    ks_total = ks_block_reduce(ks_total);
+    if (threadIdx.x == 0) {
+        *ks_out = ks_total;
+        *ks_done = 0u;
+    }
+}
+
+extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce(ks_out_t* ks_out, ks_out_t* ks_partials, unsigned* ks_done, long long ks_n @PARAMS@)
 {
     ks_out_t ks_acc = ks_neutral();
     const long long ks_stride = (long long)gridDim.x * KS_BLOCK;
@@ -379,20 +409,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage1(ks_out_t* k
     }
     for (; i < ks_n; i += ks_stride)
         ks_acc = ks_reduce(ks_acc, ks_map(i @NAMES@));
-    ks_acc = ks_block_reduce(ks_acc);
-    if (threadIdx.x == 0)
-        ks_partials[blockIdx.x] = ks_acc;
-}
-
-// Stage 2: one block combines the partials in order.
-extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage2(ks_out_t* ks_out, const ks_out_t* ks_partials, int ks_count)
-{
-    ks_out_t ks_acc = ks_neutral();
-    for (int j = threadIdx.x; j < ks_count; j += KS_BLOCK)
-        ks_acc = ks_reduce(ks_acc, ks_partials[j]);
-    ks_acc = ks_block_reduce(ks_acc);
-    if (threadIdx.x == 0)
-        *ks_out = ks_acc;
+    ks_finish(ks_acc, ks_out, ks_partials, ks_done);
 }
 )KS";
 
@@ -414,8 +431,8 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage2(ks_out_t* k
             vecNames += ", ks_l_" + p.name + "[u]";
         }
         const std::string k = R"KS(
-// Stage 1 with 16-byte loads, KS_U vectors in flight per thread; every pointer 16-byte aligned.
-extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage1_vec(ks_out_t* ks_partials, long long ks_n @PARAMS@)
+// The same with 16-byte loads, KS_U vectors in flight per thread; every pointer 16-byte aligned.
+extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce_vec(ks_out_t* ks_out, ks_out_t* ks_partials, unsigned* ks_done, long long ks_n @PARAMS@)
 {
     constexpr int KS_V = ks_algo::vecWidth<@ELEMENT_TYPES@>();
     constexpr int KS_U = @UNROLL@;
@@ -443,9 +460,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_stage1_vec(ks_out_
     const long long ks_tail = ks_nvec * KS_V + ks_tid;
     if (ks_tail < ks_n)
         ks_acc = ks_reduce(ks_acc, ks_map(ks_tail @NAMES@));
-    ks_acc = ks_block_reduce(ks_acc);
-    if (threadIdx.x == 0)
-        ks_partials[blockIdx.x] = ks_acc;
+    ks_finish(ks_acc, ks_out, ks_partials, ks_done);
 }
 )KS";
         values["ELEMENT_TYPES"] = elementTypes;

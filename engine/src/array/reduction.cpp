@@ -33,19 +33,17 @@ Layout layoutOf(const DeviceArray& a)
 }
 
 struct Functions {
-    const cuda::Function* stage1 = nullptr;
+    const cuda::Function* scalar = nullptr;
     const cuda::Function* vector = nullptr; // null when the map is not element-wise
-    const cuda::Function* stage2 = nullptr;
 };
 
 Functions loadFunctions(Runtime& rt, const std::string& key, const std::string& name,
                         const std::function<std::string()>& generate)
 {
     Functions f;
-    f.stage1 = &rt.kernel(key, name + "_stage1", generate, name + ".cu");
-    f.stage2 = &rt.kernel(key, name + "_stage2", generate, name + ".cu");
-    if (const cuda::Module* m = rt.module(key); m && m->hasFunction(name + "_stage1_vec"))
-        f.vector = &rt.kernel(key, name + "_stage1_vec", generate, name + ".cu");
+    f.scalar = &rt.kernel(key, name + "_reduce", generate, name + ".cu");
+    if (const cuda::Module* m = rt.module(key); m && m->hasFunction(name + "_reduce_vec"))
+        f.vector = &rt.kernel(key, name + "_reduce_vec", generate, name + ".cu");
     return f;
 }
 
@@ -61,37 +59,32 @@ bool aligned16(CUdeviceptr p)
     return p % 16 == 0;
 }
 
-// Stage 1 over a grid fixed by the size and the device, then stage 2 when there is more than one
-// block. `userArgs` appends the kernel's own arguments after (partials, n).
+// One launch over a grid fixed by the size and the device (see reduction.hpp). `userArgs` appends
+// the kernel's own arguments after (out, partials, done, n).
 void run(Runtime& rt, const Functions& f, bool vectorOk, CUdeviceptr out, std::int64_t n, std::size_t valueSize,
          const std::function<void(KernelArgs&)>& userArgs)
 {
-    const cuda::Function& first = (vectorOk && f.vector) ? *f.vector : *f.stage1;
+    const cuda::Function& kernel = (vectorOk && f.vector) ? *f.vector : *f.scalar;
     // At least 16 items per thread before another block is worth it; at most one resident wave.
     const std::int64_t perBlock = std::int64_t(kAlgorithmBlockSize) * 16;
     const std::int64_t wanted = std::max<std::int64_t>(1, (n + perBlock - 1) / perBlock);
-    const std::int64_t grid = std::min<std::int64_t>(wanted, std::int64_t(rt.smCount()) * blocksPerSM(first));
+    const std::int64_t grid = std::min<std::int64_t>(wanted, std::int64_t(rt.smCount()) * blocksPerSM(kernel));
 
     cuda::LaunchConfig config;
     config.block.x = kAlgorithmBlockSize;
     config.grid.x = unsigned(grid);
     std::shared_ptr<cuda::DeviceMemory> scratch;
-    CUdeviceptr partials = out;
+    CUdeviceptr partials = 0, done = 0;
     if (grid > 1) {
         scratch = rt.allocate(std::size_t(grid) * valueSize);
         partials = scratch->get();
+        done = rt.doneCounter();
     }
     KernelArgs args;
-    args.add(partials).add(static_cast<long long>(n));
+    args.add(out).add(partials).add(done).add(static_cast<long long>(n));
     userArgs(args);
-    rt.launch(first, config, args.params());
-    if (grid > 1) {
-        KernelArgs second;
-        second.add(out).add(partials).add(int(grid));
-        config.grid.x = 1;
-        rt.launch(*f.stage2, config, second.params());
-    }
-    // `scratch` is freed in stream order after the launches.
+    rt.launch(kernel, config, args.params());
+    // `scratch` is freed in stream order after the launch.
 }
 
 DType defaultSumType(DType t)

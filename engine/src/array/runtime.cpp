@@ -85,6 +85,17 @@ std::shared_ptr<cuda::DeviceMemory> Runtime::allocate(std::size_t bytes)
     return std::make_shared<cuda::DeviceMemory>(bytes);
 }
 
+CUdeviceptr Runtime::doneCounter()
+{
+    auto it = m_doneCounters.find(m_stream);
+    if (it == m_doneCounters.end()) {
+        cuda::DeviceMemory counter(sizeof(unsigned));
+        KS_CU(cuMemsetD32Async, counter.get(), 0u, std::size_t(1), m_stream);
+        it = m_doneCounters.emplace(m_stream, std::move(counter)).first;
+    }
+    return it->second.get();
+}
+
 Runtime::Loaded& Runtime::load(const std::string& key, const std::function<std::string()>& generate,
                                const std::string& fileName)
 {

@@ -40,9 +40,10 @@ struct GeneratedReduction {
     // Whether the map reads each pointer only at [i] and uses `i` nowhere else: then the kernel
     // `vectorKernel` (16-byte loads) may run when every pointer is 16-byte aligned.
     bool vectorizable = false;
-    std::string stage1Kernel; // (outType* partials, long long n, args...): one partial per block
+    // (outType* out, outType* partials, unsigned* done, long long n, args...): one pass; partials
+    // holds one value per block, *done is 0 before and after (the last block resets it).
+    std::string kernel;
     std::string vectorKernel; // same signature; empty when !vectorizable
-    std::string stage2Kernel; // (outType* out, const outType* partials, int count): one block
     std::string sizeSymbol;   // __device__ int holding sizeof(outType)
 };
 

@@ -2,15 +2,17 @@
 // Reductions over device arrays: PyCUDA's ReductionKernel and the built-ins (sum, dot, min, max,
 // any, all, subset_sum/min/max).
 //
-// How they run: stage 1 is a fixed grid (the device's resident blocks, fewer for small inputs) that
-// strides over the input and leaves one partial per block; stage 2 is one block that combines the
-// partials and writes the result. Inputs that are 16-byte aligned and whose map reads each array
-// only at [i] load 16 bytes at a time. There are no atomics: the order of every combination depends
-// only on the input size and the device, so a reduction gives the same bits on every run.
+// How they run: one kernel launch. A fixed grid (the device's resident blocks, fewer for small
+// inputs) strides over the input and each block leaves one partial; the block that finishes last
+// (one atomic counter per stream, which it resets) combines the partials in block order and writes
+// the result. Inputs that are 16-byte aligned and whose map reads each array only at [i] load 16
+// bytes at a time. The order of every combination depends only on the input size and the device, so
+// a reduction gives the same bits on every run.
 //
 // All work is queued on the runtime's stream; functions returning a DeviceArray do not synchronise
 // (read the result with toHost, which does). Results are 0-d arrays (shape (), one element).
-// Partials live in stream-ordered scratch from Runtime::allocate.
+// Partials live in stream-ordered scratch from Runtime::allocate, the counter in
+// Runtime::doneCounter.
 //
 // The reduce expression must be associative and commutative (the combination order is fixed but
 // not the sequential order), like PyCUDA's.

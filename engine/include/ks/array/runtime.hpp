@@ -77,6 +77,12 @@ public:
     // must be ordered before its last use on S (synchronise when switching streams).
     std::shared_ptr<cuda::DeviceMemory> allocate(std::size_t bytes);
 
+    // A device counter (unsigned, 0) for one-pass algorithms on stream(): a kernel that counts
+    // finished blocks in it must leave it at 0 when it completes. One per stream, so that
+    // operations queued on different streams never share one; made (and zeroed in stream order) on
+    // first use.
+    CUdeviceptr doneCounter();
+
     // The kernel `name` of the module built from `generate()`'s source, loaded once per runtime.
     // `key` identifies the source: callers make compact keys ("ew:add:f4,f4:f4:contig") so that a hit
     // never builds the source. On a miss the source is compiled through the compile cache (file name
@@ -118,6 +124,7 @@ private:
     bool m_memoryPools = false;
     std::size_t m_totalMemory = 0;
     std::unordered_map<std::string, std::unique_ptr<Loaded>> m_loaded;
+    std::unordered_map<CUstream, cuda::DeviceMemory> m_doneCounters;
     RuntimeStats m_stats;
 };
 

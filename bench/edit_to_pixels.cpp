@@ -5,7 +5,8 @@
 //   ks_bench_edit_to_pixels [--json FILE] [--edits N] [--screenshot FILE]
 //
 // Every edit is a real compile: the sources alternate between the demo kernel and its red/blue
-// swapped variant, each with a comment unique to this run, so no cache (memory or disk) can hit.
+// swapped variant, each with a small extra kernel whose constant is unique to the edit and the run,
+// so no cache (Kernelscope's memory or disk cache, or NVRTC's own) can answer.
 // Without a CUDA device (or headless GL on it) it prints why and exits 0, having run nothing.
 #include "app.hpp"
 #include "options.hpp"
@@ -24,6 +25,7 @@
 #include <chrono>
 #include <cstdio>
 #include <fstream>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -136,8 +138,12 @@ int main(int argc, char** argv)
         std::vector<double> totalMs, compileMs;
         std::vector<int> frames;
         for (int i = 0; i < warmup + args.edits; ++i) {
-            const std::string text =
-                (i % 2 == 0 ? swapped : original) + "\n// edit " + std::to_string(i) + " of run " + nonce + "\n";
+            // A kernel with this edit's constant changes the generated code, so that NVRTC's own cache
+            // (in the driver's compute cache) cannot answer either; a changed comment alone would let it.
+            const std::string text = (i % 2 == 0 ? swapped : original) + "\n// edit " + std::to_string(i) +
+                                     " of run " + nonce + "\nextern \"C\" __global__ void ks_edit_marker(float* p)\n{\n"
+                                     "    if (p)\n        p[threadIdx.x] = " + std::to_string(i) + ".5f + " +
+                                     std::to_string(std::hash<std::string>{}(nonce) % 1000003) + ".0f;\n}\n";
             const std::uint64_t before = s.demo->moduleGeneration();
             const auto t0 = Clock::now();
             app.editDocument(kernel, text);

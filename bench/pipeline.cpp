@@ -1,7 +1,8 @@
 // The frame pipeline's measurements (issue 5), headless on the GPU. Every row: name, median, goal
 // (where the issue sets one) and met/missed.
-//   1. interop overhead of a frame with 4 registered buffers: the map phase (the one map call plus
-//      one pointer query per buffer) and the one unmap call (goal <= 15 us together), with the
+//   1. interop overhead of a frame with 4 buffers (which ResourceSet registers as one shared GL
+//      buffer): the map phase (the one map call plus one pointer query per registration) and the
+//      one unmap call (goal <= 15 us together), with the
 //      pieces measured apart: map and unmap calls for 1, 2 and 4 resources (per-resource slope),
 //      4 calls of one resource against one call of 4, each register flag, the pointer and array
 //      queries, surface/texture object create+destroy, and whether a texture's CUarray changes
@@ -164,6 +165,8 @@ MapUnmap mapUnmapCalls(CUgraphicsResource* handles, unsigned n, CUstream stream,
         const auto t1 = Clock::now();
         KS_CU(cuGraphicsUnmapResources, n, handles, stream);
         const auto t2 = Clock::now();
+        KS_CU(cuStreamSynchronize, stream); // the next cycle starts idle, as a frame's would
+        glFinish();
         if (i >= 50) {
             m.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
             u.push_back(std::chrono::duration<double, std::micro>(t2 - t1).count());
@@ -192,11 +195,15 @@ void interopSection(Report& rep, CUstream stream, int iterations)
             uses.push_back({.cudaReads = true, .cudaWrites = true});
         }
         pipeline::ResourceSet set(p, uses, true);
+        // As frames run them: each cycle starts with the GPU idle (the previous frame finished), so
+        // the calls' host cost is measured, not a queue of earlier cycles they may wait behind.
         std::vector<double> total, phase, call, pointers, unmap;
         for (int i = 0; i < iterations + 50; ++i) {
             const double m = set.map(stream);
             const auto c = set.lastCosts();
             const double u = set.unmap();
+            KS_CU(cuStreamSynchronize, stream);
+            glFinish();
             if (i >= 50) {
                 total.push_back(m + u);
                 phase.push_back(m);
@@ -205,11 +212,24 @@ void interopSection(Report& rep, CUstream stream, int iterations)
                 unmap.push_back(u);
             }
         }
-        rep.row("ResourceSet, 4 buffers: map phase + unmap (per frame)", median(total), "us", 15.0);
-        rep.row("  map phase (call + 4 pointer queries)", median(phase), "us");
-        rep.row("    cuGraphicsMapResources, one call of 4", median(call), "us");
-        rep.row("    cuGraphicsResourceGetMappedPointer x4", median(pointers), "us");
-        rep.row("  cuGraphicsUnmapResources, one call of 4", median(unmap), "us");
+        const std::string regs = std::to_string(set.registrationCount());
+        rep.row("ResourceSet, 4 buffers: map phase + unmap (per frame)", median(total), "us", 15.0,
+                "host calls; the 4 share " + regs + " registration(s)");
+        rep.row("  map phase (call + one pointer query per registration)", median(phase), "us");
+        rep.row("    cuGraphicsMapResources, one call of " + regs, median(call), "us");
+        rep.row("    cuGraphicsResourceGetMappedPointer x" + regs, median(pointers), "us");
+        rep.row("  cuGraphicsUnmapResources, one call of " + regs, median(unmap), "us");
+        // Back to back, nothing between the cycles: how many map/unmap cycles the GPU completes per
+        // second (each orders the CUDA stream after GL and GL after it), as time per cycle.
+        const auto t0 = Clock::now();
+        for (int i = 0; i < iterations; ++i) {
+            set.map(stream);
+            set.unmap();
+        }
+        KS_CU(cuStreamSynchronize, stream);
+        glFinish();
+        rep.row("  back-to-back cycles, wall time per cycle (GPU-side synchronisation)", usSince(t0) / iterations,
+                "us", std::nullopt, "the GL<->CUDA ordering each cycle costs on the GPU's timeline");
     }
 
     // The calls alone, by resource count (the per-resource slope) and by register flag.
@@ -228,6 +248,8 @@ void interopSection(Report& rep, CUstream stream, int iterations)
             for (CUgraphicsResource& h : rw.handles)
                 KS_CU(cuGraphicsUnmapResources, 1u, &h, stream);
             const double us = usSince(t0);
+            KS_CU(cuStreamSynchronize, stream);
+            glFinish();
             KS_CU(cuGraphicsMapResources, 4u, rw.handles.data(), stream);
             const auto t1 = Clock::now();
             for (CUgraphicsResource h : rw.handles) {
@@ -237,6 +259,8 @@ void interopSection(Report& rep, CUstream stream, int iterations)
             }
             const double pointerUs = usSince(t1) / 4;
             KS_CU(cuGraphicsUnmapResources, 4u, rw.handles.data(), stream);
+            KS_CU(cuStreamSynchronize, stream);
+            glFinish();
             if (i >= 50) {
                 separate.push_back(us);
                 pointer.push_back(pointerUs);

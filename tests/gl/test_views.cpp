@@ -89,6 +89,65 @@ TEST_F(PipelineNoCuda, StagesReorderAndRestartKeepsContents)
     EXPECT_EQ(p.time(), 0.0);
 }
 
+TEST_F(PipelineNoCuda, BuffersShareOneGlBufferAtAlignedOffsets)
+{
+    // Odd sizes, so that every offset after the first needs padding.
+    ks::project::Project p;
+    p.file = ks::test::sourceDir() / "tests" / "projects" / "shared_buffers.json";
+    const std::int64_t counts[] = {1001, 3, 77, 513};
+    for (int i = 0; i < 4; ++i) {
+        ks::project::ResourceDesc r;
+        r.name = "b" + std::to_string(i);
+        r.element = {ks::pipeline::ScalarType::Float32, 1};
+        r.count = counts[i];
+        r.init = {double(i) + 0.5};
+        p.resources.push_back(r);
+    }
+    ks::pipeline::ResourceSet set(p, {}, false);
+    EXPECT_EQ(set.registrationCount(), 0u);
+    GLint storageAlignment = 0;
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &storageAlignment);
+    const GLuint shared = set[0].buffer.name;
+    std::size_t end = 0;
+    for (std::size_t i = 0; i < set.size(); ++i) {
+        SCOPED_TRACE(set[i].desc.name);
+        EXPECT_EQ(set[i].buffer.name, shared) << "one GL buffer for buffers of the same (no) flags";
+        EXPECT_EQ(set[i].buffer.offset % 256, 0u);
+        EXPECT_EQ(set[i].buffer.offset % std::size_t(std::max(storageAlignment, 1)), 0u);
+        EXPECT_GE(set[i].buffer.offset, end) << "ranges do not overlap";
+        EXPECT_EQ(set[i].buffer.size, std::size_t(counts[i]) * sizeof(float));
+        end = set[i].buffer.offset + set[i].buffer.size;
+        // Initial contents, each in its own range.
+        const auto bytes = set.download(set[i].desc.name);
+        ASSERT_EQ(bytes.size(), set[i].buffer.size);
+        std::vector<float> v(bytes.size() / sizeof(float));
+        std::memcpy(v.data(), bytes.data(), bytes.size());
+        for (float x : v)
+            ASSERT_EQ(x, float(i) + 0.5f);
+    }
+    // Writing one buffer leaves its neighbours as they were; element reads see the offset.
+    std::vector<float> mine(77);
+    for (std::size_t k = 0; k < mine.size(); ++k)
+        mine[k] = -float(k);
+    set.upload("b2", mine.data(), mine.size() * sizeof(float));
+    const auto back = set.download("b2");
+    EXPECT_EQ(std::memcmp(back.data(), mine.data(), back.size()), 0);
+    float element = 0;
+    const auto e = set.downloadElement("b2", 76);
+    std::memcpy(&element, e.data(), sizeof element);
+    EXPECT_EQ(element, -76.f);
+    for (const char* neighbour : {"b1", "b3"}) {
+        const auto bytes = set.download(neighbour);
+        std::vector<float> v(bytes.size() / sizeof(float));
+        std::memcpy(v.data(), bytes.data(), bytes.size());
+        const float want = neighbour[1] == '1' ? 1.5f : 3.5f;
+        for (float x : v)
+            ASSERT_EQ(x, want) << neighbour;
+    }
+    EXPECT_THROW(set.upload("b2", mine.data(), 4), ks::Error) << "the size must match";
+    EXPECT_THROW(set.upload("nope", mine.data(), 4), ks::Error);
+}
+
 TEST_F(PipelineNoCuda, InitialContentsAndViewportTextures)
 {
     Session session(load(ks::test::sourceDir() / "tests" / "projects" / "views_plot.json"), {},

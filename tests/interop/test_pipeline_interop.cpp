@@ -133,6 +133,48 @@ TEST_F(PipelineInterop, BuffersRoundTripWithEveryBufferFlag)
     EXPECT_GT(t.mapUs, 0.0);
 }
 
+TEST_F(PipelineInterop, BuffersOfTheSameFlagsShareOneRegistration)
+{
+    // Two stages over two sets of (read-only, write-discard, read/write) buffers of different sizes:
+    // six buffers, three registrations (one per flag), each buffer at its own offset.
+    const int n1 = 1000, n2 = 333;
+    const auto in1 = ks::test::randomFloats(n1, 3), io1 = ks::test::randomFloats(n1, 4);
+    const auto in2 = ks::test::randomFloats(n2, 5), io2 = ks::test::randomFloats(n2, 6);
+    const std::string text = R"({"kernelscope": 1, "parameters": {"k": {"type": "float", "value": 2.5}},
+      "resources": {
+        "in1": {"kind": "buffer", "type": "float", "count": 1000, "init": )" + numbers(in1) + R"(},
+        "out1": {"kind": "buffer", "type": "float", "count": 1000, "discard": true, "init": -7},
+        "io1": {"kind": "buffer", "type": "float", "count": 1000, "init": )" + numbers(io1) + R"(},
+        "in2": {"kind": "buffer", "type": "float", "count": 333, "init": )" + numbers(in2) + R"(},
+        "out2": {"kind": "buffer", "type": "float", "count": 333, "discard": true, "init": -7},
+        "io2": {"kind": "buffer", "type": "float", "count": 333, "init": )" + numbers(io2) + R"(}},
+      "stages": [{"kind": "kernel", "file": "roundtrip.cu", "kernel": "buffers", "cover": "in1", "block": [128],
+                  "args": ["in1", "out1", "io1", {"count": "in1"}, "k"]},
+                 {"kind": "kernel", "file": "roundtrip.cu", "kernel": "buffers", "cover": "in2", "block": [128],
+                  "args": ["in2", "out2", "io2", {"count": "in2"}, "k"]}]})";
+    auto s = session(parse(text, m_dir / "shared.json"));
+    const ResourceSet& r = s->pipeline().resources();
+    ASSERT_EQ(r.size(), 6u) << "the project loaded";
+    EXPECT_EQ(r.registeredCount(), 6u);
+    EXPECT_EQ(r.registrationCount(), 3u);
+    EXPECT_EQ(r.find("in1")->buffer.name, r.find("in2")->buffer.name);
+    EXPECT_NE(r.find("in1")->buffer.name, r.find("out1")->buffer.name);
+    ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
+    EXPECT_GT(s->pipeline().timings().mapCallUs, 0.0);
+    auto check = [&](const char* in, const char* out, const char* io, const std::vector<float>& a,
+                     const std::vector<float>& b) {
+        const auto o = download<float>(*s, out), x = download<float>(*s, io), back = download<float>(*s, in);
+        ASSERT_EQ(o.size(), a.size());
+        for (std::size_t i = 0; i < a.size(); ++i) {
+            ASSERT_EQ(o[i], a[i] * 2.5f) << out << " " << i;
+            ASSERT_EQ(x[i], b[i] + a[i]) << io << " " << i;
+            ASSERT_EQ(back[i], a[i]) << in << " " << i;
+        }
+    };
+    check("in1", "out1", "io1", in1, io1);
+    check("in2", "out2", "io2", in2, io2);
+}
+
 TEST_F(PipelineInterop, TexturesThroughSurfacesTextureObjectsAndCopies)
 {
     const int w = 37, h = 23;
@@ -255,7 +297,7 @@ TEST_F(PipelineInterop, SurfaceAndTextureObjectsStayRightAcrossFrames)
         r.find("c")->texture.upload(GL_RGBA, GL_FLOAT, cData.data());
         r.find("a")->texture.upload(GL_RGBA, GL_FLOAT, poison.data());
         r.find("b")->texture.upload(GL_RGBA, GL_FLOAT, poison.data());
-        r.find("sum")->buffer.upload(poison.data(), n * sizeof(float));
+        r.upload("sum", poison.data(), n * sizeof(float));
         ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
         const FrameTimings& t = s->pipeline().timings();
         if (frame == 0)

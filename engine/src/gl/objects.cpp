@@ -3,6 +3,7 @@
 #include "ks/core/error.hpp"
 
 #include <cstring>
+#include <initializer_list>
 
 namespace ks::gl {
 
@@ -79,9 +80,35 @@ GLuint compileStage(GLenum stage, const std::string& source, const std::string& 
         glGetShaderInfoLog(s, len, nullptr, log.data());
         glDeleteShader(s);
         throw Error(ErrorDomain::Gl, "glCompileShader", 0, "",
-                    label + (stage == GL_VERTEX_SHADER ? " (vertex)" : " (fragment)") + ": " + log.c_str());
+                    label + (stage == GL_VERTEX_SHADER ? " (vertex)" : stage == GL_COMPUTE_SHADER ? " (compute)" : " (fragment)") +
+                        ": " + log.c_str());
     }
     return s;
+}
+
+// Links the compiled stages into a new program (and deletes them); throws with the link log.
+GLuint linkProgram(std::initializer_list<GLuint> stages, const std::string& label)
+{
+    GLuint p = glCreateProgram();
+    for (GLuint s : stages)
+        glAttachShader(p, s);
+    glLinkProgram(p);
+    for (GLuint s : stages) {
+        glDetachShader(p, s);
+        glDeleteShader(s);
+    }
+    GLint ok = 0;
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        GLint len = 0;
+        glGetProgramiv(p, GL_INFO_LOG_LENGTH, &len);
+        std::string log(std::size_t(len > 0 ? len : 1), '\0');
+        glGetProgramInfoLog(p, len, nullptr, log.data());
+        glDeleteProgram(p);
+        throw Error(ErrorDomain::Gl, "glLinkProgram", 0, "", label + ": " + log.c_str());
+    }
+    check("glLinkProgram");
+    return p;
 }
 
 } // namespace
@@ -96,25 +123,14 @@ ShaderProgram::ShaderProgram(const std::string& vs, const std::string& fs, const
         glDeleteShader(v);
         throw;
     }
-    GLuint p = glCreateProgram();
-    m_name.reset(p);
-    glAttachShader(p, v);
-    glAttachShader(p, f);
-    glLinkProgram(p);
-    glDetachShader(p, v);
-    glDetachShader(p, f);
-    glDeleteShader(v);
-    glDeleteShader(f);
-    GLint ok = 0;
-    glGetProgramiv(p, GL_LINK_STATUS, &ok);
-    if (!ok) {
-        GLint len = 0;
-        glGetProgramiv(p, GL_INFO_LOG_LENGTH, &len);
-        std::string log(std::size_t(len > 0 ? len : 1), '\0');
-        glGetProgramInfoLog(p, len, nullptr, log.data());
-        throw Error(ErrorDomain::Gl, "glLinkProgram", 0, "", label + ": " + log.c_str());
-    }
-    check("glLinkProgram");
+    m_name.reset(linkProgram({v, f}, label));
+}
+
+ShaderProgram ShaderProgram::compute(const std::string& cs, const std::string& label)
+{
+    ShaderProgram program;
+    program.m_name.reset(linkProgram({compileStage(GL_COMPUTE_SHADER, cs, label)}, label));
+    return program;
 }
 
 VertexArray::VertexArray(Create)

@@ -4,6 +4,7 @@
 #include "ks/core/log.hpp"
 #include "ks/cuda/memory.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
 #include <cstring>
@@ -167,16 +168,29 @@ ResourceSet::ResourceSet(const project::Project& project, const std::vector<Reso
             r->use = uses[i];
             r->flags = deriveRegisterFlags(r->desc, uses[i]);
         }
-        createStorage(*r);
-        if (r->flags)
-            registerWithCuda(*r);
+        if (r->isTexture()) {
+            createTexture(*r);
+            if (r->flags)
+                registerTexture(*r);
+        }
         m_resources.push_back(std::move(r));
     }
-    for (auto& r : m_resources)
-        if (r->flags) {
-            m_registered.push_back(r.get());
+    createBuffers();
+    // The map call's handles: each registered shared buffer, then each registered texture.
+    for (auto& b : m_shared)
+        if (b->flags) {
+            m_mapped.push_back({b.get(), nullptr});
+            m_handles.push_back(&b->registration);
+        }
+    for (auto& r : m_resources) {
+        if (!r->flags)
+            continue;
+        m_registered.push_back(r.get());
+        if (r->isTexture()) {
+            m_mapped.push_back({nullptr, r.get()});
             m_handles.push_back(&r->registration);
         }
+    }
 }
 
 ResourceSet::~ResourceSet()
@@ -185,8 +199,9 @@ ResourceSet::~ResourceSet()
 }
 
 ResourceSet::ResourceSet(ResourceSet&& o) noexcept
-    : m_resources(std::move(o.m_resources)), m_registered(std::move(o.m_registered)), m_map(std::move(o.m_map)),
-      m_handles(std::move(o.m_handles)), m_costs(o.m_costs), m_cuda(o.m_cuda)
+    : m_resources(std::move(o.m_resources)), m_shared(std::move(o.m_shared)), m_registered(std::move(o.m_registered)),
+      m_map(std::move(o.m_map)), m_mapped(std::move(o.m_mapped)), m_handles(std::move(o.m_handles)),
+      m_costs(o.m_costs), m_cuda(o.m_cuda)
 {
 }
 
@@ -195,8 +210,10 @@ ResourceSet& ResourceSet::operator=(ResourceSet&& o) noexcept
     if (this != &o) {
         m_map.unmap();
         m_map = std::move(o.m_map);
+        m_shared = std::move(o.m_shared);
         m_resources = std::move(o.m_resources);
         m_registered = std::move(o.m_registered);
+        m_mapped = std::move(o.m_mapped);
         m_handles = std::move(o.m_handles);
         m_costs = o.m_costs;
         m_cuda = o.m_cuda;
@@ -204,18 +221,53 @@ ResourceSet& ResourceSet::operator=(ResourceSet&& o) noexcept
     return *this;
 }
 
-void ResourceSet::createStorage(Resource& r)
+void ResourceSet::createTexture(Resource& r)
 {
     const ResourceDesc& d = r.desc;
-    if (d.isTexture()) {
-        const GlFormat f = glFormat(d.format);
-        r.texture = gl::Texture2D(d.width, d.height, f.internalFormat, GL_NEAREST);
-        std::vector<std::uint8_t> zeros(std::size_t(d.width) * std::size_t(d.height) * f.texelBytes, 0);
-        r.texture.upload(f.format, f.type, zeros.data());
-        return;
+    const GlFormat f = glFormat(d.format);
+    r.texture = gl::Texture2D(d.width, d.height, f.internalFormat, GL_NEAREST);
+    std::vector<std::uint8_t> zeros(std::size_t(d.width) * std::size_t(d.height) * f.texelBytes, 0);
+    r.texture.upload(f.format, f.type, zeros.data());
+}
+
+void ResourceSet::createBuffers()
+{
+    // Offsets aligned for storage-buffer bindings and at least 256 bytes (CUDA's vector loads and
+    // coalescing want 16; 256 keeps every buffer on its own DRAM burst boundary).
+    GLint storageAlignment = 0;
+    glGetIntegerv(GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &storageAlignment);
+    const std::size_t alignment = std::max<std::size_t>(256, std::size_t(std::max(storageAlignment, 1)));
+    for (auto& r : m_resources) {
+        if (r->isTexture())
+            continue;
+        auto it = std::find_if(m_shared.begin(), m_shared.end(), [&](const auto& b) { return b->flags == r->flags; });
+        if (it == m_shared.end()) {
+            m_shared.push_back(std::make_unique<SharedBuffer>());
+            m_shared.back()->flags = r->flags;
+            it = std::prev(m_shared.end());
+        }
+        (*it)->members.push_back(r.get());
     }
-    const std::vector<std::uint8_t> data = initialBytes(d);
-    r.buffer = gl::Buffer(data.size(), data.data());
+    for (auto& b : m_shared) {
+        std::size_t size = 0;
+        for (Resource* r : b->members) {
+            r->buffer.offset = size;
+            r->buffer.size = r->desc.bytes();
+            size += (r->desc.bytes() + alignment - 1) / alignment * alignment;
+        }
+        std::vector<std::uint8_t> data(std::max<std::size_t>(size, 1), 0);
+        for (Resource* r : b->members) {
+            const std::vector<std::uint8_t> init = initialBytes(r->desc);
+            std::copy(init.begin(), init.end(), data.begin() + std::ptrdiff_t(r->buffer.offset));
+        }
+        b->buffer = gl::Buffer(data.size(), data.data());
+        for (Resource* r : b->members)
+            r->buffer.name = b->buffer.name();
+        if (b->flags)
+            b->registration = cuda::GraphicsResource::registerBuffer(b->buffer.name(), *b->flags);
+        for (Resource* r : b->members)
+            r->registrations += b->flags ? 1 : 0;
+    }
 }
 
 std::vector<std::uint8_t> initialBytes(const ResourceDesc& d)
@@ -259,22 +311,19 @@ void ResourceSet::resetContents()
             r->texture.upload(f.format, f.type, zeros.data());
         } else {
             const std::vector<std::uint8_t> data = initialBytes(r->desc);
-            r->buffer.upload(data.data(), data.size());
+            upload(r->desc.name, data.data(), data.size());
         }
     }
 }
 
-void ResourceSet::registerWithCuda(Resource& r)
+void ResourceSet::registerTexture(Resource& r)
 {
     // Objects made for the old registration's array go first; the next map makes new ones.
     r.surfaceObject = {};
     r.textureObject = {};
     r.objectsArray = nullptr;
     r.registration = {};
-    if (r.isTexture())
-        r.registration = cuda::GraphicsResource::registerImage(r.texture.name(), GL_TEXTURE_2D, *r.flags);
-    else
-        r.registration = cuda::GraphicsResource::registerBuffer(r.buffer.name(), *r.flags);
+    r.registration = cuda::GraphicsResource::registerImage(r.texture.name(), GL_TEXTURE_2D, *r.flags);
     ++r.registrations;
 }
 
@@ -304,6 +353,33 @@ std::size_t ResourceSet::registeredCount() const
     return m_registered.size();
 }
 
+std::size_t ResourceSet::registrationCount() const
+{
+    return m_handles.size();
+}
+
+Resource& ResourceSet::buffer(std::string_view name, const char* function) const
+{
+    const Resource* r = find(name);
+    if (!r)
+        throwUsage(function, "no resource \"" + std::string(name) + "\"");
+    if (r->isTexture())
+        throwUsage(function, "\"" + std::string(name) + "\" is a texture, not a buffer");
+    return const_cast<Resource&>(*r);
+}
+
+void ResourceSet::upload(std::string_view name, const void* data, std::size_t bytes)
+{
+    Resource& r = buffer(name, "ResourceSet::upload");
+    if (mapped())
+        throwUsage("ResourceSet::upload", "cannot write resources while they are mapped");
+    if (bytes != r.buffer.size)
+        throwUsage("ResourceSet::upload", "\"" + r.desc.name + "\" holds " + std::to_string(r.buffer.size) +
+                                              " bytes, " + std::to_string(bytes) + " given");
+    if (bytes > 0)
+        KS_GL(glNamedBufferSubData(r.buffer.name, GLintptr(r.buffer.offset), GLsizeiptr(bytes), data));
+}
+
 void ResourceSet::resizeTexture(std::string_view name, int width, int height)
 {
     Resource* r = find(name);
@@ -331,9 +407,9 @@ void ResourceSet::resizeTexture(std::string_view name, int width, int height)
     r->registration = {}; // unregister before the texture goes
     r->desc.width = width;
     r->desc.height = height;
-    createStorage(*r);
+    createTexture(*r);
     if (r->flags)
-        registerWithCuda(*r);
+        registerTexture(*r);
 }
 
 double ResourceSet::map(CUstream stream)
@@ -347,13 +423,19 @@ double ResourceSet::map(CUstream stream)
     m_map = cuda::ScopedMap(m_handles, stream);
     const auto t1 = Clock::now();
     m_costs.mapCallUs = us(t0, t1);
-    // One query per resource: pointers and arrays may differ on every map, so they are never cached.
-    for (std::size_t i = 0; i < m_registered.size(); ++i) {
-        Resource& r = *m_registered[i];
-        if (r.isTexture())
-            r.array = m_map.array(i);
-        else
-            r.pointer = m_map.pointer(i, &r.mappedBytes);
+    // One query per registration: pointers and arrays may differ on every map, so they are never
+    // cached. A shared buffer's members lie at their offsets.
+    for (std::size_t i = 0; i < m_mapped.size(); ++i) {
+        if (Resource* t = m_mapped[i].texture) {
+            t->array = m_map.array(i);
+            continue;
+        }
+        std::size_t bytes = 0;
+        const CUdeviceptr base = m_map.pointer(i, &bytes);
+        for (Resource* r : m_mapped[i].shared->members) {
+            r->pointer = base + r->buffer.offset;
+            r->mappedBytes = r->buffer.size;
+        }
     }
     const auto t2 = Clock::now();
     m_costs.pointersUs = us(t1, t2);
@@ -414,8 +496,8 @@ std::vector<std::uint8_t> ResourceSet::download(std::string_view name) const
     if (r->isTexture()) {
         const GlFormat f = glFormat(r->desc.format);
         r->texture.download(f.format, f.type, out.data(), out.size());
-    } else {
-        r->buffer.download(out.data(), out.size());
+    } else if (!out.empty()) {
+        KS_GL(glGetNamedBufferSubData(r->buffer.name, GLintptr(r->buffer.offset), GLsizeiptr(out.size()), out.data()));
     }
     return out;
 }
@@ -446,7 +528,7 @@ std::vector<std::uint8_t> ResourceSet::downloadElement(std::string_view name, st
                                                        " elements)");
     const std::size_t bytes = r->desc.element.size();
     std::vector<std::uint8_t> out(bytes);
-    glGetNamedBufferSubData(r->buffer.name(), GLintptr(element * bytes), GLsizeiptr(bytes), out.data());
+    glGetNamedBufferSubData(r->buffer.name, GLintptr(r->buffer.offset + element * bytes), GLsizeiptr(bytes), out.data());
     gl::check("glGetNamedBufferSubData");
     return out;
 }

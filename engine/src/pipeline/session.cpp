@@ -32,7 +32,7 @@ render::ViewInputs Session::inputs(const project::ViewDesc& v) const
         if (r->isTexture()) {
             s.texture = &r->texture;
         } else {
-            s.buffer = &r->buffer;
+            s.buffer = r->buffer;
             s.element = r->desc.element;
             s.count = r->desc.count;
             if (r->desc.shape) {

@@ -19,39 +19,38 @@ FitRect fitKeepAspect(int iw, int ih, int tw, int th)
     return r;
 }
 
-ImageView::ImageView(const std::filesystem::path& shaderDir) : m_vao(gl::VertexArray::Create{})
+void dispatchImagePass(const gl::ShaderProgram& p, const FitRect& fit, const gl::Framebuffer& target)
 {
-    const std::string vs = paths::readTextFile(shaderDir / "fullscreen.vert");
-    m_image = gl::ShaderProgram(vs, paths::readTextFile(shaderDir / "image.frag"), "shaders/image.frag");
-    m_checker = gl::ShaderProgram(vs, paths::readTextFile(shaderDir / "checker.frag"), "shaders/checker.frag");
+    // The fit is in target pixels from the top; the pass works in GL's pixels from the bottom.
+    const int tw = target.width(), th = target.height();
+    glUniform4f(p.uniform("u_fit"), fit.x, float(th) - fit.y - fit.height, fit.width, fit.height);
+    glUniform2i(p.uniform("u_targetSize"), tw, th);
+    glBindImageTexture(0, target.color().name(), 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+    glDispatchCompute(GLuint((tw + 15) / 16), GLuint((th + 15) / 16), 1);
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
+    glBindImageTexture(0, 0, 0, GL_FALSE, 0, GL_WRITE_ONLY, GL_RGBA8);
+}
+
+ImageView::ImageView(const std::filesystem::path& shaderDir)
+    : m_pass(gl::ShaderProgram::compute(paths::readTextFile(shaderDir / "view_image.comp"), "shaders/view_image.comp"))
+{
 }
 
 FitRect ImageView::draw(const gl::Texture2D& image, const gl::Framebuffer& target) const
 {
-    target.bind();
-    glDisable(GL_DEPTH_TEST);
-    glDisable(GL_BLEND);
-    glBindVertexArray(m_vao.name());
-
-    glUseProgram(m_checker.name());
-    glUniform4f(m_checker.uniform("u_rect"), -1.f, -1.f, 1.f, 1.f);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-
     const FitRect fit = fitKeepAspect(image.width(), image.height(), target.width(), target.height());
-    // Target pixels (top-left origin) to NDC (bottom-left origin, y up).
-    const float x0 = fit.x / float(target.width()) * 2.f - 1.f;
-    const float x1 = (fit.x + fit.width) / float(target.width()) * 2.f - 1.f;
-    const float y0 = 1.f - (fit.y + fit.height) / float(target.height()) * 2.f;
-    const float y1 = 1.f - fit.y / float(target.height()) * 2.f;
-    glUseProgram(m_image.name());
+    glUseProgram(m_pass.name());
+    glUniform1i(m_pass.uniform("u_mode"), 0);
+    glUniform1i(m_pass.uniform("u_hasOverlay"), 0);
+    glUniform1i(m_pass.uniform("u_image"), 0);
+    glUniform1i(m_pass.uniform("u_colormap"), 1);
+    glUniform1i(m_pass.uniform("u_overlay"), 2);
+    // Every sampler needs a complete texture bound, used or not.
     glBindTextureUnit(0, image.name());
-    glUniform1i(m_image.uniform("u_image"), 0);
-    glUniform4f(m_image.uniform("u_rect"), x0, y0, x1, y1);
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-
-    glBindVertexArray(0);
+    glBindTextureUnit(1, image.name());
+    glBindTextureUnit(2, image.name());
+    dispatchImagePass(m_pass, fit, target);
     glUseProgram(0);
-    glBindFramebuffer(GL_FRAMEBUFFER, 0);
     gl::check("ImageView::draw");
     return fit;
 }

@@ -17,12 +17,12 @@ namespace {
 
 struct ProgramFiles {
     const char* name;
-    const char* vert;
-    const char* frag;
+    const char* vert; // null for a compute program
+    const char* frag; // or the compute shader
 };
 constexpr ProgramFiles kPrograms[] = {
-    {"image", "fullscreen.vert", "view_image.frag"},
-    {"checker", "fullscreen.vert", "checker.frag"},
+    {"image", nullptr, "view_image.comp"},
+    {"overlay", "fullscreen.vert", "view_overlay.frag"},
     {"points", "view_points.vert", "view_points.frag"},
     {"plot", "view_plot.vert", "view_plot.frag"},
     {"heightfield", "view_heightfield.vert", "view_heightfield.frag"},
@@ -33,6 +33,16 @@ fs::file_time_type mtime(const fs::path& p)
     std::error_code ec;
     const auto t = fs::last_write_time(p, ec);
     return ec ? fs::file_time_type{} : t;
+}
+
+// Binds a buffer resource's bytes to storage binding `index` (offsets are aligned for storage
+// bindings by ResourceSet).
+void bindStorage(GLuint index, const gl::BufferRange& r)
+{
+    if (r.size == 0)
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, index, r.name);
+    else
+        glBindBufferRange(GL_SHADER_STORAGE_BUFFER, index, r.name, GLintptr(r.offset), GLsizeiptr(r.size));
 }
 
 bool isFloatVector(const pipeline::ValueType& t, int components)
@@ -46,7 +56,8 @@ ViewRenderer::ViewRenderer(fs::path shaderDir) : m_dir(std::move(shaderDir)), m_
 {
     for (const ProgramFiles& f : kPrograms) {
         Program p;
-        p.vert = m_dir / f.vert;
+        if (f.vert)
+            p.vert = m_dir / f.vert;
         p.frag = m_dir / f.frag;
         build(p); // throws at construction: the shipped shaders must compile
         m_programs.emplace(f.name, std::move(p));
@@ -55,17 +66,18 @@ ViewRenderer::ViewRenderer(fs::path shaderDir) : m_dir(std::move(shaderDir)), m_
 
 void ViewRenderer::build(Program& p)
 {
-    p.vertTime = mtime(p.vert);
+    p.vertTime = p.vert.empty() ? fs::file_time_type{} : mtime(p.vert);
     p.fragTime = mtime(p.frag);
-    p.program = gl::ShaderProgram(paths::readTextFile(p.vert), paths::readTextFile(p.frag),
-                                  "shaders/" + p.frag.filename().string());
+    const std::string label = "shaders/" + p.frag.filename().string();
+    p.program = p.vert.empty() ? gl::ShaderProgram::compute(paths::readTextFile(p.frag), label)
+                               : gl::ShaderProgram(paths::readTextFile(p.vert), paths::readTextFile(p.frag), label);
 }
 
 bool ViewRenderer::reloadIfChanged()
 {
     bool any = false;
     for (auto& [name, p] : m_programs) {
-        if (mtime(p.vert) == p.vertTime && mtime(p.frag) == p.fragTime)
+        if ((p.vert.empty() || mtime(p.vert) == p.vertTime) && mtime(p.frag) == p.fragTime)
             continue;
         try {
             build(p);
@@ -74,7 +86,7 @@ bool ViewRenderer::reloadIfChanged()
             any = true;
         } catch (const Error& e) {
             // Keep the old program; do not retry until the file changes again.
-            p.vertTime = mtime(p.vert);
+            p.vertTime = p.vert.empty() ? fs::file_time_type{} : mtime(p.vert);
             p.fragTime = mtime(p.frag);
             m_error = e.what();
             log::warning("shader reload failed, keeping the previous program: " + m_error);
@@ -105,20 +117,24 @@ void ViewRenderer::draw(const project::ViewDesc& v, const ViewInputs& in, const 
     if (!in.source.valid())
         throwUsage("ViewRenderer::draw", "view \"" + v.name + "\" has no source to draw");
     target.bind();
-    glClearColor(0.07f, 0.075f, 0.09f, 1.f);
-    glClearDepth(1.0);
-    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-    glDisable(GL_BLEND);
-    glDisable(GL_DEPTH_TEST);
-    glBindVertexArray(m_vao.name());
-    switch (v.kind) {
-    case project::ViewKind::Image: drawImage(v, in, target); break;
-    case project::ViewKind::Points: drawPoints(v, in, camera, target); break;
-    case project::ViewKind::Plot: drawPlot(v, in); break;
-    case project::ViewKind::HeightField: drawHeightField(v, in, camera, target); break;
+    if (v.kind == project::ViewKind::Image) {
+        drawImage(v, in, target); // writes every pixel, the overlay included: nothing to clear
+    } else {
+        glClearColor(0.07f, 0.075f, 0.09f, 1.f);
+        glClearDepth(1.0);
+        glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+        glDisable(GL_BLEND);
+        glDisable(GL_DEPTH_TEST);
+        glBindVertexArray(m_vao.name());
+        switch (v.kind) {
+        case project::ViewKind::Image: break;
+        case project::ViewKind::Points: drawPoints(v, in, camera, target); break;
+        case project::ViewKind::Plot: drawPlot(v, in); break;
+        case project::ViewKind::HeightField: drawHeightField(v, in, camera, target); break;
+        }
+        if (in.overlay.texture)
+            drawOverlay(v, in, target);
     }
-    if (in.overlay.texture)
-        drawOverlay(v, in, target);
     glBindVertexArray(0);
     glUseProgram(0);
     glDisable(GL_DEPTH_TEST);
@@ -146,38 +162,25 @@ void ViewRenderer::drawImage(const project::ViewDesc& v, const ViewInputs& in, c
             throwUsage("ViewRenderer", "an image view shows float (through a colour map), float4 or uchar4 buffers; \"" +
                                            v.source + "\" holds " + pipeline::cudaTypeName(s.element));
     }
-    const FitRect fit = fitKeepAspect(w, h, target.width(), target.height());
-    const float x0 = fit.x / float(target.width()) * 2.f - 1.f;
-    const float x1 = (fit.x + fit.width) / float(target.width()) * 2.f - 1.f;
-    const float y0 = 1.f - (fit.y + fit.height) / float(target.height()) * 2.f;
-    const float y1 = 1.f - fit.y / float(target.height()) * 2.f;
-    // The checkerboard fills only the bars beside the (opaque) image: drawing it under the image
-    // too doubled the fill of a full-screen view, which is most of a 1080p frame's render pass.
-    const gl::ShaderProgram& checker = program("checker").program;
-    glUseProgram(checker.name());
-    const float bars[2][4] = {{-1.f, -1.f, x0, 1.f}, {x1, -1.f, 1.f, 1.f}};        // left, right
-    const float rows[2][4] = {{-1.f, -1.f, 1.f, y0}, {-1.f, y1, 1.f, 1.f}};        // bottom, top
-    for (const auto& r : fit.width < float(target.width()) ? bars : rows) {
-        if (r[2] - r[0] <= 0.f || r[3] - r[1] <= 0.f)
-            continue;
-        glUniform4f(checker.uniform("u_rect"), r[0], r[1], r[2], r[3]);
-        glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
-    }
     const gl::ShaderProgram& p = program("image").program;
     glUseProgram(p.name());
-    glUniform4f(p.uniform("u_rect"), x0, y0, x1, y1);
     glUniform1i(p.uniform("u_mode"), mode);
     glUniform2i(p.uniform("u_size"), w, h);
     glUniform2f(p.uniform("u_range"), v.range[0], v.range[1]);
     glUniform1f(p.uniform("u_scale"), v.scale);
     glUniform1i(p.uniform("u_image"), 0);
     glUniform1i(p.uniform("u_colormap"), 1);
+    glUniform1i(p.uniform("u_overlay"), 2);
     if (s.texture)
         glBindTextureUnit(0, s.texture->name());
     else
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer->name());
+        bindStorage(0, s.buffer);
     glBindTextureUnit(1, colormapTexture(v.colormap).name());
-    glDrawArrays(GL_TRIANGLE_STRIP, 0, 4);
+    const gl::Texture2D* overlay = in.overlay.texture;
+    glUniform1i(p.uniform("u_hasOverlay"), overlay ? 1 : 0);
+    glUniform1f(p.uniform("u_opacity"), in.overlay.opacity);
+    glBindTextureUnit(2, overlay ? overlay->name() : colormapTexture(v.colormap).name());
+    dispatchImagePass(p, fitKeepAspect(w, h, target.width(), target.height()), target);
 }
 
 ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWidth, int targetHeight)
@@ -204,7 +207,7 @@ void ViewRenderer::drawOverlay(const project::ViewDesc& v, const ViewInputs& in,
     if (r.width <= 0)
         return;
     const float tw = float(target.width()), th = float(target.height());
-    const gl::ShaderProgram& p = program("image").program;
+    const gl::ShaderProgram& p = program("overlay").program;
     glEnable(GL_BLEND);
     glBlendFuncSeparate(GL_SRC_ALPHA, GL_ONE_MINUS_SRC_ALPHA, GL_ZERO, GL_ONE);
     glDisable(GL_DEPTH_TEST);
@@ -212,7 +215,6 @@ void ViewRenderer::drawOverlay(const project::ViewDesc& v, const ViewInputs& in,
     glUseProgram(p.name());
     glUniform4f(p.uniform("u_rect"), r.x / tw * 2.f - 1.f, 1.f - (r.y + r.height) / th * 2.f, (r.x + r.width) / tw * 2.f - 1.f,
                 1.f - r.y / th * 2.f);
-    glUniform1i(p.uniform("u_mode"), 4);
     glUniform1f(p.uniform("u_opacity"), in.overlay.opacity);
     glUniform1i(p.uniform("u_image"), 0);
     glBindTextureUnit(0, overlay.name());
@@ -225,10 +227,10 @@ void ViewRenderer::drawPoints(const project::ViewDesc& v, const ViewInputs& in, 
                               const gl::Framebuffer& target)
 {
     const ViewSource& s = in.source;
-    if (!s.buffer || s.element.scalar != ScalarType::Float32 || s.element.components < 2)
+    if (s.buffer.empty() || s.element.scalar != ScalarType::Float32 || s.element.components < 2)
         throwUsage("ViewRenderer", "a points view needs float2, float3 or float4 positions");
     int colorMode = 0;
-    const gl::Buffer* colors = nullptr;
+    gl::BufferRange colors;
     if (in.colors.valid()) {
         colors = in.colors.buffer;
         if (isFloatVector(in.colors.element, 4))
@@ -256,9 +258,9 @@ void ViewRenderer::drawPoints(const project::ViewDesc& v, const ViewInputs& in, 
     glUniform1f(p.uniform("u_scale"), v.scale);
     glUniform1f(p.uniform("u_pointSize"), v.pointSize);
     glUniform1i(p.uniform("u_colormap"), 1);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer->name());
+    bindStorage(0, s.buffer);
     // A storage binding must exist even when unused.
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, colors ? colors->name() : s.buffer->name());
+    bindStorage(1, colors.empty() ? s.buffer : colors);
     glBindTextureUnit(1, colormapTexture(v.colormap).name());
     glDrawArrays(GL_POINTS, 0, GLsizei(s.count));
 }
@@ -266,12 +268,12 @@ void ViewRenderer::drawPoints(const project::ViewDesc& v, const ViewInputs& in, 
 void ViewRenderer::drawPlot(const project::ViewDesc& v, const ViewInputs& in)
 {
     const ViewSource& s = in.source;
-    if (!s.buffer || !isFloatVector(s.element, 1))
+    if (s.buffer.empty() || !isFloatVector(s.element, 1))
         throwUsage("ViewRenderer", "a plot view draws a float buffer; \"" + v.source + "\" holds " +
                                        pipeline::cudaTypeName(s.element));
     const gl::ShaderProgram& p = program("plot").program;
     glUseProgram(p.name());
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer->name());
+    bindStorage(0, s.buffer);
     glUniform1i(p.uniform("u_count"), GLint(s.count));
     glUniform2f(p.uniform("u_range"), v.range[0], v.range[1]);
     glUniform1f(p.uniform("u_scale"), v.scale);
@@ -287,7 +289,7 @@ void ViewRenderer::drawHeightField(const project::ViewDesc& v, const ViewInputs&
                                    const gl::Framebuffer& target)
 {
     const ViewSource& s = in.source;
-    if (!s.buffer || !isFloatVector(s.element, 1) || s.cols < 2 || s.rows < 2)
+    if (s.buffer.empty() || !isFloatVector(s.element, 1) || s.cols < 2 || s.rows < 2)
         throwUsage("ViewRenderer", "a height field needs a 2-D float buffer of at least 2 x 2");
     if (m_gridCols != s.cols || m_gridRows != s.rows) {
         std::vector<std::uint32_t> idx;
@@ -311,7 +313,7 @@ void ViewRenderer::drawHeightField(const project::ViewDesc& v, const ViewInputs&
     glUniform1f(p.uniform("u_scale"), v.scale);
     glUniform2f(p.uniform("u_range"), v.range[0], v.range[1]);
     glUniform1i(p.uniform("u_colormap"), 1);
-    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer->name());
+    bindStorage(0, s.buffer);
     glBindTextureUnit(1, colormapTexture(v.colormap).name());
     glVertexArrayElementBuffer(m_vao.name(), m_gridIndices.name());
     glDrawElements(GL_TRIANGLES, GLsizei(std::size_t(s.cols - 1) * std::size_t(s.rows - 1) * 6), GL_UNSIGNED_INT,

@@ -26,6 +26,18 @@ KS_HD inline unsigned char demoToByte(float v)
     return (unsigned char)(demoClamp01(v) * 255.f + 0.5f);
 }
 
+// sin for the wave. On the device the hardware sine: the precise sinf's range reduction for large
+// arguments is most of the demo's code and doubled its compile time (the app recompiles it on
+// every edit); the difference to the host's sinf moves a channel by far less than one step.
+KS_HD inline float demoSin(float x)
+{
+#if defined(__CUDA_ARCH__)
+    return __sinf(x);
+#else
+    return sinf(x);
+#endif
+}
+
 // Hue of block (bx, by): neighbouring blocks get clearly different hues (golden-ratio steps).
 KS_HD inline void demoBlockHue(unsigned bx, unsigned by, unsigned gridX, float& r, float& g, float& b)
 {
@@ -34,7 +46,7 @@ KS_HD inline void demoBlockHue(unsigned bx, unsigned by, unsigned gridX, float& 
     h -= floorf(h);
     // HSV -> RGB with s = 0.65, v = 1.
     const float h6 = h * 6.f;
-    const float x = 1.f - fabsf(fmodf(h6, 2.f) - 1.f);
+    const float x = 1.f - fabsf(h6 - 2.f * floorf(h6 * 0.5f) - 1.f); // fmodf(h6, 2) for h6 >= 0
     float rr = 0, gg = 0, bb = 0;
     if (h6 < 1.f) { rr = 1; gg = x; }
     else if (h6 < 2.f) { rr = x; gg = 1; }
@@ -62,7 +74,7 @@ KS_HD inline Rgba8 demoThreadColor(unsigned bx, unsigned by, unsigned tx, unsign
     const float fx = blockX > 1 ? (float)tx / (float)(blockX - 1) : 0.f;
     const float fy = blockY > 1 ? (float)ty / (float)(blockY - 1) : 0.f;
     float shade = 0.45f + 0.35f * fx + 0.2f * fy;
-    const float wave = 0.5f + 0.5f * sinf(time * 2.0f - (float)(by * gridX + bx) * 0.35f);
+    const float wave = 0.5f + 0.5f * demoSin(time * 2.0f - (float)(by * gridX + bx) * 0.35f);
     shade *= 0.7f + 0.3f * wave;
     if (tx == 0 || ty == 0)
         shade *= 0.35f;

@@ -43,6 +43,13 @@ private:
     std::size_t m_size = 0;
 };
 
+// A byte range of a GL buffer (not owned): what a shader storage binding or a vertex fetch reads.
+struct BufferRange {
+    GLuint name = 0;
+    std::size_t offset = 0, size = 0;
+    bool empty() const noexcept { return name == 0; }
+};
+
 class Texture2D {
 public:
     Texture2D() noexcept = default;
@@ -69,6 +76,8 @@ public:
     // Compiles and links; throws ks::Error with the GLSL log, labelled with `label` (usually the
     // shader file name), on failure.
     ShaderProgram(const std::string& vertexSource, const std::string& fragmentSource, const std::string& label);
+    // A compute program; throws like the constructor.
+    static ShaderProgram compute(const std::string& computeSource, const std::string& label);
     GLuint name() const noexcept { return m_name.get(); }
     bool empty() const noexcept { return m_name.empty(); }
     GLint uniform(const char* name) const { return glGetUniformLocation(this->name(), name); }

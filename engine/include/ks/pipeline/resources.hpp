@@ -7,8 +7,11 @@
 // reads it is the project's word: "discard" says it does not); a texture a kernel writes through a
 // surface is surface load/store; one only sampled through texture objects is read-only. A resource
 // no stage touches is not registered.
-// Storage changes (a viewport-following texture resized) unregister and re-register only that
-// resource.
+// Buffers with the same flags share one GL buffer (each at an offset aligned for storage bindings
+// and 16-byte loads), registered once: a frame's map and unmap calls cost per registration, so 4
+// read/write buffers cost what one does. Buffers CUDA never touches share one unregistered GL
+// buffer. Storage changes (a viewport-following texture resized) unregister and re-register only
+// that texture.
 //
 // Contract: the GL context (and, with CUDA, the CUDA context on the GPU rendering GL) is current on
 // the calling thread for every call, construction and destruction included.
@@ -68,9 +71,11 @@ struct InteropCosts {
 struct Resource {
     project::ResourceDesc desc;
     std::optional<cuda::RegisterFlags> flags; // registered with these; nullopt: CUDA does not use it
-    gl::Buffer buffer;
+    // A buffer: its bytes in the GL buffer it shares with the other buffers of the same flags
+    // (owned by the ResourceSet).
+    gl::BufferRange buffer;
     gl::Texture2D texture;
-    // Declared after the GL objects: unregistered before they are deleted.
+    // A texture's registration. Declared after the texture: unregistered before it is deleted.
     cuda::GraphicsResource registration;
     int registrations = 0; // how many times it was registered (tests check re-registration)
 
@@ -126,8 +131,11 @@ public:
     double unmap();
     const InteropCosts& lastCosts() const noexcept { return m_costs; }
     bool mapped() const { return !m_map.empty(); }
-    std::size_t registeredCount() const;
+    std::size_t registeredCount() const; // resources CUDA uses
+    std::size_t registrationCount() const; // CUDA registrations: one per shared buffer, one per texture
 
+    // Replaces a buffer's bytes from `data` (resource size) through GL. Not while mapped.
+    void upload(std::string_view name, const void* data, std::size_t bytes);
     // Copies a buffer's bytes (or a texture's texels, rows top to bottom as GL stores them) to the
     // host through GL. Not while mapped.
     std::vector<std::uint8_t> download(std::string_view name) const;
@@ -137,14 +145,30 @@ public:
     std::vector<std::uint8_t> downloadElement(std::string_view name, std::size_t element) const;
 
 private:
-    void createStorage(Resource& r);
-    void registerWithCuda(Resource& r);
+    // One GL buffer holding the buffers of one set of flags, registered once (when flags is set).
+    struct SharedBuffer {
+        std::optional<cuda::RegisterFlags> flags;
+        gl::Buffer buffer;
+        cuda::GraphicsResource registration; // after the buffer: unregistered before it is deleted
+        std::vector<Resource*> members;
+    };
+    // What the i-th handle of the map call is: a shared buffer or a texture.
+    struct Mapped {
+        SharedBuffer* shared = nullptr;
+        Resource* texture = nullptr;
+    };
+    void createBuffers();
+    void createTexture(Resource& r);
+    void registerTexture(Resource& r);
     int makeObjects(Resource& r); // for r.array; returns how many objects it made
+    Resource& buffer(std::string_view name, const char* function) const;
 
     std::vector<std::unique_ptr<Resource>> m_resources;
+    std::vector<std::unique_ptr<SharedBuffer>> m_shared;
     std::vector<Resource*> m_registered;
     cuda::ScopedMap m_map;
-    std::vector<const cuda::GraphicsResource*> m_handles; // of m_registered, for the map call
+    std::vector<Mapped> m_mapped;                          // parallel to m_handles
+    std::vector<const cuda::GraphicsResource*> m_handles; // for the map call
     InteropCosts m_costs;
     bool m_cuda = false;
 };

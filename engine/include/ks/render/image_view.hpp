@@ -1,7 +1,8 @@
 #pragma once
 // Draws an image (a texture CUDA wrote) into a render target, fitted with its aspect ratio kept,
-// over a checkerboard. GLSL comes from the data root's shaders/ folder. Needs its GL context
-// current for every call, construction and destruction included.
+// over a checkerboard, as one compute pass (shaders/view_image.comp, which image views share). GLSL
+// comes from the data root's shaders/ folder. Needs its GL context current for every call,
+// construction and destruction included.
 
 #include "ks/gl/objects.hpp"
 
@@ -17,6 +18,11 @@ struct FitRect {
 // The largest rectangle with the image's aspect that fits the target, centred.
 FitRect fitKeepAspect(int imageWidth, int imageHeight, int targetWidth, int targetHeight);
 
+// Runs view_image.comp's pass (program `p` in use, its source uniforms and textures set) over the
+// whole of `target`, the image fitted into `fit`, and orders the writes before later reads of the
+// target (sampling, read-back, blits).
+void dispatchImagePass(const gl::ShaderProgram& p, const FitRect& fit, const gl::Framebuffer& target);
+
 class ImageView {
 public:
     ImageView() = default;
@@ -26,9 +32,7 @@ public:
     FitRect draw(const gl::Texture2D& image, const gl::Framebuffer& target) const;
 
 private:
-    gl::ShaderProgram m_image;
-    gl::ShaderProgram m_checker;
-    gl::VertexArray m_vao;
+    gl::ShaderProgram m_pass;
 };
 
 } // namespace ks::render

@@ -21,12 +21,12 @@ namespace ks::render {
 
 // One resource as a view reads it.
 struct ViewSource {
-    const gl::Buffer* buffer = nullptr;
+    gl::BufferRange buffer; // a buffer resource's bytes (its GL buffer may hold other resources too)
     const gl::Texture2D* texture = nullptr;
     pipeline::ValueType element;
     std::int64_t count = 0;
     int cols = 0, rows = 0; // 2-D buffers
-    bool valid() const { return buffer || texture; }
+    bool valid() const { return !buffer.empty() || texture; }
 };
 
 // An RGBA image blended over a view's data, one texel per element (the teaching overlays: who

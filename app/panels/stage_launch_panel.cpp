@@ -149,9 +149,13 @@ void launchFacts(const AppState& s, int stage)
                            c.threadsOutside);
     else
         ImGui::TextUnformatted("no thread falls outside it");
-    if (c.elementsUncovered)
-        ImGui::TextColored(kRefused, "%llu elements are owned by no thread (too few blocks, no grid-stride loop)",
+    if (c.elementsUncovered) {
+        ImGui::PushStyleColor(ImGuiCol_Text, kWarning);
+        ImGui::TextWrapped("one element per thread leaves %llu elements to no thread (too few blocks); only a "
+                           "grid-stride loop (i += blockDim.x * gridDim.x) reaches them",
                            c.elementsUncovered);
+        ImGui::PopStyleColor();
+    }
     if (report->refusal) {
         ImGui::TextColored(kRefused, "cannot launch: %s", report->refusal->message.c_str());
         return;

@@ -358,14 +358,14 @@ std::size_t ResourceSet::registrationCount() const
     return m_handles.size();
 }
 
-Resource& ResourceSet::buffer(std::string_view name, const char* function) const
+Resource& ResourceSet::buffer(std::string_view name, const char* function)
 {
-    const Resource* r = find(name);
+    Resource* r = find(name);
     if (!r)
         throwUsage(function, "no resource \"" + std::string(name) + "\"");
     if (r->isTexture())
         throwUsage(function, "\"" + std::string(name) + "\" is a texture, not a buffer");
-    return const_cast<Resource&>(*r);
+    return *r;
 }
 
 void ResourceSet::upload(std::string_view name, const void* data, std::size_t bytes)

@@ -161,7 +161,7 @@ private:
     void createTexture(Resource& r);
     void registerTexture(Resource& r);
     int makeObjects(Resource& r); // for r.array; returns how many objects it made
-    Resource& buffer(std::string_view name, const char* function) const;
+    Resource& buffer(std::string_view name, const char* function); // throws unless a buffer
 
     std::vector<std::unique_ptr<Resource>> m_resources;
     std::vector<std::unique_ptr<SharedBuffer>> m_shared;

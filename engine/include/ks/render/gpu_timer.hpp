@@ -1,7 +1,8 @@
 #pragma once
-// GL timer queries around a render pass, read without stalling: begin()/end() use one of a small
-// ring of queries, and latestMs() returns the newest result the GPU has finished. finishMs() waits
-// for the last one (headless runs and tests). Needs the GL context current.
+// GL timestamps around a render pass, read without stalling: begin() and end() write a pair from a
+// small ring of GL_TIMESTAMP queries (glQueryCounter), and latestMs() returns the newest pair the
+// GPU has finished. finishMs() waits for the last one (headless runs and tests). Needs the GL
+// context current.
 
 #include "ks/gl/gl.hpp"
 
@@ -23,7 +24,8 @@ public:
 
 private:
     static constexpr int kRing = 4;
-    std::array<GLuint, kRing> m_queries{};
+    double elapsedMs(int slot) const; // waits for the slot's pair
+    std::array<GLuint, 2 * kRing> m_queries{}; // slot i: begin 2i, end 2i+1
     std::array<bool, kRing> m_pending{};
     int m_next = 0;
     int m_last = -1;

@@ -65,6 +65,15 @@ void Texture2D::download(GLenum format, GLenum type, void* pixels, std::size_t b
 
 namespace {
 
+const char* stageName(GLenum stage)
+{
+    switch (stage) {
+    case GL_VERTEX_SHADER: return " (vertex)";
+    case GL_COMPUTE_SHADER: return " (compute)";
+    default: return " (fragment)";
+    }
+}
+
 GLuint compileStage(GLenum stage, const std::string& source, const std::string& label)
 {
     GLuint s = glCreateShader(stage);
@@ -80,8 +89,7 @@ GLuint compileStage(GLenum stage, const std::string& source, const std::string& 
         glGetShaderInfoLog(s, len, nullptr, log.data());
         glDeleteShader(s);
         throw Error(ErrorDomain::Gl, "glCompileShader", 0, "",
-                    label + (stage == GL_VERTEX_SHADER ? " (vertex)" : stage == GL_COMPUTE_SHADER ? " (compute)" : " (fragment)") +
-                        ": " + log.c_str());
+                    label + stageName(stage) + ": " + log.c_str());
     }
     return s;
 }

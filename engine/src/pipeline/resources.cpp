@@ -261,12 +261,12 @@ void ResourceSet::createBuffers()
             std::copy(init.begin(), init.end(), data.begin() + std::ptrdiff_t(r->buffer.offset));
         }
         b->buffer = gl::Buffer(data.size(), data.data());
-        for (Resource* r : b->members)
-            r->buffer.name = b->buffer.name();
         if (b->flags)
             b->registration = cuda::GraphicsResource::registerBuffer(b->buffer.name(), *b->flags);
-        for (Resource* r : b->members)
+        for (Resource* r : b->members) {
+            r->buffer.name = b->buffer.name();
             r->registrations += b->flags ? 1 : 0;
+        }
     }
 }
 
@@ -528,7 +528,8 @@ std::vector<std::uint8_t> ResourceSet::downloadElement(std::string_view name, st
                                                        " elements)");
     const std::size_t bytes = r->desc.element.size();
     std::vector<std::uint8_t> out(bytes);
-    glGetNamedBufferSubData(r->buffer.name, GLintptr(r->buffer.offset + element * bytes), GLsizeiptr(bytes), out.data());
+    glGetNamedBufferSubData(r->buffer.name, GLintptr(r->buffer.offset + element * bytes), GLsizeiptr(bytes),
+                            out.data());
     gl::check("glGetNamedBufferSubData");
     return out;
 }

@@ -1,6 +1,6 @@
 // ks_bench_arrays: device arrays and algorithms against the memory system's limits and against CUB.
 //
-//   ks_bench_arrays [--json FILE] [--reps N]
+//   ks_bench_arrays [--json FILE] [--reps N] [--scan-shapes]
 //
 // Every number is a median over N repetitions timed with CUDA events on one stream, on buffers far
 // larger than the L2 cache (256 MiB to 1 GiB against H100's 50 MB), filled with random data (never
@@ -141,14 +141,17 @@ int run(int argc, char** argv)
 {
     std::string jsonPath;
     int reps = 30;
+    bool scanShapes = false;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         if (a == "--json" && i + 1 < argc)
             jsonPath = argv[++i];
         else if (a == "--reps" && i + 1 < argc)
             reps = std::max(3, std::atoi(argv[++i]));
+        else if (a == "--scan-shapes")
+            scanShapes = true;
         else {
-            std::printf("usage: ks_bench_arrays [--json FILE] [--reps N]\n");
+            std::printf("usage: ks_bench_arrays [--json FILE] [--reps N] [--scan-shapes]\n");
             return a == "--help" || a == "-h" ? 0 : 2;
         }
     }
@@ -339,6 +342,36 @@ int run(int argc, char** argv)
             rows.push_back(r);
         }
         scan.setVectorPath(true);
+
+        // --scan-shapes: the vector kernel's block, chunks and look-back pauses against CUB, each
+        // variant checked element by element and timed next to a fresh CUB timing (the tuning
+        // behind ScanTuning's defaults).
+        if (scanShapes) {
+            std::printf("\nvector scan shapes, 256M int32 (block x chunks, first pause / poll pause ns):\n");
+            std::printf("%-34s %9s %9s %8s %s\n", "shape", "ms", "CUB ms", "of CUB", "check");
+            const int shapes[][2] = {{256, 4}, {128, 8}, {128, 6}};
+            const int pauses[][2] = {{0, 0}, {1893, 648}, {2500, 648}, {3500, 300}, {5000, 1000}};
+            for (const auto& shape : shapes) {
+                for (const auto& pause : pauses) {
+                    ks::array::ScanSpec spec{"int", "a+b", "", false, "", "ks_bench_scan_shape"};
+                    spec.tuning = {shape[0], shape[1], pause[0], pause[1]};
+                    const ks::array::ScanKernel variant(rt, spec);
+                    const double cubMs = bench.time([&] {
+                        checkRuntime(cub::DeviceScan::InclusiveSum(tempPtr, scanTemp, scanIn32.ptr<int>(),
+                                                                   scanRef.ptr<int>(), big, stream),
+                                     "cub scan");
+                    });
+                    const double ms = bench.time([&] { variant(scanIn32, scanOut); });
+                    KS_CU(cuMemsetD32Async, scanOut.data(), 0x7eadbeefu, std::size_t(big), rt.stream());
+                    variant(scanIn32, scanOut);
+                    const long long bad = mismatches({scanOut, scanRef}).toHost<std::int64_t>()[0];
+                    const std::string name = std::to_string(shape[0]) + " x " + std::to_string(shape[1]) + ", " +
+                                             std::to_string(pause[0]) + " / " + std::to_string(pause[1]);
+                    std::printf("%-34s %9.3f %9.3f %8.3f %s\n", name.c_str(), ms, cubMs, cubMs / ms,
+                                bad ? ("MISMATCH " + std::to_string(bad)).c_str() : "ok");
+                }
+            }
+        }
     }
 
     // ----- Philox fills of 64M float32 (write-only): the engine's kernels (default) and cuRAND's host

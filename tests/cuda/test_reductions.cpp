@@ -4,6 +4,7 @@
 #include "ks/array/reduction.hpp"
 #include "ks/array/runtime.hpp"
 #include "ks/core/error.hpp"
+#include "ks/cuda/driver.hpp"
 #include "ks/cuda/memory.hpp"
 #include "ks/rng/fill.hpp"
 
@@ -199,6 +200,34 @@ TEST_F(Reductions, PyCudaReduceOut)
     const auto got = maxGpu.toHost<float>();
     for (std::size_t i = 0; i < 10; ++i)
         EXPECT_EQ(got[i], *std::max_element(h.begin() + 200 * i, h.begin() + 200 * (i + 1))) << i;
+}
+
+TEST_F(Reductions, MirrorWritesTheResultToPageLockedHostMemoryToo)
+{
+    // The read-out path of the pipeline's reduce stage: the result lands in the device slot and,
+    // from the same kernel, in page-locked host memory, for one block and for many.
+    const ks::array::ReductionKernel red(*m_rt, {"float", "0", "a+b", "", "const float *in", "", "mirrored_sum"});
+    for (const std::int64_t n : {std::int64_t(100), std::int64_t(3) << 20}) {
+        SCOPED_TRACE("n = " + std::to_string(n));
+        const DeviceArray a = curand(Dims{n});
+        const auto h = a.toHost<float>();
+        DeviceArray out = DeviceArray::empty(*m_rt, Dims{}, DType::Float32);
+        ks::cuda::PinnedHostMemory pinned(sizeof(float));
+        const float poison = -12345.f;
+        std::memcpy(pinned.get(), &poison, sizeof poison);
+        CUdeviceptr mirror = 0;
+        KS_CU(cuMemHostGetDevicePointer, &mirror, pinned.get(), 0u);
+        const std::vector<ks::array::MapArg> args{a};
+        red.launch(out.data(), n, args, mirror);
+        const float device = scalar<float>(out); // synchronises the stream
+        float host = 0;
+        std::memcpy(&host, pinned.get(), sizeof host);
+        EXPECT_EQ(host, device);
+        double want = 0;
+        for (const float v : h)
+            want += v;
+        EXPECT_LT(relError(device, want), 1e-5);
+    }
 }
 
 TEST_F(Reductions, PyCudaAnyAll)

@@ -11,6 +11,7 @@
 #include "algorithm_test.hpp"
 #include "array_test_support.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <random>
@@ -24,16 +25,24 @@ using ks::array::DType;
 
 class ScanPaths : public ks::test::ArrayTest {};
 
-std::vector<std::int64_t> sweep(std::int64_t tile, bool large)
+// Sizes around the edges of both kernels' tiles (the general and the vector kernel tile
+// differently) and of the look-back's 32-tile windows.
+std::vector<std::int64_t> sweep(const ks::array::ScanKernel& scan, bool large)
 {
-    std::vector<std::int64_t> v = {0,        1,        2,        3,        4,        5,        31,       32,
-                                   33,       255,      256,      257,      1023,     1024,     1025,     tile - 1,
-                                   tile,     tile + 1, 2 * tile - 3, 2 * tile, 31 * tile, 32 * tile + 7, 33 * tile + 1,
-                                   std::int64_t(1) << 20};
+    std::vector<std::int64_t> v = {0, 1, 2, 3, 4, 5, 31, 32, 33, 255, 256, 257, 1023, 1024, 1025, std::int64_t(1) << 20};
+    for (const std::int64_t tile : {std::int64_t(scan.tileElements()), std::int64_t(scan.vectorTileElements())}) {
+        if (tile == 0)
+            continue;
+        for (const std::int64_t n : {tile - 1, tile, tile + 1, 2 * tile - 3, 2 * tile, 31 * tile, 32 * tile + 7,
+                                     33 * tile + 1})
+            v.push_back(n);
+    }
     if (large) {
         v.push_back(std::int64_t(1) << 24);
         v.push_back((std::int64_t(1) << 24) + 5);
     }
+    std::sort(v.begin(), v.end());
+    v.erase(std::unique(v.begin(), v.end()), v.end());
     return v;
 }
 
@@ -128,7 +137,7 @@ TEST_F(ScanPaths, Int32SumsInclusiveAndExclusive)
 {
     ks::array::InclusiveScanKernel inc(*m_rt, "int", "a+b");
     ks::array::ExclusiveScanKernel exc(*m_rt, "int", "a+b", "0");
-    for (const std::int64_t n : sweep(inc.tileElements(), true)) {
+    for (const std::int64_t n : sweep(inc, true)) {
         SCOPED_TRACE("n = " + std::to_string(n));
         const auto h = randomValues<std::int32_t>(std::size_t(n), unsigned(n) + 1, -1000, 1000);
         std::vector<std::int32_t> wantInc(h.size()), wantExc(h.size());
@@ -147,7 +156,7 @@ TEST_F(ScanPaths, Int64SumsAndMaxima)
 {
     ks::array::InclusiveScanKernel inc(*m_rt, "long long", "a+b");
     ks::array::ExclusiveScanKernel runMax(*m_rt, "long long", "a > b ? a : b", "(-9223372036854775807LL - 1)");
-    for (const std::int64_t n : sweep(inc.tileElements(), false)) {
+    for (const std::int64_t n : sweep(inc, false)) {
         SCOPED_TRACE("n = " + std::to_string(n));
         const auto h = randomValues<std::int64_t>(std::size_t(n), unsigned(n) + 2, -(1LL << 40), 1LL << 40);
         std::vector<std::int64_t> wantInc(h.size()), wantMax(h.size());
@@ -169,7 +178,7 @@ TEST_F(ScanPaths, NonCommutativeOperatorsOfFourAndEightBytes)
     ks::array::ExclusiveScanKernel exc4(*m_rt, "affine16", "compose16(a, b)", "affine16{1, 0}", ks::test::kAffinePreamble);
     ASSERT_EQ(inc8.valueSize(), 8u);
     ASSERT_EQ(exc4.valueSize(), 4u);
-    for (const std::int64_t n : sweep(inc8.tileElements(), false)) {
+    for (const std::int64_t n : sweep(inc8, false)) {
         SCOPED_TRACE("n = " + std::to_string(n));
         for (const bool vector : {true, false}) {
             SCOPED_TRACE(vector ? "vector path" : "general path");

@@ -269,6 +269,34 @@ TEST(ScanSource, HostTileSizeMatchesTheKernel)
     EXPECT_EQ(ks::array::scanTileElements(100), 256);
 }
 
+TEST(ScanSource, VectorTileFollowsTheTuning)
+{
+    for (const ks::array::ScanTuning tuning : {ks::array::ScanTuning{}, ks::array::ScanTuning{256, 4, 1000, 500},
+                                               ks::array::ScanTuning{64, 8, 0, 0}, ks::array::ScanTuning{512, 2, 0, 0}}) {
+        for (const char* type : {"int", "double"}) {
+            SCOPED_TRACE(std::string(type) + ", block " + std::to_string(tuning.vectorBlock) + " x " +
+                         std::to_string(tuning.vectorChunks));
+            ks::array::ScanSpec spec{type, "a+b", "", false, "", "ks_vtile_probe"};
+            spec.tuning = tuning;
+            const GeneratedScan g = ks::array::generateScan(spec);
+            const auto r = compileForHopper(g.source, "ks_vtile_probe");
+            ASSERT_TRUE(r.ok) << r.log;
+            EXPECT_FALSE(spills(r.log)) << r.log;
+            const std::size_t size = std::string(type) == "int" ? 4 : 8;
+            const int tile = ks::array::scanVectorTileElements(size, tuning);
+            EXPECT_EQ(tile, tuning.vectorBlock * tuning.vectorChunks * int(16 / size));
+            EXPECT_NE(r.ptx.find(g.vectorTileSymbol + " = " + std::to_string(tile) + ";"), std::string::npos);
+            EXPECT_NE(r.ptx.find(".maxntid " + std::to_string(tuning.vectorBlock) + ", 1, 1"), std::string::npos);
+        }
+    }
+    for (const ks::array::ScanTuning bad : {ks::array::ScanTuning{100, 4, 0, 0}, ks::array::ScanTuning{256, 5, 0, 0}, ks::array::ScanTuning{128, 4, 0, 2000000},
+                                            ks::array::ScanTuning{128, 0, 0, 0}, ks::array::ScanTuning{128, 4, -1, 0}}) {
+        ks::array::ScanSpec spec{"int", "a+b", "", false, "", "ks_bad_tuning"};
+        spec.tuning = bad;
+        EXPECT_THROW(ks::array::generateScan(spec), ks::Error);
+    }
+}
+
 TEST(RandomSource, FlipKernelCompilesAndNamesAreComplete)
 {
     ks::rtc::CompileOptions options;

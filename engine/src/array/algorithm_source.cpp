@@ -367,12 +367,18 @@ __device__ __forceinline__ ks_out_t ks_block_reduce(ks_out_t v)
 // finishes last (counted in *ks_done, which it resets to 0 for the next reduction on this stream)
 // combines the partials in block order and writes the result. A grid of one block writes it at
 // once. The combination order depends only on the grid, so the same input gives the same bits.
-__device__ __forceinline__ void ks_finish(ks_out_t ks_acc, ks_out_t* ks_out, ks_out_t* ks_partials, unsigned* ks_done)
+// The result also goes to *ks_mirror where that is not null (a second place in one store, such as
+// page-locked host memory for a read-out, without a copy after the kernel).
+__device__ __forceinline__ void ks_finish(ks_out_t ks_acc, ks_out_t* ks_out, ks_out_t* ks_mirror, ks_out_t* ks_partials,
+                                          unsigned* ks_done)
 {
     ks_acc = ks_block_reduce(ks_acc);
     if (gridDim.x == 1) {
-        if (threadIdx.x == 0)
+        if (threadIdx.x == 0) {
             *ks_out = ks_acc;
+            if (ks_mirror)
+                *ks_mirror = ks_acc;
+        }
         return;
     }
     __shared__ bool ks_last;
@@ -391,11 +397,13 @@ __device__ __forceinline__ void ks_finish(ks_out_t ks_acc, ks_out_t* ks_out, ks_
     ks_total = ks_block_reduce(ks_total);
     if (threadIdx.x == 0) {
         *ks_out = ks_total;
+        if (ks_mirror)
+            *ks_mirror = ks_total;
         *ks_done = 0u;
     }
 }
 
-extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce(ks_out_t* ks_out, ks_out_t* ks_partials, unsigned* ks_done, long long ks_n @PARAMS@)
+extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce(ks_out_t* ks_out, ks_out_t* ks_mirror, ks_out_t* ks_partials, unsigned* ks_done, long long ks_n @PARAMS@)
 {
     ks_out_t ks_acc = ks_neutral();
     const long long ks_stride = (long long)gridDim.x * KS_BLOCK;
@@ -409,7 +417,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce(ks_out_t* k
     }
     for (; i < ks_n; i += ks_stride)
         ks_acc = ks_reduce(ks_acc, ks_map(i @NAMES@));
-    ks_finish(ks_acc, ks_out, ks_partials, ks_done);
+    ks_finish(ks_acc, ks_out, ks_mirror, ks_partials, ks_done);
 }
 )KS";
 
@@ -432,7 +440,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce(ks_out_t* k
         }
         const std::string k = R"KS(
 // The same with 16-byte loads, KS_U vectors in flight per thread; every pointer 16-byte aligned.
-extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce_vec(ks_out_t* ks_out, ks_out_t* ks_partials, unsigned* ks_done, long long ks_n @PARAMS@)
+extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce_vec(ks_out_t* ks_out, ks_out_t* ks_mirror, ks_out_t* ks_partials, unsigned* ks_done, long long ks_n @PARAMS@)
 {
     constexpr int KS_V = ks_algo::vecWidth<@ELEMENT_TYPES@>();
     constexpr int KS_U = @UNROLL@;
@@ -460,7 +468,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce_vec(ks_out_
     const long long ks_tail = ks_nvec * KS_V + ks_tid;
     if (ks_tail < ks_n)
         ks_acc = ks_reduce(ks_acc, ks_map(ks_tail @NAMES@));
-    ks_finish(ks_acc, ks_out, ks_partials, ks_done);
+    ks_finish(ks_acc, ks_out, ks_mirror, ks_partials, ks_done);
 }
 )KS";
         values["ELEMENT_TYPES"] = elementTypes;
@@ -483,10 +491,17 @@ GeneratedScan generateScan(const ScanSpec& spec)
         throwUsage(fn, "a scan needs an element type and a scan expression");
     if (spec.exclusive && spec.neutral.empty())
         throwUsage(fn, "an exclusive scan needs a neutral element (the first output)");
+    const ScanTuning& tuning = spec.tuning;
+    if (tuning.vectorBlock < 32 || tuning.vectorBlock % 32 != 0 || tuning.vectorBlock > 1024 || tuning.vectorChunks < 1 ||
+        tuning.vectorChunks * (tuning.vectorBlock / 32) > 32 || tuning.firstPauseNs < 0 || tuning.pauseNs < 0 ||
+        tuning.firstPauseNs > 1000000 || tuning.pauseNs > 1000000)
+        throwUsage(fn, "scan tuning out of range: the vector kernel needs a block of whole warps with chunks x warps "
+                       "<= 32, and pauses of 0 to 1 ms");
     GeneratedScan g;
     g.kernel = spec.name;
     g.vectorKernel = spec.name + "_vec";
     g.tileSymbol = spec.name + "_tile";
+    g.vectorTileSymbol = spec.name + "_vec_tile";
     g.sizeSymbol = spec.name + "_value_size";
     g.packedSymbol = spec.name + "_packed";
 
@@ -503,6 +518,18 @@ __device__ __forceinline__ ks_t ks_op(ks_t a, ks_t b) { return ks_t(@SCAN_EXPR@)
 // Integer operators are exact, so any association gives the same bits: the look-back may combine
 // whatever predecessors have published. Others get a fixed association (reproducible results).
 #define KS_FIXED_ORDER (!ks::is_integer<ks_t>::value)
+// Look-back pacing (ns, ScanTuning): in grids of at least KS_PAUSE_GRID tiles, a pause before the
+// first poll (the predecessors are most likely still scanning) and between polls of unpublished
+// states, so that waiting warps leave the SM's issue slots and the memory system to the blocks
+// still loading. Small grids, where the wait is short and the tiles few, poll at once.
+#define KS_FIRST_PAUSE @FIRST_PAUSE@
+#define KS_PAUSE @PAUSE@
+#define KS_PAUSE_GRID 500
+__device__ __forceinline__ void ks_pause(unsigned ns)
+{
+    if (ns > 0 && gridDim.x >= KS_PAUSE_GRID)
+        __nanosleep(ns);
+}
 extern "C" __device__ const int @NAME@_tile = KS_TILE;
 extern "C" __device__ const int @NAME@_value_size = int(sizeof(ks_t));
 extern "C" __device__ const int @NAME@_packed = KS_PACKED ? 1 : 0;
@@ -562,6 +589,7 @@ __device__ __forceinline__ void ks_look_back(const ks_tile_states& st, long long
                                              const ks_t& like, ks_t* prefix_out)
 {
     const unsigned lane = threadIdx.x & 31u;
+    ks_pause(KS_FIRST_PAUSE);
     if constexpr (KS_FIXED_ORDER) {
         // Fixed association for operators that round (float, double, structs): tiles form
         // windows of 32; tile 32W+j's prefix is always inclusive(32W-1) (+) agg(32W) (+) ... (+)
@@ -573,8 +601,11 @@ __device__ __forceinline__ void ks_look_back(const ks_tile_states& st, long long
         const bool wants_agg = int(lane) < j;
         const bool wants_inc = lane == 31u && first > 0; // j <= 31, so lane 31 holds no aggregate
         ks_t val = like;
-        bool waiting;
+        bool waiting, again = false;
         do {
+            if (again)
+                ks_pause(KS_PAUSE);
+            again = true;
             int flag = KS_FLAG_NONE;
             if (wants_agg)
                 flag = ks_peek(st, first + (long long)lane, val);
@@ -605,7 +636,11 @@ __device__ __forceinline__ void ks_look_back(const ks_tile_states& st, long long
             const long long pred = window - (long long)lane;
             ks_t val = like;
             int flag;
+            bool again = false;
             do {
+                if (again)
+                    ks_pause(KS_PAUSE);
+                again = true;
                 flag = pred >= 0 ? ks_peek(st, pred, val) : KS_FLAG_INCLUSIVE;
             } while (__any_sync(0xffffffffu, flag == KS_FLAG_NONE));
             const unsigned inclusive_lanes = __ballot_sync(0xffffffffu, flag == KS_FLAG_INCLUSIVE);
@@ -643,9 +678,9 @@ __device__ __forceinline__ long long ks_take_tile(unsigned char* ks_scratch)
 }
 
 // The scratch of a scan of ks_n elements (layout above).
-__device__ __forceinline__ ks_tile_states ks_states(unsigned char* ks_scratch, long long ks_n)
+__device__ __forceinline__ ks_tile_states ks_states(unsigned char* ks_scratch, long long ks_n, long long ks_tile_size)
 {
-    const long long ks_tiles = (ks_n + KS_TILE - 1) / KS_TILE;
+    const long long ks_tiles = (ks_n + ks_tile_size - 1) / ks_tile_size;
     ks_tile_states st;
     st.words = reinterpret_cast<unsigned long long*>(ks_scratch + 16);
     st.aggregates = reinterpret_cast<ks_t*>(ks_scratch + ((16 + ks_tiles * 8 + 15) / 16) * 16);
@@ -666,7 +701,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in,
     ks_t* ks_warp_totals = reinterpret_cast<ks_t*>(ks_warp_raw);
     ks_t* ks_prefix = reinterpret_cast<ks_t*>(ks_prefix_raw);
 
-    const ks_tile_states st = ks_states(ks_scratch, ks_n);
+    const ks_tile_states st = ks_states(ks_scratch, ks_n, KS_TILE);
     const long long tile = ks_take_tile(ks_scratch);
     const long long base = tile * KS_TILE;
     const bool full = base + KS_TILE <= ks_n;
@@ -754,21 +789,24 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in,
 }
 
 // The same scan for 4- and 8-byte values with 16-byte aligned input and output: no shared-memory
-// tile. A tile is KS_CHUNKS x KS_BLOCK chunks of 16 bytes (KS_VEC elements); chunk c = k * KS_BLOCK
-// + t belongs to thread t, so each 16-byte load and store of a warp covers 512 contiguous bytes.
-// Each thread scans its chunks in registers; the chunk totals get one warp scan per k (interleaved);
-// the KS_CHUNKS x warps totals, in tile order k-major, get one more warp scan in warp 0, which then
-// publishes the tile's aggregate and looks back. Two barriers per tile. Same tile size and scratch
-// as @NAME@ (KS_CHUNKS * KS_VEC == KS_ITEMS). For other sizes the kernel is an empty stub the host
-// never launches.
+// tile. A tile is KS_CHUNKS x KS_VBLOCK chunks of 16 bytes (KS_VEC elements); chunk c = k *
+// KS_VBLOCK + t belongs to thread t, so each 16-byte load and store of a warp covers 512 contiguous
+// bytes. Each thread scans its chunks in registers; the chunk totals get one warp scan per k
+// (interleaved); the KS_CHUNKS x warps totals, in tile order k-major, get one more warp scan in
+// warp 0, which then publishes the tile's aggregate and looks back. Two barriers per tile. Its own
+// block size and tile (@NAME@_vec_tile elements, ScanTuning), the same scratch layout. For other
+// sizes the kernel is an empty stub the host never launches.
 #define KS_VEC_OK (sizeof(ks_t) == 4 || sizeof(ks_t) == 8)
 #define KS_VEC (KS_VEC_OK ? int(16 / sizeof(ks_t)) : 1)
-#define KS_CHUNKS 4
-#define KS_WARPS (KS_BLOCK / 32)
-static_assert(!KS_VEC_OK || KS_CHUNKS * KS_VEC == KS_ITEMS, "vector tiles must match the scalar tiles");
-static_assert(KS_CHUNKS * KS_WARPS == 32, "warp 0 scans every (chunk, warp) total in one pass");
+#define KS_VBLOCK @VBLOCK@
+#define KS_CHUNKS @VCHUNKS@
+#define KS_WARPS (KS_VBLOCK / 32)
+#define KS_VTILE (KS_VBLOCK * KS_CHUNKS * KS_VEC)
+#define KS_ENTRIES (KS_CHUNKS * KS_WARPS)
+static_assert(KS_ENTRIES <= 32, "warp 0 scans every (chunk, warp) total in one pass");
+extern "C" __device__ const int @NAME@_vec_tile = KS_VTILE;
 
-extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_vec(const ks_t* ks_in, ks_t* ks_out, long long ks_n, unsigned char* ks_scratch)
+extern "C" __global__ void __launch_bounds__(KS_VBLOCK) @NAME@_vec(const ks_t* ks_in, ks_t* ks_out, long long ks_n, unsigned char* ks_scratch)
 {
     if constexpr (KS_VEC_OK) {
         __shared__ __align__(16) unsigned char ks_totals_raw[KS_CHUNKS * KS_WARPS * sizeof(ks_t)];
@@ -776,17 +814,17 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_vec(const ks_t* ks
         ks_t* ks_totals = reinterpret_cast<ks_t*>(ks_totals_raw); // [k * KS_WARPS + warp]
         ks_t* ks_prefix = reinterpret_cast<ks_t*>(ks_prefix_raw);
 
-        const ks_tile_states st = ks_states(ks_scratch, ks_n);
+        const ks_tile_states st = ks_states(ks_scratch, ks_n, KS_VTILE);
         const long long tile = ks_take_tile(ks_scratch);
-        const long long base = tile * KS_TILE;
-        const bool full = base + KS_TILE <= ks_n;
+        const long long base = tile * KS_VTILE;
+        const bool full = base + KS_VTILE <= ks_n;
         const unsigned tid = threadIdx.x, lane = tid & 31u, warp = tid >> 5;
 
         // Loads: all chunks in flight at once; a partial tile repeats the last element.
         ks_t x[KS_CHUNKS][KS_VEC];
 #pragma unroll
         for (int k = 0; k < KS_CHUNKS; ++k) {
-            const long long e = base + (long long)(k * KS_BLOCK + int(tid)) * KS_VEC;
+            const long long e = base + (long long)(k * KS_VBLOCK + int(tid)) * KS_VEC;
             if (full) {
                 ks_algo::loadVec<KS_VEC>(x[k], ks_in + e);
             } else {
@@ -822,10 +860,11 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_vec(const ks_t* ks
         }
         __syncthreads();
 
-        // Warp 0: exclusive prefixes of the 32 (k, warp) totals in tile order (entry 0 has none and
-        // keeps its total), the tile's total, publication and look-back.
+        // Warp 0: exclusive prefixes of the KS_ENTRIES (k, warp) totals in tile order (entry 0 has
+        // none and keeps its total), the tile's total, publication and look-back. Lanes past the
+        // entries scan a copy of the last one; nothing reads their results.
         if (warp == 0) {
-            ks_t v = ks_totals[lane];
+            ks_t v = ks_totals[lane < KS_ENTRIES ? lane : KS_ENTRIES - 1];
 #pragma unroll
             for (unsigned d = 1; d < 32; d <<= 1) {
                 const ks_t up = ks_algo::shflUp(v, d);
@@ -833,9 +872,9 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_vec(const ks_t* ks
                     v = ks_op(up, v);
             }
             const ks_t before = ks_algo::shflUp(v, 1);
-            const ks_t tile_total = ks_algo::shflIdx(v, 31);
+            const ks_t tile_total = ks_algo::shflIdx(v, KS_ENTRIES - 1);
             __syncwarp();
-            if (lane > 0)
+            if (lane > 0 && lane < KS_ENTRIES)
                 ks_totals[lane] = before;
             if (lane == 0)
                 ks_publish(st, tile, tile == 0 ? KS_FLAG_INCLUSIVE : KS_FLAG_AGGREGATE, tile_total);
@@ -874,7 +913,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_vec(const ks_t* ks
             for (int j = 0; j < KS_VEC; ++j)
                 y[j] = has_local ? ks_op(local, x[k][j]) : x[k][j];
 #endif
-            const long long e = base + (long long)(k * KS_BLOCK + int(tid)) * KS_VEC;
+            const long long e = base + (long long)(k * KS_VBLOCK + int(tid)) * KS_VEC;
             if (full) {
                 uint4 w;
                 memcpy(&w, y, 16);
@@ -894,6 +933,10 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_vec(const ks_t* ks
                                                   : "__device__ __forceinline__ ks_t ks_neutral() { return ks_t(" +
                                                         spec.neutral + "); }"},
         {"KS_EXCLUSIVE", spec.exclusive ? "1" : "0"},
+        {"VBLOCK", std::to_string(tuning.vectorBlock)},
+        {"VCHUNKS", std::to_string(tuning.vectorChunks)},
+        {"FIRST_PAUSE", std::to_string(tuning.firstPauseNs) + "u"},
+        {"PAUSE", std::to_string(tuning.pauseNs) + "u"},
         {"VALUE_TYPE", spec.type},
         {"SCAN_EXPR", spec.scanExpr},
         {"NAME", spec.name},
@@ -906,6 +949,11 @@ int scanTileElements(std::size_t valueSize)
 {
     const std::size_t items = std::min<std::size_t>(16, std::max<std::size_t>(1, 64 / std::max<std::size_t>(1, valueSize)));
     return int(kAlgorithmBlockSize * items);
+}
+
+int scanVectorTileElements(std::size_t valueSize, const ScanTuning& tuning)
+{
+    return tuning.vectorBlock * tuning.vectorChunks * int(16 / std::max<std::size_t>(valueSize, 1));
 }
 
 ScanScratch scanScratchSize(unsigned long long n, int tileElements, int valueSize, bool packed)

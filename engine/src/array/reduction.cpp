@@ -60,9 +60,9 @@ bool aligned16(CUdeviceptr p)
 }
 
 // One launch over a grid fixed by the size and the device (see reduction.hpp). `userArgs` appends
-// the kernel's own arguments after (out, partials, done, n).
-void run(Runtime& rt, const Functions& f, bool vectorOk, CUdeviceptr out, std::int64_t n, std::size_t valueSize,
-         const std::function<void(KernelArgs&)>& userArgs)
+// the kernel's own arguments after (out, mirror, partials, done, n).
+void run(Runtime& rt, const Functions& f, bool vectorOk, CUdeviceptr out, CUdeviceptr mirror, std::int64_t n,
+         std::size_t valueSize, const std::function<void(KernelArgs&)>& userArgs)
 {
     const cuda::Function& kernel = (vectorOk && f.vector) ? *f.vector : *f.scalar;
     // At least 16 items per thread before another block is worth it; at most one resident wave.
@@ -81,7 +81,7 @@ void run(Runtime& rt, const Functions& f, bool vectorOk, CUdeviceptr out, std::i
         done = rt.doneCounter();
     }
     KernelArgs args;
-    args.add(out).add(partials).add(done).add(static_cast<long long>(n));
+    args.add(out).add(mirror).add(partials).add(done).add(static_cast<long long>(n));
     userArgs(args);
     rt.launch(kernel, config, args.params());
     // `scratch` is freed in stream order after the launch.
@@ -125,7 +125,7 @@ void runBuiltin(const std::string& kind, const DeviceArray& a, const DeviceArray
     const Layout la = layoutOf(a);
     const Layout lb = b ? layoutOf(*b) : Layout{};
     const bool vectorOk = !strided && aligned16(a.data()) && (!b || aligned16(b->data()));
-    run(rt, f, vectorOk, out, n, itemSize(outType), [&](KernelArgs& args) {
+    run(rt, f, vectorOk, out, 0, n, itemSize(outType), [&](KernelArgs& args) {
         // The spec's arguments (x, then y or the values), then its extra parameters (layouts).
         args.add(a.data());
         if (b)
@@ -223,7 +223,7 @@ std::int64_t ReductionKernel::sizeFromArguments(std::span<const MapArg> args) co
     throwUsage("ks::array::ReductionKernel", "no array argument to take the size from: use launch() with n");
 }
 
-void ReductionKernel::launch(CUdeviceptr out, std::int64_t n, std::span<const MapArg> args) const
+void ReductionKernel::launch(CUdeviceptr out, std::int64_t n, std::span<const MapArg> args, CUdeviceptr mirror) const
 {
     if (n < 0)
         throwUsage("ks::array::ReductionKernel::launch", "negative size " + std::to_string(n));
@@ -235,7 +235,7 @@ void ReductionKernel::launch(CUdeviceptr out, std::int64_t n, std::span<const Ma
             vectorOk = vectorOk && aligned16(array->data()) && array->isCContiguous();
     const std::string& source = m_generated.source;
     const Functions f = loadFunctions(*m_runtime, m_key, m_spec.name, [&] { return source; });
-    run(*m_runtime, f, vectorOk, out, n, m_valueSize, [&](KernelArgs& kernelArgs) {
+    run(*m_runtime, f, vectorOk, out, mirror, n, m_valueSize, [&](KernelArgs& kernelArgs) {
         packArguments(m_generated.params, args, kernelArgs);
     });
 }

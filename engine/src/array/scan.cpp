@@ -40,6 +40,9 @@ ScanKernel::ScanKernel(Runtime& rt, ScanSpec spec) : m_runtime(&rt), m_spec(std:
         m_valueSize = readInt(module, g.sizeSymbol);
         m_packed = readInt(module, g.packedSymbol) != 0;
     }
+    if (scanHasVectorKernel(std::size_t(m_valueSize)))
+        m_vectorTile = scanVectorTileElements(std::size_t(m_valueSize), m_spec.tuning);
+    m_vectorBlock = m_spec.tuning.vectorBlock;
 }
 
 void ScanKernel::checkArray(const DeviceArray& a, const char* role) const
@@ -78,16 +81,18 @@ void ScanKernel::launch(CUdeviceptr in, CUdeviceptr out, std::int64_t n) const
         throwUsage("ks::array::ScanKernel::launch", "negative size " + std::to_string(n));
     if (n == 0)
         return;
-    const ScanScratch layout = scanScratchSize(std::uint64_t(n), m_tile, m_valueSize, m_packed);
+    const bool vector = takesVectorPath(in, out);
+    const int tile = vector ? m_vectorTile : m_tile;
+    const ScanScratch layout = scanScratchSize(std::uint64_t(n), tile, m_valueSize, m_packed);
     if (layout.tiles > std::uint64_t(std::numeric_limits<int>::max()))
         throwUsage("ks::array::ScanKernel::launch", "too many elements for one scan: " + std::to_string(n));
     Runtime& rt = *m_runtime;
-    const std::string& name = takesVectorPath(in, out) ? m_vectorKernel : m_spec.name;
+    const std::string& name = vector ? m_vectorKernel : m_spec.name;
     const cuda::Function& f = rt.kernel(m_key, name, [&] { return m_source; }, m_spec.name + ".cu");
     auto scratch = rt.allocate(layout.bytes);
     KS_CU(cuMemsetD8Async, scratch->get(), 0, layout.zeroBytes, rt.stream());
     cuda::LaunchConfig config;
-    config.block.x = kAlgorithmBlockSize;
+    config.block.x = vector ? unsigned(m_vectorBlock) : kAlgorithmBlockSize;
     config.grid.x = unsigned(layout.tiles);
     CUdeviceptr scratchPtr = scratch->get();
     long long count = n;

@@ -314,6 +314,21 @@ ReducePlan planReduce(const Project& p, const StageDesc& s)
         return plan;
     }
     const std::string map = s.mapExpr.empty() ? "x[i]" : s.mapExpr;
+    // The default map over elements of 8 or 16 bytes (float2, float4, int4, double2...) reads each
+    // element with one vector load where the buffer is aligned for it (a uniform branch), instead
+    // of one load per component.
+    std::string vectorLoad;
+    const std::size_t elementBytes = scalarSize(in) * std::size_t(c);
+    if (s.mapExpr.empty() && c > 1 && (elementBytes == 8 || elementBytes == 16)) {
+        const std::string align = std::to_string(elementBytes);
+        vectorLoad = "    struct __align__(" + align + ") ks_red_raw { " + t + " v[" + cs + "]; };\n"
+                     "    if ((reinterpret_cast<unsigned long long>(ks_base) & " + std::to_string(elementBytes - 1) +
+                     "u) == 0) {\n"
+                     "        const ks_red_raw raw = reinterpret_cast<const ks_red_raw*>(ks_base)[i];\n"
+                     "        ks_red_value r; for (int k = 0; k < " + cs + "; ++k) r.v[k] = (" + a + ")(raw.v[k]);\n"
+                     "        return r;\n"
+                     "    }\n";
+    }
     plan.spec.outType = "ks_red_value";
     plan.spec.name = "ks_reduce_stage";
     plan.spec.arguments = "const " + t + " *ks_base";
@@ -330,8 +345,9 @@ ReducePlan planReduce(const Project& p, const StageDesc& s)
         "__device__ ks_red_value ks_red_identity()\n"
         "{ ks_red_value r; for (int k = 0; k < " + cs + "; ++k) r.v[k] = (" + a + ")(" + neutral + "); return r; }\n"
         "__device__ ks_red_value ks_red_load(const " + t + "* ks_base, long long i)\n"
-        "{ ks_red_value r; for (int k = 0; k < " + cs + "; ++k) { const ks_red_x x{ks_base + k}; r.v[k] = (" + a +
-        ")(" + map + "); } return r; }\n";
+        "{\n" + vectorLoad +
+        "    ks_red_value r; for (int k = 0; k < " + cs + "; ++k) { const ks_red_x x{ks_base + k}; r.v[k] = (" + a +
+        ")(" + map + "); } return r;\n}\n";
     return plan;
 }
 
@@ -351,7 +367,7 @@ void ReduceStage::run(FrameContext& ctx)
     if (!m_kernel)
         m_kernel = std::make_unique<array::ReductionKernel>(*ctx.arrays, m_plan.spec);
     const std::size_t bytes = m_kernel->valueSize();
-    if (m_result.empty())
+    if (m_plan.into.empty() && m_result.empty())
         m_result = cuda::DeviceMemory(bytes);
     if (m_pinned.size() <= ctx.slot) {
         m_pinned.resize(ctx.slot + 1);
@@ -361,10 +377,13 @@ void ReduceStage::run(FrameContext& ctx)
         m_pinned[ctx.slot] = cuda::PinnedHostMemory(bytes);
     const Resource& src = mappedBuffer(ctx, m_plan.source, "ReduceStage");
     const std::vector<array::MapArg> args{flatView(*ctx.arrays, src)};
-    m_kernel->launch(m_result.get(), src.desc.count, args);
-    if (!m_plan.into.empty())
-        KS_CU(cuMemcpyDtoDAsync, mappedBuffer(ctx, m_plan.into, "ReduceStage").pointer, m_result.get(), bytes, ctx.stream);
-    KS_CU(cuMemcpyDtoHAsync, m_pinned[ctx.slot].get(), m_result.get(), bytes, ctx.stream);
+    // The kernel's last block also writes the read-out straight into this slot's page-locked
+    // buffer (mapped into the device's address space): a copy after the kernel, even of a few
+    // bytes, cost about 0.16 ms of stream time on the H100 (measured with the particle demo).
+    CUdeviceptr readout = 0;
+    KS_CU(cuMemHostGetDevicePointer, &readout, m_pinned[ctx.slot].get(), 0u);
+    const CUdeviceptr out = m_plan.into.empty() ? m_result.get() : mappedBuffer(ctx, m_plan.into, "ReduceStage").pointer;
+    m_kernel->launch(out, src.desc.count, args, readout);
     m_pending[ctx.slot] = true;
 }
 

@@ -40,8 +40,9 @@ struct GeneratedReduction {
     // Whether the map reads each pointer only at [i] and uses `i` nowhere else: then the kernel
     // `vectorKernel` (16-byte loads) may run when every pointer is 16-byte aligned.
     bool vectorizable = false;
-    // (outType* out, outType* partials, unsigned* done, long long n, args...): one pass; partials
-    // holds one value per block, *done is 0 before and after (the last block resets it).
+    // (outType* out, outType* mirror, outType* partials, unsigned* done, long long n, args...): one
+    // pass; the result goes to *out and, where mirror is not null, to *mirror too; partials holds
+    // one value per block, *done is 0 before and after (the last block resets it).
     std::string kernel;
     std::string vectorKernel; // same signature; empty when !vectorizable
     std::string sizeSymbol;   // __device__ int holding sizeof(outType)
@@ -50,6 +51,17 @@ struct GeneratedReduction {
 // Throws ks::Error (Usage) for a malformed argument list or a missing expression.
 GeneratedReduction generateReduction(const ReductionSpec& spec);
 
+// The scan kernels' shape and pacing. The vector kernel: threads per block and 16-byte chunks per
+// thread (chunks x warps <= 32; a tile is block x chunks x 16 bytes). The look-back of both kernels:
+// a pause before the first poll and between polls, in grids of 500 tiles or more (ns; 0: none).
+// The defaults are the fastest of ks_bench_arrays --scan-shapes on the H100 (docs/algorithms.md).
+struct ScanTuning {
+    int vectorBlock = 256;
+    int vectorChunks = 4;
+    int firstPauseNs = 2500;
+    int pauseNs = 648;
+};
+
 struct ScanSpec {
     std::string type;     // C++ element type of input and output: "int", "float", "my_struct"
     std::string scanExpr; // associative, of `a` (earlier) and `b` (later): "a+b", "max(a,b)"
@@ -57,6 +69,7 @@ struct ScanSpec {
     bool exclusive = false;
     std::string preamble;
     std::string name = "scan_kernel";
+    ScanTuning tuning;
 };
 
 struct GeneratedScan {
@@ -70,6 +83,7 @@ struct GeneratedScan {
     // scratch. For other value sizes it is an empty stub that must not be launched.
     std::string vectorKernel;
     std::string tileSymbol;  // __device__ int: elements per tile
+    std::string vectorTileSymbol; // __device__ int: elements per tile of the vector kernel
     std::string sizeSymbol;  // __device__ int: sizeof(T)
     std::string packedSymbol; // __device__ int: 1 when tile states pack flag and value in 64 bits
 };
@@ -79,6 +93,10 @@ GeneratedScan generateScan(const ScanSpec& spec);
 // Elements per scan tile for values of `valueSize` bytes: 256 threads x min(16, max(1, 64 / size))
 // items; the generated kernel computes the same from sizeof (KS_ITEMS).
 int scanTileElements(std::size_t valueSize);
+
+
+// Elements per tile of the vector kernel for 4- or 8-byte values.
+int scanVectorTileElements(std::size_t valueSize, const ScanTuning& tuning = {});
 
 // Whether the generated vector kernel scans values of `valueSize` bytes (4 and 8).
 inline bool scanHasVectorKernel(std::size_t valueSize)

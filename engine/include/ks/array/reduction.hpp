@@ -61,8 +61,10 @@ public:
         toHostBytes(std::span<const MapArg>(args.begin(), args.size()), &value, sizeof(T));
         return value;
     }
-    // The raw form: reduces `n` items (the range of `i`) into the device address `out`.
-    void launch(CUdeviceptr out, std::int64_t n, std::span<const MapArg> args) const;
+    // The raw form: reduces `n` items (the range of `i`) into the device address `out`, and into
+    // `mirror` too where it is not 0 (say page-locked host memory, for a read-out that needs no
+    // copy after the kernel).
+    void launch(CUdeviceptr out, std::int64_t n, std::span<const MapArg> args, CUdeviceptr mirror = 0) const;
 
 private:
     void toHostBytes(std::span<const MapArg> args, void* host, std::size_t bytes) const;

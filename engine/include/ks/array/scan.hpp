@@ -30,7 +30,9 @@ public:
 
     const ScanSpec& spec() const noexcept { return m_spec; }
     std::size_t valueSize() const noexcept { return std::size_t(m_valueSize); }
+    // Elements per tile of the general kernel and of the vector kernel (0 where there is none).
     int tileElements() const noexcept { return m_tile; }
+    int vectorTileElements() const noexcept { return m_vectorTile; }
 
     // In place (PyCUDA's scan_kern(data)), `data` of the spec's type. The scan runs over the
     // elements in C order; strided views go through a contiguous copy (one extra pass each way).
@@ -63,6 +65,8 @@ private:
     std::string m_vectorKernel;
     bool m_vectorAllowed = true;
     int m_tile = 0;
+    int m_vectorTile = 0;
+    int m_vectorBlock = 0;
     int m_valueSize = 0;
     bool m_packed = false;
     std::optional<DType> m_dtype;

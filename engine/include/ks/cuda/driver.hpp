@@ -46,6 +46,7 @@
     X(cuMemPoolSetAttribute)                                                                               \
     X(cuMemFree)                                                                                           \
     X(cuMemAllocHost)                                                                                      \
+    X(cuMemHostGetDevicePointer)                                                                           \
     X(cuMemFreeHost)                                                                                       \
     X(cuMemHostRegister)                                                                                   \
     X(cuMemHostUnregister)                                                                                 \

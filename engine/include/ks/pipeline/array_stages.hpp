@@ -145,7 +145,7 @@ public:
 private:
     ReducePlan m_plan;
     std::unique_ptr<array::ReductionKernel> m_kernel;
-    cuda::DeviceMemory m_result;     // the reduced value (components x accumulate type)
+    cuda::DeviceMemory m_result;     // the reduced value (components x accumulate type) where there is no "into"
     std::vector<cuda::PinnedHostMemory> m_pinned; // its copy on the host per frame slot, read by collect()
     std::vector<bool> m_pending;                   // per frame slot
     Readout m_readout;

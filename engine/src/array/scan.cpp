@@ -42,7 +42,6 @@ ScanKernel::ScanKernel(Runtime& rt, ScanSpec spec) : m_runtime(&rt), m_spec(std:
     }
     if (scanHasVectorKernel(std::size_t(m_valueSize)))
         m_vectorTile = scanVectorTileElements(std::size_t(m_valueSize), m_spec.tuning);
-    m_vectorBlock = m_spec.tuning.vectorBlock;
 }
 
 void ScanKernel::checkArray(const DeviceArray& a, const char* role) const
@@ -92,7 +91,7 @@ void ScanKernel::launch(CUdeviceptr in, CUdeviceptr out, std::int64_t n) const
     auto scratch = rt.allocate(layout.bytes);
     KS_CU(cuMemsetD8Async, scratch->get(), 0, layout.zeroBytes, rt.stream());
     cuda::LaunchConfig config;
-    config.block.x = vector ? unsigned(m_vectorBlock) : kAlgorithmBlockSize;
+    config.block.x = vector ? unsigned(m_spec.tuning.vectorBlock) : kAlgorithmBlockSize;
     config.grid.x = unsigned(layout.tiles);
     CUdeviceptr scratchPtr = scratch->get();
     long long count = n;

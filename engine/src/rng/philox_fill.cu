@@ -1,6 +1,7 @@
-// Philox4x32-10 fills giving exactly what cuRAND's device API gives (its Philox rounds, recomputed
-// here with precomputed round keys, and its conversions from curand_kernel.h): one Philox call per
-// 16 bytes of output, stored as one 16-byte vector where the destination is aligned. Counter-based, so a thread needs no state: block
+// Philox4x32-10 fills giving what cuRAND's device API gives: its Philox rounds (recomputed here with
+// precomputed round keys) and its conversions from curand_kernel.h, bit for bit except float32
+// normals (see boxMuller). One Philox call per 16 bytes of output, stored as one 16-byte vector
+// where the destination is aligned. Counter-based, so a thread needs no state: block
 // `counter + g` is computed from its index alone (curand_init with an offset is this same counter
 // arithmetic, followed by a Philox call this code would not use).
 #include "philox_fill.hpp"
@@ -17,8 +18,6 @@
 
 namespace ks::rng::detail {
 namespace {
-
-using ks::rng::logUnitInterval;
 
 constexpr unsigned kThreads = 256;
 // Philox blocks per thread: several independent Philox chains per thread (latency hiding) and

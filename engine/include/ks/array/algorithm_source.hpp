@@ -94,7 +94,6 @@ GeneratedScan generateScan(const ScanSpec& spec);
 // items; the generated kernel computes the same from sizeof (KS_ITEMS).
 int scanTileElements(std::size_t valueSize);
 
-
 // Elements per tile of the vector kernel for 4- or 8-byte values.
 int scanVectorTileElements(std::size_t valueSize, const ScanTuning& tuning = {});
 

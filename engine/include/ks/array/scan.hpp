@@ -66,7 +66,6 @@ private:
     bool m_vectorAllowed = true;
     int m_tile = 0;
     int m_vectorTile = 0;
-    int m_vectorBlock = 0;
     int m_valueSize = 0;
     bool m_packed = false;
     std::optional<DType> m_dtype;

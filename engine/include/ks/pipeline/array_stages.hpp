@@ -146,8 +146,14 @@ private:
     ReducePlan m_plan;
     std::unique_ptr<array::ReductionKernel> m_kernel;
     cuda::DeviceMemory m_result;     // the reduced value (components x accumulate type) where there is no "into"
-    std::vector<cuda::PinnedHostMemory> m_pinned; // its copy on the host per frame slot, read by collect()
-    std::vector<bool> m_pending;                   // per frame slot
+    // Per frame slot: the read-out in page-locked memory (written by the kernel through its mapped
+    // device address, read by collect()) and whether a frame has written it since.
+    struct ReadoutSlot {
+        cuda::PinnedHostMemory host;
+        CUdeviceptr device = 0;
+        bool pending = false;
+    };
+    std::vector<ReadoutSlot> m_slots;
     Readout m_readout;
 };
 

@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -103,6 +104,41 @@ public:
             m_stop.record(m_rt.stream());
             m_stop.synchronize();
             ms.push_back(m_stop.elapsedMsSince(m_start));
+        }
+        std::sort(ms.begin(), ms.end());
+        return ms[ms.size() / 2];
+    }
+
+    // Median host microseconds one call of `op` takes to return (queueing its work), the stream idle
+    // before each call. In time() the GPU waits for exactly this between the start event and the
+    // first kernel, so a call's host cost is part of its event time when nothing is queued ahead.
+    double hostUs(const std::function<void()>& op)
+    {
+        std::vector<double> us;
+        for (int r = 0; r < m_reps; ++r) {
+            m_rt.synchronize();
+            const auto t = std::chrono::steady_clock::now();
+            op();
+            us.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t).count());
+        }
+        m_rt.synchronize();
+        std::sort(us.begin(), us.end());
+        return us[us.size() / 2];
+    }
+
+    // Median milliseconds per call of `k` calls queued back to back between one pair of events: the
+    // GPU's time per call with the host's cost hidden behind the work already queued.
+    double queuedMs(const std::function<void()>& op, int k)
+    {
+        op();
+        std::vector<float> ms;
+        for (int r = 0; r < std::max(3, m_reps / 4); ++r) {
+            m_start.record(m_rt.stream());
+            for (int i = 0; i < k; ++i)
+                op();
+            m_stop.record(m_rt.stream());
+            m_stop.synchronize();
+            ms.push_back(m_stop.elapsedMsSince(m_start) / float(k));
         }
         std::sort(ms.begin(), ms.end());
         return ms[ms.size() / 2];
@@ -297,6 +333,23 @@ int run(int argc, char** argv)
     reductionRow("max 256M f32", gib, [&] { ks::array::max(y, result); }, "CUB DeviceReduce::Max", [&] {
         checkRuntime(cub::DeviceReduce::Max(tempPtr, tempBytes, y.ptr<float>(), cubResult.ptr<float>(), big, stream), "cub max");
     });
+    // Where a call's time goes: its host cost (part of each event time above, the GPU idle until the
+    // first kernel is queued) and its time per call with 10 calls queued back to back (the host's
+    // cost hidden). Diagnostics, not goals.
+    struct CallCost {
+        std::string name;
+        double hostUs, queuedMs;
+    };
+    std::vector<CallCost> callCosts;
+    for (const auto& [name, op] : std::vector<std::pair<std::string, std::function<void()>>>{
+             {"ks::array::sum", [&] { ks::array::sum(x, result); }},
+             {"CUB DeviceReduce::Sum", cubSum},
+             {"ks::array::max", [&] { ks::array::max(y, result); }},
+             {"CUB DeviceReduce::Max", [&] {
+                  checkRuntime(cub::DeviceReduce::Max(tempPtr, tempBytes, y.ptr<float>(), cubResult.ptr<float>(), big, stream),
+                               "cub max");
+              }}})
+        callCosts.push_back({name, bench.hostUs(op), bench.queuedMs(op, 10)});
     // Agreement with CUB (the bench must not time wrong answers).
     {
         ks::array::max(y, result);
@@ -426,6 +479,11 @@ int run(int argc, char** argv)
     }
 
     printTable(rows);
+    std::printf("\ncall costs, 256M f32 (host: one call's host time, stream idle before it; queued: per call, 10 "
+                "calls between one pair of events):\n");
+    for (const CallCost& c : callCosts)
+        std::printf("  %-24s host %7.1f us   queued %8.4f ms (%.1f GB/s)\n", c.name.c_str(), c.hostUs, c.queuedMs,
+                    Bench::gbs(gib, c.queuedMs));
     if (!jsonPath.empty()) {
         nlohmann::json j;
         j["device"] = dev.name;
@@ -452,6 +510,8 @@ int run(int argc, char** argv)
             e["note"] = r.note;
             j["results"].push_back(e);
         }
+        for (const CallCost& c : callCosts)
+            j["call_costs"].push_back({{"name", c.name}, {"host_us", c.hostUs}, {"queued_ms_per_call", c.queuedMs}});
         std::ofstream(jsonPath) << j.dump(2) << '\n';
         std::printf("\nwrote %s\n", jsonPath.c_str());
     }

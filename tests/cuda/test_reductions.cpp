@@ -230,6 +230,64 @@ TEST_F(Reductions, MirrorWritesTheResultToPageLockedHostMemoryToo)
     }
 }
 
+TEST_F(Reductions, QueuedReductionsShareTheStreamsScratchAndGrowIt)
+{
+    // Reductions queued back to back on one stream reuse the stream's partials block; a wider value
+    // type grows it (waiting for queued work that still reads the old one). Each result must have
+    // the bits it has when run alone.
+    const ks::array::ReductionKernel sum(*m_rt, {"float", "0", "a+b", "", "const float *in", "", "queued_sum"});
+    const char* preamble = R"(
+struct quad { double s, q, lo, hi; };
+__device__ quad make_quad(double s, double q, double lo, double hi) { quad r; r.s = s; r.q = q; r.lo = lo; r.hi = hi; return r; }
+__device__ quad agg_quad(quad a, quad b) { return make_quad(a.s + b.s, a.q + b.q, fmin(a.lo, b.lo), fmax(a.hi, b.hi)); }
+)";
+    const ks::array::ReductionKernel stats(*m_rt, {"quad", "make_quad(0, 0, 1e300, -1e300)", "agg_quad(a, b)",
+                                                   "make_quad(in[i], double(in[i]) * in[i], in[i], in[i])",
+                                                   "const float *in", preamble, "queued_quad"});
+    ASSERT_EQ(stats.valueSize(), 4 * sizeof(double));
+    const std::int64_t n = std::int64_t(3) << 20;
+    const DeviceArray a = curand(Dims{n});
+    const DeviceArray b = curand(Dims{n + 5});
+    const std::vector<ks::array::MapArg> argsA{a}, argsB{b};
+    DeviceArray out = DeviceArray::empty(*m_rt, Dims{6}, DType::Float64); // sum a, sum b, quad of a
+    auto run = [&](int which) {
+        if (which == 0)
+            sum.launch(out.data(), n, argsA);
+        else if (which == 1)
+            stats.launch(out.data() + 2 * sizeof(double), n, argsA);
+        else
+            sum.launch(out.data() + sizeof(double), n + 5, argsB);
+    };
+    std::vector<double> alone(6);
+    KS_CU(cuMemsetD8Async, out.data(), 0xff, 6 * sizeof(double), m_rt->stream()); // float slots: same upper bytes
+    for (int which : {0, 1, 2}) {
+        run(which);
+        const std::vector<double> got = out.toHost<double>(); // synchronises
+        if (which == 1)
+            std::copy(got.begin() + 2, got.end(), alone.begin() + 2);
+        else
+            alone[which == 0 ? 0 : 1] = got[which == 0 ? 0 : 1];
+    }
+    KS_CU(cuMemsetD8Async, out.data(), 0xff, 6 * sizeof(double), m_rt->stream());
+    for (int which : {0, 1, 2, 0, 2})
+        run(which); // no synchronisation between them
+    const std::vector<double> queued = out.toHost<double>();
+    EXPECT_EQ(std::memcmp(queued.data(), alone.data(), 6 * sizeof(double)), 0);
+    const auto h = a.toHost<float>();
+    double s = 0, q = 0;
+    for (const float v : h) {
+        s += v;
+        q += double(v) * v;
+    }
+    float sumA = 0;
+    std::memcpy(&sumA, &queued[0], sizeof sumA);
+    EXPECT_LT(relError(sumA, s), 1e-5);
+    EXPECT_LT(relError(queued[2], s), 1e-12);
+    EXPECT_LT(relError(queued[3], q), 1e-12);
+    EXPECT_EQ(queued[4], double(*std::min_element(h.begin(), h.end())));
+    EXPECT_EQ(queued[5], double(*std::max_element(h.begin(), h.end())));
+}
+
 TEST_F(Reductions, PyCudaAnyAll)
 {
     auto check = [&](const std::vector<float>& v) {

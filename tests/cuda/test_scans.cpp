@@ -156,7 +156,7 @@ TEST_F(Scans, NonCommutativeOperatorKeepsTileOrder)
     std::mt19937 rng(5);
     std::vector<Affine> h(static_cast<std::size_t>(n));
     for (auto& a : h)
-        a = {rng() | 1u, rng()};
+        a = {std::uint32_t(rng() | 1u), std::uint32_t(rng())};
     DeviceArray data = DeviceArray::empty(*m_rt, Dims{n}, DType::UInt64);
     data.copyFromHost(h.data(), h.size() * sizeof(Affine));
     scan.launch(data.data(), data.data(), n);

@@ -233,6 +233,33 @@ TEST(ReductionSource, EveryBuiltInCompilesForHopper)
                  ks::Error);
 }
 
+TEST(ReductionSource, Float32MinAndMaxUseTheNaNPropagatingInstructionFromAmpereOn)
+{
+    // numpy's NaN rule in one instruction (min.NaN / max.NaN) where the target has it, the compare
+    // and select form before; float64 has no such instruction and keeps the compare form.
+    using ks::array::DType;
+    for (const char* kind : {"min", "max"}) {
+        SCOPED_TRACE(kind);
+        const GeneratedReduction g =
+            ks::array::generateReduction(ks::array::builtinReductionSpec(kind, DType::Float32, DType::Float32, DType::Float32, false));
+        const std::string instruction = std::string(kind) + ".NaN.f32";
+        const ks::rtc::CompileResult hopper = compileForHopper(g.source, "ks_nan_" + std::string(kind));
+        ASSERT_TRUE(hopper.ok) << hopper.log;
+        EXPECT_NE(hopper.ptx.find(instruction), std::string::npos);
+        ks::rtc::CompileOptions turing;
+        turing.arch = "sm_75";
+        const ks::rtc::CompileResult old = ks::rtc::compile(g.source, "ks_nan_turing.cu", turing);
+        ASSERT_TRUE(old.ok) << old.log;
+        EXPECT_EQ(old.ptx.find(".NaN"), std::string::npos);
+        EXPECT_NE(old.ptx.find("setp"), std::string::npos);
+        const GeneratedReduction d =
+            ks::array::generateReduction(ks::array::builtinReductionSpec(kind, DType::Float64, DType::Float64, DType::Float64, false));
+        const ks::rtc::CompileResult wide = compileForHopper(d.source, "ks_nan_f64_" + std::string(kind));
+        ASSERT_TRUE(wide.ok) << wide.log;
+        EXPECT_EQ(wide.ptx.find(".NaN"), std::string::npos);
+    }
+}
+
 TEST(ScanSource, CumsumCompilesForEveryRealDType)
 {
     for (const ks::array::DType t : ks::array::kAllDTypes) {

@@ -55,6 +55,12 @@ std::string extremeLiteral(DType t, bool largest)
 
 } // namespace
 
+std::string builtinReductionName(const std::string& kind, DType in, DType in2, DType out, bool strided)
+{
+    return "ks_" + kind + "_" + std::string(dtypeName(in)) + "_" + std::string(dtypeName(in2)) + "_" +
+           std::string(dtypeName(out)) + (strided ? "_s" : "_c");
+}
+
 ReductionSpec builtinReductionSpec(const std::string& kind, DType in, DType in2, DType out, bool strided)
 {
     const std::string I = typeName(in), J = typeName(in2), O = typeName(out);
@@ -64,15 +70,14 @@ ReductionSpec builtinReductionSpec(const std::string& kind, DType in, DType in2,
     };
     ReductionSpec s;
     s.outType = O;
-    s.name = "ks_" + kind + "_" + std::string(dtypeName(in)) + "_" + std::string(dtypeName(in2)) + "_" +
-             std::string(dtypeName(out)) + (strided ? "_s" : "_c");
+    s.name = builtinReductionName(kind, in, in2, out, strided);
     s.preamble = strided ? kLayoutCode : "";
     const std::string x = "const " + I + " *x";
     const std::string y = "const " + J + " *y";
     if (strided)
         s.extraParameters = kind == "dot" ? "ks_layout lx, ks_layout ly" : "ks_layout lx";
-    const std::string minExpr = isFloat(out) ? "(a < b || a != a) ? a : b" : "(a < b) ? a : b";
-    const std::string maxExpr = isFloat(out) ? "(a > b || a != a) ? a : b" : "(a > b) ? a : b";
+    const std::string minExpr = isFloat(out) ? "ks_algo::minNaN(a, b)" : "(a < b) ? a : b";
+    const std::string maxExpr = isFloat(out) ? "ks_algo::maxNaN(a, b)" : "(a > b) ? a : b";
     if (kind == "sum" || kind == "dot") {
         s.neutral = "ks::cast<" + O + ">(0)";
         s.reduceExpr = "a + b";

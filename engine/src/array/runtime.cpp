@@ -96,6 +96,33 @@ CUdeviceptr Runtime::doneCounter()
     return it->second.get();
 }
 
+Runtime::OnePassScratch Runtime::onePassScratch(std::size_t partialBytes)
+{
+    OnePassScratch s;
+    s.done = doneCounter();
+    cuda::DeviceMemory& partials = m_partials[m_stream];
+    if (partials.size() < partialBytes) {
+        if (partials.get() != 0)
+            synchronize(); // queued kernels may still read the smaller block
+        // Rounded up so that a few growing calls do not each wait.
+        partials = cuda::DeviceMemory(std::max<std::size_t>(partialBytes, std::size_t(4096)) * 2);
+    }
+    s.partials = partials.get();
+    return s;
+}
+
+int Runtime::residentBlocks(const cuda::Function& f, unsigned blockSize)
+{
+    const std::pair<CUfunction, unsigned> key(f.get(), blockSize);
+    if (auto it = m_residentBlocks.find(key); it != m_residentBlocks.end())
+        return it->second;
+    int blocks = 0;
+    KS_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks, f.get(), int(blockSize), std::size_t(0));
+    blocks = std::max(blocks, 1);
+    m_residentBlocks.emplace(key, blocks);
+    return blocks;
+}
+
 Runtime::Loaded& Runtime::load(const std::string& key, const std::function<std::string()>& generate,
                                const std::string& fileName)
 {
@@ -125,6 +152,21 @@ const cuda::Function& Runtime::kernel(const std::string& key, const std::string&
         return it->second;
     }
     return l.functions.emplace(name, l.module.function(name)).first->second;
+}
+
+const cuda::Function* Runtime::findKernel(const std::string& key, const std::string& name,
+                                          const std::function<std::string()>& generate, const std::string& fileName)
+{
+    Loaded& l = load(key, generate, fileName);
+    if (auto it = l.functions.find(name); it != l.functions.end())
+        return &it->second;
+    if (l.absent.count(name))
+        return nullptr;
+    if (!l.module.hasFunction(name)) {
+        l.absent.emplace(name, true);
+        return nullptr;
+    }
+    return &l.functions.emplace(name, l.module.function(name)).first->second;
 }
 
 const cuda::Function& Runtime::kernelFromSource(const std::string& source, const std::string& name,

@@ -300,9 +300,9 @@ ReducePlan planReduce(const Project& p, const StageDesc& s)
     if (s.op == "sum") {
         combine = "a + b", neutral = "0";
     } else if (s.op == "min") {
-        combine = "(a != a || b != b) ? a + b : (b < a ? b : a)", neutral = limit(false);
+        combine = "ks_algo::minNaN(a, b)", neutral = limit(false); // NaN propagates
     } else if (s.op == "max") {
-        combine = "(a != a || b != b) ? a + b : (b > a ? b : a)", neutral = limit(true);
+        combine = "ks_algo::maxNaN(a, b)", neutral = limit(true);
     } else if (s.op == "custom") {
         if (s.reduceExpr.empty() || s.neutral.empty()) {
             plan.error = "a \"custom\" reduction needs \"reduce\" (of a and b) and \"neutral\"";

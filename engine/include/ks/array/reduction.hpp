@@ -6,13 +6,13 @@
 // inputs) strides over the input and each block leaves one partial; the block that finishes last
 // (one atomic counter per stream, which it resets) combines the partials in block order and writes
 // the result. Inputs that are 16-byte aligned and whose map reads each array only at [i] load 16
-// bytes at a time. The order of every combination depends only on the input size and the device, so
-// a reduction gives the same bits on every run.
+// bytes at a time, in tiles of 4 x 256 vectors (2 x 256 per array with two arrays) that blocks take
+// in turn, from a grid of three resident waves. The order of every combination depends only on the
+// input size and the device, so a reduction gives the same bits on every run.
 //
 // All work is queued on the runtime's stream; functions returning a DeviceArray do not synchronise
 // (read the result with toHost, which does). Results are 0-d arrays (shape (), one element).
-// Partials live in stream-ordered scratch from Runtime::allocate, the counter in
-// Runtime::doneCounter.
+// Partials and the counter are the stream's own (Runtime::onePassScratch): a call allocates nothing.
 //
 // The reduce expression must be associative and commutative (the combination order is fixed but
 // not the sequential order), like PyCUDA's.
@@ -26,6 +26,10 @@
 #include <optional>
 #include <span>
 #include <string>
+
+namespace ks::cuda {
+class Function;
+}
 
 namespace ks::array {
 
@@ -74,6 +78,8 @@ private:
     ReductionSpec m_spec;
     GeneratedReduction m_generated;
     std::string m_key;
+    const cuda::Function* m_scalar = nullptr; // the grid-stride kernel, owned by the runtime
+    const cuda::Function* m_vector = nullptr; // the 16-byte kernel; null when the map is not element-wise
     std::size_t m_valueSize = 0;
     std::optional<DType> m_outDType;
 };
@@ -109,5 +115,7 @@ DeviceArray subsetMax(const DeviceArray& indices, const DeviceArray& a);
 // the input dtypes (in2 for dot; the index dtype for subsets), `out` the accumulator; `strided` the
 // layout-walking variant.
 ReductionSpec builtinReductionSpec(const std::string& kind, DType in, DType in2, DType out, bool strided);
+// Its name (the kernel's prefix), without building the spec.
+std::string builtinReductionName(const std::string& kind, DType in, DType in2, DType out, bool strided);
 
 } // namespace ks::array

@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -83,6 +84,23 @@ public:
     // first use.
     CUdeviceptr doneCounter();
 
+    // Scratch for a one-pass algorithm on stream(): the done counter above and at least
+    // `partialBytes` of device memory for per-block partials, both kept for the stream so that a
+    // call costs no allocation. Made on first use and grown (never shrunk) when a call needs more:
+    // growing waits for the stream's queued work, which may still read the old block. A kernel may
+    // use the partials only within its own launch (the next operation on the stream reuses them).
+    struct OnePassScratch {
+        CUdeviceptr done = 0;
+        CUdeviceptr partials = 0;
+    };
+    OnePassScratch onePassScratch(std::size_t partialBytes);
+
+    // How many blocks of `blockSize` threads of `f` fit on one multiprocessor at once
+    // (cuOccupancyMaxActiveBlocksPerMultiprocessor, no dynamic shared memory), at least 1; asked of
+    // the driver once per function and block size, then remembered. `f` must come from kernel()
+    // (its module lives as long as the runtime, so its handle is never reused for another).
+    int residentBlocks(const cuda::Function& f, unsigned blockSize);
+
     // The kernel `name` of the module built from `generate()`'s source, loaded once per runtime.
     // `key` identifies the source: callers make compact keys ("ew:add:f4,f4:f4:contig") so that a hit
     // never builds the source. On a miss the source is compiled through the compile cache (file name
@@ -91,6 +109,11 @@ public:
     const cuda::Function& kernel(const std::string& key, const std::string& name,
                                  const std::function<std::string()>& generate,
                                  const std::string& fileName = "ks_generated.cu");
+    // The same, but a module without a kernel `name` gives null instead of an error (remembered, so
+    // asking again costs a lookup, not a driver call).
+    const cuda::Function* findKernel(const std::string& key, const std::string& name,
+                                     const std::function<std::string()>& generate,
+                                     const std::string& fileName = "ks_generated.cu");
     // The source is its own key.
     const cuda::Function& kernelFromSource(const std::string& source, const std::string& name,
                                            const std::string& fileName = "ks_generated.cu");
@@ -109,6 +132,7 @@ private:
     struct Loaded {
         cuda::Module module;
         std::unordered_map<std::string, cuda::Function> functions;
+        std::unordered_map<std::string, bool> absent; // names findKernel looked for and did not find
     };
     Loaded& load(const std::string& key, const std::function<std::string()>& generate, const std::string& fileName);
 
@@ -125,6 +149,8 @@ private:
     std::size_t m_totalMemory = 0;
     std::unordered_map<std::string, std::unique_ptr<Loaded>> m_loaded;
     std::unordered_map<CUstream, cuda::DeviceMemory> m_doneCounters;
+    std::unordered_map<CUstream, cuda::DeviceMemory> m_partials;
+    std::map<std::pair<CUfunction, unsigned>, int> m_residentBlocks;
     RuntimeStats m_stats;
 };
 

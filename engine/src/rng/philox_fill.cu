@@ -15,17 +15,47 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <mutex>
+#include <unordered_map>
 
 namespace ks::rng::detail {
 namespace {
 
 constexpr unsigned kThreads = 256;
-// Philox blocks per thread: several independent Philox chains per thread (latency hiding) and
-// enough blocks that the last wave is a small part of a large fill.
-constexpr unsigned kGroupsPerThread = 4;
-constexpr unsigned long long kGroupsPerBlock = kThreads * kGroupsPerThread;
-// A grid-stride loop takes over beyond this many blocks (fills of more than 2^32 elements).
+// How a fill is spread. WideGrid: four Philox blocks per thread and a block of threads per 1024
+// Philox blocks (a grid as large as the fill). CappedGrid: eight per thread (independent Philox
+// chains hide the multiplies' latency) from a grid of at most 16 blocks per SM that loops over the
+// rest. Measured on the H100 over 64M values: the float normal fill 0.0956 ms wide, 0.0934 ms
+// capped (2.3% faster, the same bits); the uniform fills (memory-bound) 3% slower capped and the
+// double normal fill 1.5% slower capped, so they stay wide.
+struct WideGrid {
+    static constexpr unsigned kGroupsPerThread = 4;
+    static constexpr unsigned kBlocksPerSM = 0; // no cap
+};
+struct CappedGrid {
+    static constexpr unsigned kGroupsPerThread = 8;
+    static constexpr unsigned kBlocksPerSM = 16;
+};
+// Beyond this many blocks a grid-stride loop takes over in any case (fills of more than 2^32 elements).
 constexpr unsigned long long kMaxBlocks = 1u << 22;
+
+// The current device's SM count, asked of the runtime once per device.
+unsigned currentSmCount()
+{
+    static std::mutex mutex;
+    static std::unordered_map<int, unsigned> counts;
+    int device = 0;
+    if (cudaGetDevice(&device) != cudaSuccess)
+        return 0;
+    const std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = counts.find(device); it != counts.end())
+        return it->second;
+    int sms = 0;
+    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
+        sms = 0;
+    counts.emplace(device, unsigned(sms));
+    return unsigned(sms);
+}
 
 // Philox4x32-10 (Salmon et al., SC'11) as cuRAND's device API computes it (curand_Philox4x32_10):
 // ten rounds of two 32x32->64-bit multiplies, the key bumped by the Weyl constants between rounds.
@@ -61,6 +91,7 @@ __device__ __forceinline__ uint4 philox10(uint4 c, const PhiloxRoundKeys& k)
 }
 
 struct UniformFloat {
+    using Shape = WideGrid;
     __device__ void operator()(uint4 r, float (&v)[4]) const
     {
         const float4 u = _curand_uniform4(r);
@@ -98,6 +129,7 @@ __device__ __forceinline__ float2 boxMuller(unsigned x, unsigned y)
 
 template <bool LogNormal>
 struct NormalFloat {
+    using Shape = CappedGrid;
     float mean, stddev;
     __device__ void operator()(uint4 r, float (&v)[4]) const
     {
@@ -112,6 +144,7 @@ struct NormalFloat {
 };
 
 struct UniformDouble {
+    using Shape = WideGrid;
     __device__ void operator()(uint4 r, double (&v)[2]) const
     {
         v[0] = _curand_uniform_double_hq(r.x, r.y);
@@ -121,6 +154,7 @@ struct UniformDouble {
 
 template <bool LogNormal>
 struct NormalDouble {
+    using Shape = WideGrid;
     double mean, stddev;
     __device__ void operator()(uint4 r, double (&v)[2]) const
     {
@@ -132,16 +166,20 @@ struct NormalDouble {
 };
 
 struct Bits {
+    using Shape = WideGrid;
     __device__ void operator()(uint4 r, unsigned (&v)[4]) const { v[0] = r.x, v[1] = r.y, v[2] = r.z, v[3] = r.w; }
 };
 
 // Element i of `out` comes from Philox block counter + i / V (see philox_fill.hpp). Thread t of
-// block b takes blocks b * kGroupsPerBlock + k * kThreads + t: each 16-byte store of a warp covers
-// 512 contiguous bytes.
+// block b takes blocks b * kGroupsPerBlock + k * kThreads + t (G = Op::Shape::kGroupsPerThread, one
+// stretch of kGroupsPerBlock per block and turn): each 16-byte store of a warp covers 512
+// contiguous bytes.
 template <class T, class Op>
 __global__ void __launch_bounds__(kThreads) philoxFillKernel(T* __restrict__ out, unsigned long long n,
                                                              PhiloxRoundKeys keys, unsigned long long counter, Op op)
 {
+    constexpr unsigned kGroupsPerThread = Op::Shape::kGroupsPerThread;
+    constexpr unsigned long long kGroupsPerBlock = (unsigned long long)kThreads * kGroupsPerThread;
     constexpr unsigned V = 16 / sizeof(T);
     const unsigned long long groups = (n + V - 1) / V;
     const bool aligned = (reinterpret_cast<unsigned long long>(out) & 15u) == 0;
@@ -196,7 +234,11 @@ std::uint64_t launchFill(T* out, std::size_t n, const PhiloxLaunch& launch, Op o
     const std::uint64_t groups = (std::uint64_t(n) + V - 1) / V;
     if (n == 0)
         return 0;
-    const unsigned blocks = unsigned(std::min<unsigned long long>((groups + kGroupsPerBlock - 1) / kGroupsPerBlock, kMaxBlocks));
+    constexpr unsigned long long kGroupsPerBlock = (unsigned long long)kThreads * Op::Shape::kGroupsPerThread;
+    unsigned long long cap = kMaxBlocks;
+    if constexpr (Op::Shape::kBlocksPerSM > 0)
+        cap = std::min<unsigned long long>(cap, std::max(1u, currentSmCount()) * Op::Shape::kBlocksPerSM);
+    const unsigned blocks = unsigned(std::min<unsigned long long>((groups + kGroupsPerBlock - 1) / kGroupsPerBlock, cap));
     philoxFillKernel<<<blocks, kThreads, 0, reinterpret_cast<cudaStream_t>(launch.stream)>>>(
         out, n, roundKeys(launch.seed), launch.counter, op);
     const cudaError_t e = cudaGetLastError();

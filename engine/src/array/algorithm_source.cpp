@@ -418,8 +418,22 @@ __device__ __forceinline__ void ks_finish(ks_out_t ks_acc, ks_out_t* ks_out, ks_
     if (!ks_last)
         return;
     __threadfence(); // every other block's partial is visible after its count
+    // Each thread combines partials j, j + KS_BLOCK, ... in that order; the loads go out in batches
+    // (up to 64 bytes per thread in flight) so that the block waits for the L2 a few times, not once
+    // per partial: this runs after every other block has finished.
+    constexpr int KS_BATCH = sizeof(ks_out_t) <= 8 ? 8 : (sizeof(ks_out_t) <= 16 ? 4 : 2);
     ks_out_t ks_total = ks_neutral();
-    for (unsigned j = threadIdx.x; j < gridDim.x; j += KS_BLOCK)
+    unsigned j = threadIdx.x;
+    for (; j + (KS_BATCH - 1) * KS_BLOCK < gridDim.x; j += KS_BATCH * KS_BLOCK) {
+        ks_out_t ks_p[KS_BATCH];
+#pragma unroll
+        for (int b = 0; b < KS_BATCH; ++b)
+            ks_p[b] = ks_algo::loadCg(ks_partials + j + b * KS_BLOCK);
+#pragma unroll
+        for (int b = 0; b < KS_BATCH; ++b)
+            ks_total = ks_reduce(ks_total, ks_p[b]);
+    }
+    for (; j < gridDim.x; j += KS_BLOCK)
         ks_total = ks_reduce(ks_total, ks_algo::loadCg(ks_partials + j));
     ks_total = ks_block_reduce(ks_total);
     if (threadIdx.x == 0) {

@@ -85,30 +85,20 @@ std::shared_ptr<cuda::DeviceMemory> Runtime::allocate(std::size_t bytes)
     return std::make_shared<cuda::DeviceMemory>(bytes);
 }
 
-CUdeviceptr Runtime::doneCounter()
-{
-    auto it = m_doneCounters.find(m_stream);
-    if (it == m_doneCounters.end()) {
-        cuda::DeviceMemory counter(sizeof(unsigned));
-        KS_CU(cuMemsetD32Async, counter.get(), 0u, std::size_t(1), m_stream);
-        it = m_doneCounters.emplace(m_stream, std::move(counter)).first;
-    }
-    return it->second.get();
-}
-
 Runtime::OnePassScratch Runtime::onePassScratch(std::size_t partialBytes)
 {
-    OnePassScratch s;
-    s.done = doneCounter();
-    cuda::DeviceMemory& partials = m_partials[m_stream];
-    if (partials.size() < partialBytes) {
-        if (partials.get() != 0)
+    StreamScratch& scratch = m_scratch[m_stream];
+    if (scratch.done.empty()) {
+        scratch.done = cuda::DeviceMemory(sizeof(unsigned));
+        KS_CU(cuMemsetD32Async, scratch.done.get(), 0u, std::size_t(1), m_stream);
+    }
+    if (scratch.partials.size() < partialBytes) {
+        if (!scratch.partials.empty())
             synchronize(); // queued kernels may still read the smaller block
         // Rounded up so that a few growing calls do not each wait.
-        partials = cuda::DeviceMemory(std::max<std::size_t>(partialBytes, std::size_t(4096)) * 2);
+        scratch.partials = cuda::DeviceMemory(std::max<std::size_t>(partialBytes, std::size_t(4096)) * 2);
     }
-    s.partials = partials.get();
-    return s;
+    return {scratch.done.get(), scratch.partials.get()};
 }
 
 int Runtime::residentBlocks(const cuda::Function& f, unsigned blockSize)
@@ -163,7 +153,7 @@ const cuda::Function* Runtime::findKernel(const std::string& key, const std::str
     if (l.absent.count(name))
         return nullptr;
     if (!l.module.hasFunction(name)) {
-        l.absent.emplace(name, true);
+        l.absent.insert(name);
         return nullptr;
     }
     return &l.functions.emplace(name, l.module.function(name)).first->second;

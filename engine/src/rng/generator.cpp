@@ -124,6 +124,12 @@ Generator::Generator(GeneratorType type, std::uint64_t seed, FillPath path) : m_
     checkCurand(curandCreateGenerator(&g, curandType(type)), "curandCreateGenerator");
     m_handle.reset(g);
     reseed(seed);
+    if (usesKernels()) {
+        int device = 0, sms = 0;
+        if (cudaGetDevice(&device) == cudaSuccess &&
+            cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) == cudaSuccess)
+            m_smCount = unsigned(sms);
+    }
 }
 
 void Generator::reseed(std::uint64_t seed)
@@ -165,7 +171,8 @@ void Generator::uniform(float* out, std::size_t n, CUstream stream)
     if (n == 0)
         return;
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.f, 1.f, {m_seed, m_block, stream});
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.f, 1.f,
+                                      {m_seed, m_block, stream, m_smCount});
         return;
     }
     bindStream(stream);
@@ -177,7 +184,8 @@ void Generator::uniform(double* out, std::size_t n, CUstream stream)
     if (n == 0)
         return;
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.0, 1.0, {m_seed, m_block, stream});
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.0, 1.0,
+                                      {m_seed, m_block, stream, m_smCount});
         return;
     }
     bindStream(stream);
@@ -192,7 +200,7 @@ void Generator::bits(std::uint32_t* out, std::size_t n, CUstream stream)
     if (n == 0)
         return;
     if (usesKernels()) {
-        m_block += detail::philoxBits(out, n, {m_seed, m_block, stream});
+        m_block += detail::philoxBits(out, n, {m_seed, m_block, stream, m_smCount});
         return;
     }
     bindStream(stream);
@@ -245,7 +253,8 @@ void Generator::pairwise(T* out, std::size_t n, CUstream stream, Generate genera
 void Generator::normal(float* out, std::size_t n, float mean, float stddev, CUstream stream)
 {
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev, {m_seed, m_block, stream});
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev,
+                                      {m_seed, m_block, stream, m_smCount});
         return;
     }
     pairwise(out, n, stream, [&](float* p, std::size_t k) {
@@ -256,7 +265,8 @@ void Generator::normal(float* out, std::size_t n, float mean, float stddev, CUst
 void Generator::normal(double* out, std::size_t n, double mean, double stddev, CUstream stream)
 {
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev, {m_seed, m_block, stream});
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev,
+                                      {m_seed, m_block, stream, m_smCount});
         return;
     }
     pairwise(out, n, stream, [&](double* p, std::size_t k) {
@@ -267,7 +277,8 @@ void Generator::normal(double* out, std::size_t n, double mean, double stddev, C
 void Generator::logNormal(float* out, std::size_t n, float mean, float stddev, CUstream stream)
 {
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev, {m_seed, m_block, stream});
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev,
+                                      {m_seed, m_block, stream, m_smCount});
         return;
     }
     pairwise(out, n, stream, [&](float* p, std::size_t k) {
@@ -278,7 +289,8 @@ void Generator::logNormal(float* out, std::size_t n, float mean, float stddev, C
 void Generator::logNormal(double* out, std::size_t n, double mean, double stddev, CUstream stream)
 {
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev, {m_seed, m_block, stream});
+        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev,
+                                      {m_seed, m_block, stream, m_smCount});
         return;
     }
     pairwise(out, n, stream, [&](double* p, std::size_t k) {

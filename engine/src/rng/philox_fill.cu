@@ -15,8 +15,6 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
-#include <mutex>
-#include <unordered_map>
 
 namespace ks::rng::detail {
 namespace {
@@ -36,26 +34,11 @@ struct CappedGrid {
     static constexpr unsigned kGroupsPerThread = 8;
     static constexpr unsigned kBlocksPerSM = 16;
 };
+// Philox blocks per block of threads and turn of the loop.
+template <class Shape>
+constexpr unsigned long long kGroupsPerBlock = (unsigned long long)kThreads * Shape::kGroupsPerThread;
 // Beyond this many blocks a grid-stride loop takes over in any case (fills of more than 2^32 elements).
 constexpr unsigned long long kMaxBlocks = 1u << 22;
-
-// The current device's SM count, asked of the runtime once per device.
-unsigned currentSmCount()
-{
-    static std::mutex mutex;
-    static std::unordered_map<int, unsigned> counts;
-    int device = 0;
-    if (cudaGetDevice(&device) != cudaSuccess)
-        return 0;
-    const std::lock_guard<std::mutex> lock(mutex);
-    if (auto it = counts.find(device); it != counts.end())
-        return it->second;
-    int sms = 0;
-    if (cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess)
-        sms = 0;
-    counts.emplace(device, unsigned(sms));
-    return unsigned(sms);
-}
 
 // Philox4x32-10 (Salmon et al., SC'11) as cuRAND's device API computes it (curand_Philox4x32_10):
 // ten rounds of two 32x32->64-bit multiplies, the key bumped by the Weyl constants between rounds.
@@ -171,7 +154,7 @@ struct Bits {
 };
 
 // Element i of `out` comes from Philox block counter + i / V (see philox_fill.hpp). Thread t of
-// block b takes blocks b * kGroupsPerBlock + k * kThreads + t (G = Op::Shape::kGroupsPerThread, one
+// block b takes blocks b * kGroupsPerBlock + k * kThreads + t (k < Op::Shape::kGroupsPerThread, one
 // stretch of kGroupsPerBlock per block and turn): each 16-byte store of a warp covers 512
 // contiguous bytes.
 template <class T, class Op>
@@ -179,15 +162,15 @@ __global__ void __launch_bounds__(kThreads) philoxFillKernel(T* __restrict__ out
                                                              PhiloxRoundKeys keys, unsigned long long counter, Op op)
 {
     constexpr unsigned kGroupsPerThread = Op::Shape::kGroupsPerThread;
-    constexpr unsigned long long kGroupsPerBlock = (unsigned long long)kThreads * kGroupsPerThread;
+    constexpr unsigned long long kBlockGroups = kGroupsPerBlock<typename Op::Shape>;
     constexpr unsigned V = 16 / sizeof(T);
     const unsigned long long groups = (n + V - 1) / V;
     const bool aligned = (reinterpret_cast<unsigned long long>(out) & 15u) == 0;
-    for (unsigned long long first = blockIdx.x * kGroupsPerBlock; first < groups;
-         first += (unsigned long long)gridDim.x * kGroupsPerBlock) {
+    for (unsigned long long first = blockIdx.x * kBlockGroups; first < groups;
+         first += (unsigned long long)gridDim.x * kBlockGroups) {
         // The usual case, decided once per block: every block of this stretch is whole and
         // aligned, and the 64-bit counter does not wrap inside it (no carry into the third word).
-        const unsigned long long last = first + kGroupsPerBlock - 1;
+        const unsigned long long last = first + kBlockGroups - 1;
         if (aligned && (last + 1) * V <= n && counter + last >= counter) {
 #pragma unroll
             for (unsigned k = 0; k < kGroupsPerThread; ++k) {
@@ -234,11 +217,11 @@ std::uint64_t launchFill(T* out, std::size_t n, const PhiloxLaunch& launch, Op o
     const std::uint64_t groups = (std::uint64_t(n) + V - 1) / V;
     if (n == 0)
         return 0;
-    constexpr unsigned long long kGroupsPerBlock = (unsigned long long)kThreads * Op::Shape::kGroupsPerThread;
+    constexpr unsigned long long kBlockGroups = kGroupsPerBlock<typename Op::Shape>;
     unsigned long long cap = kMaxBlocks;
     if constexpr (Op::Shape::kBlocksPerSM > 0)
-        cap = std::min<unsigned long long>(cap, std::max(1u, currentSmCount()) * Op::Shape::kBlocksPerSM);
-    const unsigned blocks = unsigned(std::min<unsigned long long>((groups + kGroupsPerBlock - 1) / kGroupsPerBlock, cap));
+        cap = std::min<unsigned long long>(cap, std::max(1u, launch.smCount) * Op::Shape::kBlocksPerSM);
+    const unsigned blocks = unsigned(std::min<unsigned long long>((groups + kBlockGroups - 1) / kBlockGroups, cap));
     philoxFillKernel<<<blocks, kThreads, 0, reinterpret_cast<cudaStream_t>(launch.stream)>>>(
         out, n, roundKeys(launch.seed), launch.counter, op);
     const cudaError_t e = cudaGetLastError();

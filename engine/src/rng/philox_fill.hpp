@@ -27,6 +27,7 @@ struct PhiloxLaunch {
     std::uint64_t seed = 0;
     std::uint64_t counter = 0; // first Philox block
     CUstream stream = nullptr;
+    unsigned smCount = 0; // the device's SM count (grids of compute-bound fills are capped by it); 0: unknown
 };
 
 // Each returns the Philox blocks consumed (ceil(n / V)); n == 0 launches nothing.

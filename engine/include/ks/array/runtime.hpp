@@ -20,6 +20,7 @@
 #include <memory>
 #include <string>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace ks::array {
 
@@ -78,17 +79,14 @@ public:
     // must be ordered before its last use on S (synchronise when switching streams).
     std::shared_ptr<cuda::DeviceMemory> allocate(std::size_t bytes);
 
-    // A device counter (unsigned, 0) for one-pass algorithms on stream(): a kernel that counts
-    // finished blocks in it must leave it at 0 when it completes. One per stream, so that
-    // operations queued on different streams never share one; made (and zeroed in stream order) on
-    // first use.
-    CUdeviceptr doneCounter();
-
-    // Scratch for a one-pass algorithm on stream(): the done counter above and at least
-    // `partialBytes` of device memory for per-block partials, both kept for the stream so that a
-    // call costs no allocation. Made on first use and grown (never shrunk) when a call needs more:
-    // growing waits for the stream's queued work, which may still read the old block. A kernel may
-    // use the partials only within its own launch (the next operation on the stream reuses them).
+    // Scratch for a one-pass algorithm on stream(): a device counter (unsigned, 0) that a kernel
+    // counting its finished blocks in must leave at 0 when it completes, and at least
+    // `partialBytes` of device memory for per-block partials. One pair per stream, so that
+    // operations queued on different streams never share one, kept so that a call costs no
+    // allocation: made on first use (the counter zeroed in stream order) and the partials grown
+    // (never shrunk) when a call needs more; growing waits for the stream's queued work, which may
+    // still read the old block. A kernel may use the partials only within its own launch (the next
+    // operation on the stream reuses them).
     struct OnePassScratch {
         CUdeviceptr done = 0;
         CUdeviceptr partials = 0;
@@ -132,7 +130,7 @@ private:
     struct Loaded {
         cuda::Module module;
         std::unordered_map<std::string, cuda::Function> functions;
-        std::unordered_map<std::string, bool> absent; // names findKernel looked for and did not find
+        std::unordered_set<std::string> absent; // names findKernel looked for and did not find
     };
     Loaded& load(const std::string& key, const std::function<std::string()>& generate, const std::string& fileName);
 
@@ -148,8 +146,11 @@ private:
     bool m_memoryPools = false;
     std::size_t m_totalMemory = 0;
     std::unordered_map<std::string, std::unique_ptr<Loaded>> m_loaded;
-    std::unordered_map<CUstream, cuda::DeviceMemory> m_doneCounters;
-    std::unordered_map<CUstream, cuda::DeviceMemory> m_partials;
+    struct StreamScratch {
+        cuda::DeviceMemory done;     // the counter
+        cuda::DeviceMemory partials; // grown on demand
+    };
+    std::unordered_map<CUstream, StreamScratch> m_scratch;
     std::map<std::pair<CUfunction, unsigned>, int> m_residentBlocks;
     RuntimeStats m_stats;
 };

@@ -136,6 +136,7 @@ private:
     FillPath m_path = FillPath::Kernels;
     std::uint64_t m_seed = 0;
     std::uint64_t m_block = 0; // kernel path: next Philox block
+    unsigned m_smCount = 0;    // kernel path: the SM count of the device it was made on (sizes the fills' grids)
     CUstream m_stream = nullptr;
     bool m_streamBound = false;
     cuda::DeviceMemory m_scratch; // 4 doubles: odd heads and tails of pairwise distributions

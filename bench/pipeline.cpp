@@ -11,7 +11,8 @@
 //      floors (bytes / measured device copy bandwidth) plus the render pass (goal <= 1.15x);
 //   3. a 1920x1080 texture written by a kernel and shown (goal <= 0.35 ms per frame): the frame as
 //      a user sees it (a steady loop of N frames, total time / N, frames in flight as the app runs
-//      them), and a serialized frame (glFinish after each) broken into its host and GPU parts.
+//      them), with the texture mapped ("interop": "map") and shared ("interop": "shared"), and a
+//      serialized frame (glFinish after each) broken into its host and GPU parts.
 // Without a CUDA device only the GL rows of 3 run (Mesa's software GL: they show the bench works,
 // not GPU numbers).
 // Usage: ks_bench_pipeline [--json out.json] [--frames N] [--particles N] [--only interop|particles|texture]
@@ -133,6 +134,7 @@ public:
         json["rows"].push_back(j);
     }
     void section(const std::string& title) { std::printf("\n%s\n", title.c_str()); }
+    void note(const std::string& text) { std::printf("  %s\n", text.c_str()); }
 };
 
 // GL buffers registered with CUDA, for the interop pieces measured on their own.
@@ -453,17 +455,23 @@ int main(int argc, char** argv)
         if (wanted("texture")) {
             // 3. A 1920x1080 texture written by a kernel and shown.
             rep.section("3. 1920x1080 texture written by a kernel and shown (" + std::to_string(frames) + " frames)");
-            auto make = [&](int inFlight) {
+            auto make = [&](int inFlight, bool shared = false) {
                 project::Project p = load("thread_colors.json");
                 p.resources[0].width = 1920;
                 p.resources[0].height = 1080;
+                p.resources[0].sharedInterop = shared;
                 return start(std::move(p), cudaOk, stream, arch, cache, inFlight);
             };
             const std::vector<std::array<int, 2>> size{{1920, 1080}};
-            for (int inFlight : {1, 2}) {
+            for (const auto& [inFlight, shared] : {std::pair{1, false}, {2, false}, {1, true}, {2, true}}) {
                 if (!cudaOk)
                     break;
-                auto s = make(inFlight);
+                auto s = make(inFlight, shared);
+                if (shared && s->pipeline().resources().sharedCount() == 0) {
+                    rep.note("interop \"shared\" is unavailable here (see the log): its rows are skipped");
+                    break;
+                }
+                const std::string interop = shared ? "interop shared" : "interop map";
                 std::vector<double> frameHost, renderHost, mapCall, unmapCall, wait;
                 std::int64_t seen = -1;
                 const double steady = steadyMs(frames, stream, true, [&] {
@@ -482,13 +490,34 @@ int main(int argc, char** argv)
                     }
                 });
                 s->pipeline().finish();
-                rep.row("steady loop, " + std::to_string(inFlight) + " frame(s) in flight: total / frames", steady, "ms",
-                        0.35);
+                rep.row(interop + ", steady loop, " + std::to_string(inFlight) + " frame(s) in flight: total / frames",
+                        steady, "ms", 0.35);
                 rep.row("  host time in Pipeline::frame (map, launch, unmap, wait for an old frame)", median(frameHost), "ms");
-                rep.row("    map call (high: it waits on the host for GL)", median(mapCall), "us");
-                rep.row("    unmap call", median(unmapCall), "us");
+                if (!shared) {
+                    rep.row("    map call (high: it waits on the host for GL)", median(mapCall), "us");
+                    rep.row("    unmap call", median(unmapCall), "us");
+                }
                 rep.row("    wait for the frame " + std::to_string(inFlight) + " earlier", median(wait), "ms");
-                rep.row("  host time in renderViews (GL calls queued)", median(renderHost), "ms");
+                rep.row(shared ? "  host time in renderViews (waits for the frame's copy, GL calls queued)"
+                               : "  host time in renderViews (GL calls queued)",
+                        median(renderHost), "ms");
+            }
+            if (cudaOk) {
+                // Interop shared, serialized as below (frame, render, glFinish each frame).
+                auto s = make(0, true);
+                if (s->pipeline().resources().sharedCount() > 0) {
+                    std::vector<double> frame;
+                    for (int f = 0; f < frames + 10; ++f) {
+                        const auto t0 = Clock::now();
+                        s->pipeline().frame();
+                        s->renderViews(size);
+                        glFinish();
+                        if (f >= 10)
+                            frame.push_back(usSince(t0) / 1000.0);
+                    }
+                    rep.row("interop shared, serialized frame (frame + render + glFinish each frame)", median(frame),
+                            "ms", 0.35);
+                }
             }
             {
                 // Serialized: each frame finished before the next; the parts of one frame.

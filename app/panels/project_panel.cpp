@@ -158,8 +158,10 @@ void drawProjectPanel(AppState& s, Commands& commands)
                 r.isTexture() ? std::string(project::formatName(r.desc.format)) + " texture " +
                                     std::to_string(r.desc.width) + "x" + std::to_string(r.desc.height)
                               : pipeline::cudaTypeName(r.desc.element) + " x " + std::to_string(r.desc.count);
-            ImGui::Text("%s: %s, %s", r.desc.name.c_str(), what.c_str(),
-                        r.flags ? ("registered " + pipeline::describeFlags(*r.flags)).c_str() : "not used by CUDA");
+            const std::string how = r.shared() ? "a CUDA array shared with GL (not mapped)"
+                                    : r.flags  ? "registered " + pipeline::describeFlags(*r.flags)
+                                               : "not used by CUDA";
+            ImGui::Text("%s: %s, %s", r.desc.name.c_str(), what.c_str(), how.c_str());
         }
     }
     ImGui::End();

@@ -193,6 +193,110 @@ TEST_F(PipelineInterop, TexturesThroughSurfacesTextureObjectsAndCopies)
     checkTextures(a, sum, cData, w, h);
 }
 
+// "interop": "shared" (CUDA owns the texels, GL gets a copy after each frame): the same bits as
+// mapped textures, through surfaces, texture objects and copies, with nothing registered.
+TEST_F(PipelineInterop, SharedTexturesGiveTheBitsOfMappedOnes)
+{
+    const int w = 37, h = 23;
+    auto run = [&](bool shared) {
+        ks::project::Project p = parse(kTexturesProject, m_dir / (shared ? "shared.json" : "mapped.json"));
+        for (ks::project::ResourceDesc& d : p.resources)
+            d.sharedInterop = shared && (d.name == "a" || d.name == "b");
+        auto s = session(std::move(p));
+        const ResourceSet& r = s->pipeline().resources();
+        EXPECT_EQ(r.sharedCount(), shared ? 2u : 0u);
+        EXPECT_EQ(r.registrationCount(), shared ? 2u : 4u) << "c and sum; with maps also a and b";
+        EXPECT_EQ(r.find("a")->shared(), shared);
+        EXPECT_FALSE(r.find("c")->shared());
+        for (int f = 0; f < 3; ++f)
+            EXPECT_TRUE(s->pipeline().frame()) << s->pipeline().error();
+        EXPECT_GT(s->pipeline().timings().mapCallUs, 0.0) << "c and sum are mapped either way";
+        return std::array<std::vector<float>, 3>{download<float>(*s, "a"), download<float>(*s, "b"),
+                                                 download<float>(*s, "sum")};
+    };
+    const auto mapped = run(false), shared = run(true);
+    const std::vector<float> zeros(std::size_t(w) * h * 4, 0.f);
+    checkTextures(shared[0], shared[2], zeros, w, h);
+    for (std::size_t k = 0; k < 3; ++k) {
+        ASSERT_EQ(shared[k].size(), mapped[k].size());
+        EXPECT_EQ(std::memcmp(shared[k].data(), mapped[k].data(), shared[k].size() * sizeof(float)), 0) << k;
+    }
+}
+
+// A shared texture that a kernel reads and writes keeps its contents from frame to frame (CUDA's
+// array is the texture), with frames in flight and the views drawn every frame; restart puts it
+// back to zeros; a resize makes new storage.
+TEST_F(PipelineInterop, SharedTexturesAccumulateRestartAndResize)
+{
+    const std::string text = R"({"kernelscope": 1,
+      "resources": {"acc": {"kind": "texture", "format": "r32f", "size": [45, 17], "interop": "shared"}},
+      "stages": [{"kind": "kernel", "file": "roundtrip.cu", "kernel": "accumulate", "cover": "acc", "block": [16, 8],
+                  "args": ["acc", {"width": "acc"}, {"height": "acc"}]}],
+      "views": [{"kind": "image", "name": "acc", "source": "acc", "range": [0, 8]}]})";
+    PipelineOptions o = options();
+    o.framesInFlight = 2;
+    Session s(parse(text, m_dir / "accumulate.json"), o, ks::test::sourceDir() / "shaders");
+    for (const auto& problem : s.pipeline().buildAll(m_cache))
+        ADD_FAILURE() << problem.format();
+    const Resource* acc = s.pipeline().resources().find("acc");
+    ASSERT_TRUE(acc->shared());
+    EXPECT_EQ(s.pipeline().resources().registrationCount(), 0u);
+    auto expectFrames = [&](int w, int h, int frames) {
+        const auto v = download<float>(s, "acc");
+        ASSERT_EQ(v.size(), std::size_t(w) * std::size_t(h));
+        for (int y = 0; y < h; ++y)
+            for (int x = 0; x < w; ++x) {
+                float want = 0;
+                for (int f = 0; f < frames; ++f)
+                    want = want + 1.0f + 0.25f * float((x + y * w) % 8);
+                ASSERT_EQ(v[std::size_t(y * w + x)], want) << x << "," << y << " after " << frames << " frames";
+            }
+    };
+    for (int f = 0; f < 7; ++f) {
+        ASSERT_TRUE(s.pipeline().frame()) << s.pipeline().error();
+        s.renderViews({{64, 32}});
+        EXPECT_TRUE(s.viewError(0).empty()) << s.viewError(0);
+    }
+    s.pipeline().finish();
+    expectFrames(45, 17, 7);
+    s.pipeline().restart();
+    expectFrames(45, 17, 0);
+    ASSERT_TRUE(s.pipeline().frame());
+    ASSERT_TRUE(s.pipeline().frame());
+    s.pipeline().finish();
+    expectFrames(45, 17, 2);
+    s.pipeline().resources().resizeTexture("acc", 20, 10);
+    EXPECT_EQ(acc->registrations, 2);
+    ASSERT_TRUE(s.pipeline().frame()) << s.pipeline().error();
+    s.pipeline().finish();
+    expectFrames(20, 10, 1);
+}
+
+// The default demo's picture, drawn by the views, is the same image whichever way its texture
+// reaches CUDA.
+TEST_F(PipelineInterop, SharedAndMappedDefaultDemoDrawTheSamePicture)
+{
+    auto picture = [&](bool shared) {
+        ks::project::Project p = load(ks::test::sourceDir() / "projects" / "thread_colors.json");
+        p.resources[0].sharedInterop = shared;
+        auto s = session(std::move(p));
+        EXPECT_EQ(s->pipeline().resources().sharedCount(), shared ? 1u : 0u);
+        for (int f = 0; f < 3; ++f)
+            EXPECT_TRUE(s->pipeline().frame()) << s->pipeline().error();
+        return s->composite(640, 360).pixels;
+    };
+    const auto mapped = picture(false), shared = picture(true);
+    ASSERT_EQ(mapped.size(), shared.size());
+    std::size_t differ = 0;
+    for (std::size_t i = 0; i < mapped.size(); ++i)
+        differ += mapped[i] != shared[i];
+    EXPECT_EQ(differ, 0u);
+    std::size_t lit = 0;
+    for (std::size_t i = 0; i < shared.size(); i += 4)
+        lit += shared[i] + shared[i + 1] + shared[i + 2] > 60;
+    EXPECT_GT(lit, shared.size() / 4 / 4) << "the picture is drawn, not blank";
+}
+
 TEST_F(PipelineInterop, ViewportTexturesResizeAndReRegister)
 {
     auto s = session(load(ks::test::sourceDir() / "projects" / "mandelbrot.json"));

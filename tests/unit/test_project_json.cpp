@@ -145,6 +145,33 @@ TEST(ProjectParse, ViewNeedsTheRightResource)
     EXPECT_NE(p.find("needs a 2-D buffer"), std::string::npos) << p;
 }
 
+TEST(ProjectParse, InteropIsMapOrSharedAndSharedIsForTextures)
+{
+    const LoadResult r = parseProject(
+        minimal("\"t\": {\"kind\": \"texture\", \"size\": [4, 4], \"interop\": \"shared\"},\n"
+                "    \"u\": {\"kind\": \"texture\", \"size\": [4, 4], \"interop\": \"map\"},\n"
+                "    \"v\": {\"kind\": \"texture\", \"size\": [4, 4]}"),
+        kFile);
+    ASSERT_TRUE(r.ok()) << (r.problems.empty() ? "" : r.problems[0].format());
+    EXPECT_TRUE(r.project->resource("t")->sharedInterop);
+    EXPECT_FALSE(r.project->resource("u")->sharedInterop);
+    EXPECT_FALSE(r.project->resource("v")->sharedInterop);
+    const std::string saved = serializeProject(*r.project, kFile);
+    EXPECT_NE(saved.find("\"interop\": \"shared\""), std::string::npos) << saved;
+    EXPECT_EQ(saved.find("\"interop\": \"map\""), std::string::npos) << "the default is not written: " << saved;
+    const LoadResult again = parseProject(saved, kFile);
+    ASSERT_TRUE(again.ok());
+    EXPECT_TRUE(again.project->resource("t")->sharedInterop);
+
+    EXPECT_NE(onlyProblem(minimal("\"t\": {\"kind\": \"texture\", \"size\": [4, 4], \"interop\": \"mapped\"}"))
+                  .find(":3:69: error: \"interop\" of resource \"t\" must be one of \"map\" or \"shared\", found "
+                        "\"mapped\""),
+              std::string::npos);
+    EXPECT_NE(onlyProblem(minimal("\"b\": {\"kind\": \"buffer\", \"type\": \"float\", \"count\": 4, \"interop\": "
+                                  "\"shared\"}"))
+                  .find(":3:81: error: \"interop\": \"shared\" is for textures; buffer \"b\" is mapped (\"map\")"),
+              std::string::npos);
+}
 
 TEST(ProjectParse, SaveRoundTripsAndRebasesPaths)
 {

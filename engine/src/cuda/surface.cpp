@@ -12,6 +12,24 @@ void TextureTraits::destroy(CUtexObject h) noexcept
     KS_CU_NOTHROW(cuTexObjectDestroy, h);
 }
 
+void ArrayTraits::destroy(CUarray h) noexcept
+{
+    KS_CU_NOTHROW(cuArrayDestroy, h);
+}
+
+Array::Array(int width, int height, CUarray_format format, unsigned channels)
+{
+    CUDA_ARRAY3D_DESCRIPTOR d{};
+    d.Width = std::size_t(width);
+    d.Height = std::size_t(height);
+    d.Format = format;
+    d.NumChannels = channels;
+    d.Flags = CUDA_ARRAY3D_SURFACE_LDST;
+    CUarray a = nullptr;
+    KS_CU(cuArray3DCreate, &a, &d);
+    m_handle.reset(a);
+}
+
 SurfaceObject::SurfaceObject(CUarray array)
 {
     CUDA_RESOURCE_DESC desc{};

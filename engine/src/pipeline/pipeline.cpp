@@ -254,6 +254,7 @@ bool Pipeline::frame(const InputState& input)
         }
         t.queueMs = ms(q0, Clock::now());
         t.unmapUs = m_resources.unmap();
+        m_resources.queueMirrors(ctx.stream);
         slot.done.record(ctx.stream);
         slot.first = first;
         slot.last = last;

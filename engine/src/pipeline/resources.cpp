@@ -2,6 +2,8 @@
 
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
+#include "ks/cuda/event.hpp"
+#include "ks/cuda/gl_shared_memory.hpp"
 #include "ks/cuda/memory.hpp"
 
 #include <algorithm>
@@ -15,6 +17,92 @@ using project::ArgBinding;
 using project::ResourceDesc;
 using project::StageKind;
 using project::TextureFormat;
+
+// A shared texture's CUDA side: the array kernels use, and kSlots copies of it in memory GL can
+// read, each with the CUDA event after its copy and the GL fence after GL's copy out of it.
+struct Resource::Mirror {
+    static constexpr int kSlots = 3;
+    cuda::Array array;
+    std::array<cuda::GlSharedBuffer, kSlots> slots;
+    std::array<cuda::Event, kSlots> copied;
+    std::array<GLsync, kSlots> readByGl{};
+    std::array<std::int64_t, kSlots> version{}; // the copy each slot holds (0: none)
+    int next = 0;                               // the slot the next copy goes to
+    int newest = -1;                            // the slot of the newest copy
+    std::int64_t queued = 0;                    // copies queued so far
+    std::int64_t published = 0;                 // the copy the GL texture holds (0: its initial zeros)
+
+    void waitForGl(int slot)
+    {
+        if (!readByGl[slot])
+            return;
+        while (glClientWaitSync(readByGl[slot], GL_SYNC_FLUSH_COMMANDS_BIT, 1'000'000'000) == GL_TIMEOUT_EXPIRED) {
+        }
+        glDeleteSync(readByGl[slot]);
+        readByGl[slot] = nullptr;
+    }
+    ~Mirror()
+    {
+        for (int i = 0; i < kSlots; ++i)
+            waitForGl(i);
+    }
+};
+
+Resource::Resource() = default;
+Resource::~Resource() = default;
+
+namespace {
+
+// Copies a slot (rows of texels, row 0 first, as the CUDA array holds them) into a texture through
+// an integer view of its format, so every bit arrives unchanged (no float conversion, no flushing).
+std::string mirrorCopySource(TextureFormat f)
+{
+    const char* format = f == TextureFormat::Rgba8 ? "rgba8ui" : f == TextureFormat::R32F ? "r32ui" : "rgba32ui";
+    const char* texel = f == TextureFormat::Rgba8
+                            ? "uvec4(words[i] & 255u, (words[i] >> 8) & 255u, (words[i] >> 16) & 255u, words[i] >> 24)"
+                        : f == TextureFormat::R32F
+                            ? "uvec4(words[i], 0u, 0u, 0u)"
+                            : "uvec4(words[4 * i], words[4 * i + 1], words[4 * i + 2], words[4 * i + 3])";
+    return std::string("#version 450 core\n"
+                       "layout(local_size_x = 16, local_size_y = 16) in;\n"
+                       "layout(std430, binding = 0) readonly buffer Texels { uint words[]; };\n"
+                       "layout(") +
+           format +
+           ", binding = 0) uniform writeonly uimage2D u_texture;\n"
+           "uniform ivec2 u_size;\n"
+           "void main() {\n"
+           "    ivec2 p = ivec2(gl_GlobalInvocationID.xy);\n"
+           "    if (p.x >= u_size.x || p.y >= u_size.y) return;\n"
+           "    int i = p.y * u_size.x + p.x;\n"
+           "    imageStore(u_texture, p, " +
+           texel +
+           ");\n"
+           "}\n";
+}
+
+// Zeros into a shared texture's CUDA array (textures start cleared); returns once written.
+void clearArray(CUarray array, const ResourceDesc& d)
+{
+    const std::size_t row = std::size_t(d.width) * glFormat(d.format).texelBytes;
+    const std::vector<std::uint8_t> zeros(row * std::size_t(d.height), 0);
+    CUDA_MEMCPY2D c{};
+    c.srcMemoryType = CU_MEMORYTYPE_HOST;
+    c.srcHost = zeros.data();
+    c.srcPitch = row;
+    c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
+    c.dstArray = array;
+    c.WidthInBytes = row;
+    c.Height = std::size_t(d.height);
+    KS_CU(cuMemcpy2DAsync, &c, nullptr);
+    KS_CU(cuCtxSynchronize);
+}
+
+GLenum integerImageFormat(TextureFormat f)
+{
+    return f == TextureFormat::Rgba8 ? GL_RGBA8UI : f == TextureFormat::R32F ? GL_R32UI : GL_RGBA32UI;
+}
+
+} // namespace
 
 GlFormat glFormat(TextureFormat f)
 {
@@ -147,7 +235,7 @@ ResourceSet::ResourceSet(const project::Project& project, const std::vector<Reso
         // Refuse before allocating anything, so whatever runs now keeps running.
         std::size_t total = 0;
         for (const ResourceDesc& d : project.resources)
-            total += d.bytes();
+            total += d.isTexture() && d.sharedInterop ? d.bytes() * (1 + 1 + Resource::Mirror::kSlots) : d.bytes();
         const cuda::MemoryInfo mem = cuda::memoryInfo();
         if (total > mem.freeBytes) {
             std::string biggest;
@@ -170,7 +258,14 @@ ResourceSet::ResourceSet(const project::Project& project, const std::vector<Reso
         }
         if (r->isTexture()) {
             createTexture(*r);
-            if (r->flags)
+            if (r->flags && r->desc.sharedInterop) {
+                if (const std::string why = cuda::glSharedMemoryUnsupported(); why.empty())
+                    createMirror(*r);
+                else
+                    log::warning("texture \"" + r->desc.name + "\": \"interop\": \"shared\" is unavailable (" + why +
+                              "); it is mapped instead");
+            }
+            if (r->flags && !r->shared())
                 registerTexture(*r);
         }
         m_resources.push_back(std::move(r));
@@ -183,7 +278,9 @@ ResourceSet::ResourceSet(const project::Project& project, const std::vector<Reso
             m_handles.push_back(&b->registration);
         }
     for (auto& r : m_resources) {
-        if (!r->flags)
+        if (r->shared())
+            m_mirrored.push_back(r.get());
+        if (!r->flags || r->shared())
             continue;
         m_registered.push_back(r.get());
         if (r->isTexture()) {
@@ -201,7 +298,8 @@ ResourceSet::~ResourceSet()
 ResourceSet::ResourceSet(ResourceSet&& o) noexcept
     : m_resources(std::move(o.m_resources)), m_shared(std::move(o.m_shared)), m_registered(std::move(o.m_registered)),
       m_map(std::move(o.m_map)), m_mapped(std::move(o.m_mapped)), m_handles(std::move(o.m_handles)),
-      m_costs(o.m_costs), m_cuda(o.m_cuda)
+      m_costs(o.m_costs), m_cuda(o.m_cuda), m_mirrored(std::move(o.m_mirrored)),
+      m_mirrorPrograms(std::move(o.m_mirrorPrograms))
 {
 }
 
@@ -217,6 +315,8 @@ ResourceSet& ResourceSet::operator=(ResourceSet&& o) noexcept
         m_handles = std::move(o.m_handles);
         m_costs = o.m_costs;
         m_cuda = o.m_cuda;
+        m_mirrored = std::move(o.m_mirrored);
+        m_mirrorPrograms = std::move(o.m_mirrorPrograms);
     }
     return *this;
 }
@@ -228,6 +328,24 @@ void ResourceSet::createTexture(Resource& r)
     r.texture = gl::Texture2D(d.width, d.height, f.internalFormat, GL_NEAREST);
     std::vector<std::uint8_t> zeros(std::size_t(d.width) * std::size_t(d.height) * f.texelBytes, 0);
     r.texture.upload(f.format, f.type, zeros.data());
+}
+
+void ResourceSet::createMirror(Resource& r)
+{
+    const ResourceDesc& d = r.desc;
+    auto m = std::make_unique<Resource::Mirror>();
+    const bool rgba8 = d.format == TextureFormat::Rgba8;
+    m->array = cuda::Array(d.width, d.height, rgba8 ? CU_AD_FORMAT_UNSIGNED_INT8 : CU_AD_FORMAT_FLOAT,
+                           d.format == TextureFormat::R32F ? 1u : 4u);
+    for (int i = 0; i < Resource::Mirror::kSlots; ++i) {
+        m->slots[std::size_t(i)] = cuda::GlSharedBuffer(d.bytes());
+        m->copied[std::size_t(i)] = cuda::Event(cuda::Event::Create{});
+    }
+    clearArray(m->array.get(), d); // the same initial contents as the GL texture
+    r.mirror = std::move(m);
+    r.array = r.mirror->array.get();
+    makeObjects(r);
+    ++r.registrations; // counts storage set up for CUDA (tests check re-creation on resize)
 }
 
 void ResourceSet::createBuffers()
@@ -309,6 +427,12 @@ void ResourceSet::resetContents()
             const GlFormat f = glFormat(r->desc.format);
             std::vector<std::uint8_t> zeros(r->desc.bytes(), 0);
             r->texture.upload(f.format, f.type, zeros.data());
+            if (Resource::Mirror* m = r->mirror.get()) {
+                KS_CU(cuCtxSynchronize); // queued frames may still write the array
+                clearArray(m->array.get(), r->desc);
+                m->newest = -1; // older copies must not be published over the zeros
+                m->published = m->queued;
+            }
         } else {
             const std::vector<std::uint8_t> data = initialBytes(r->desc);
             upload(r->desc.name, data.data(), data.size());
@@ -351,6 +475,11 @@ int ResourceSet::index(std::string_view name) const
 std::size_t ResourceSet::registeredCount() const
 {
     return m_registered.size();
+}
+
+std::size_t ResourceSet::sharedCount() const
+{
+    return m_mirrored.size();
 }
 
 std::size_t ResourceSet::registrationCount() const
@@ -405,10 +534,18 @@ void ResourceSet::resizeTexture(std::string_view name, int width, int height)
     r->textureObject = {};
     r->objectsArray = nullptr;
     r->registration = {}; // unregister before the texture goes
+    const bool shared = r->shared();
+    if (shared) {
+        KS_CU(cuCtxSynchronize); // queued frames may still use the array and the slots
+        r->array = nullptr;
+        r->mirror.reset(); // waits for GL's copies out of the slots
+    }
     r->desc.width = width;
     r->desc.height = height;
     createTexture(*r);
-    if (r->flags)
+    if (shared)
+        createMirror(*r);
+    else if (r->flags)
         registerTexture(*r);
 }
 
@@ -485,6 +622,70 @@ double ResourceSet::unmap()
     return m_costs.unmapCallUs;
 }
 
+void ResourceSet::queueMirrors(CUstream stream)
+{
+    for (Resource* r : m_mirrored) {
+        if (!r->use.surface && !r->use.cudaWrites)
+            continue; // CUDA only reads it: the texture already holds what the array does
+        Resource::Mirror& m = *r->mirror;
+        const int k = m.next;
+        m.waitForGl(k);
+        const std::size_t row = std::size_t(r->desc.width) * glFormat(r->desc.format).texelBytes;
+        CUDA_MEMCPY2D c{};
+        c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
+        c.srcArray = m.array.get();
+        c.dstMemoryType = CU_MEMORYTYPE_DEVICE;
+        c.dstDevice = m.slots[std::size_t(k)].pointer();
+        c.dstPitch = row;
+        c.WidthInBytes = row;
+        c.Height = std::size_t(r->desc.height);
+        KS_CU(cuMemcpy2DAsync, &c, stream);
+        m.copied[std::size_t(k)].record(stream);
+        m.version[std::size_t(k)] = ++m.queued;
+        m.newest = k;
+        m.next = (k + 1) % Resource::Mirror::kSlots;
+    }
+}
+
+void ResourceSet::publish(Publish which) const
+{
+    for (Resource* r : m_mirrored) {
+        Resource::Mirror& m = *r->mirror;
+        if (m.newest < 0 || m.version[std::size_t(m.newest)] <= m.published)
+            continue;
+        int k = m.newest;
+        if (which == Publish::Ready && !m.copied[std::size_t(k)].done()) {
+            // The newest frame is still running: show the one before it rather than wait (the
+            // host waiting for the GPU's newest work is what makes CUDA and GL take turns).
+            const int previous = (k + Resource::Mirror::kSlots - 1) % Resource::Mirror::kSlots;
+            if (m.version[std::size_t(previous)] != m.version[std::size_t(k)] - 1 ||
+                m.version[std::size_t(previous)] <= m.published)
+                continue;
+            k = previous;
+        }
+        m.copied[std::size_t(k)].synchronize();
+        const int f = int(r->desc.format);
+        if (m_mirrorPrograms[std::size_t(f)].empty())
+            m_mirrorPrograms[std::size_t(f)] =
+                gl::ShaderProgram::compute(mirrorCopySource(r->desc.format), "shared texture copy");
+        const gl::ShaderProgram& program = m_mirrorPrograms[std::size_t(f)];
+        GLint previous = 0;
+        glGetIntegerv(GL_CURRENT_PROGRAM, &previous);
+        glUseProgram(program.name());
+        glProgramUniform2i(program.name(), program.uniform("u_size"), r->desc.width, r->desc.height);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, m.slots[std::size_t(k)].buffer());
+        glBindImageTexture(0, r->texture.name(), 0, GL_FALSE, 0, GL_WRITE_ONLY, integerImageFormat(r->desc.format));
+        glDispatchCompute(GLuint((r->desc.width + 15) / 16), GLuint((r->desc.height + 15) / 16), 1);
+        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                        GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
+        glUseProgram(GLuint(previous));
+        m.readByGl[std::size_t(k)] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+        gl::check("publishing a shared texture");
+        m.published = m.version[std::size_t(k)];
+    }
+}
+
 std::vector<std::uint8_t> ResourceSet::download(std::string_view name) const
 {
     const Resource* r = find(name);
@@ -494,6 +695,7 @@ std::vector<std::uint8_t> ResourceSet::download(std::string_view name) const
         throwUsage("ResourceSet::download", "cannot read resources while they are mapped");
     std::vector<std::uint8_t> out(r->desc.bytes());
     if (r->isTexture()) {
+        publish(Publish::Newest);
         const GlFormat f = glFormat(r->desc.format);
         r->texture.download(f.format, f.type, out.data(), out.size());
     } else if (!out.empty()) {
@@ -515,6 +717,7 @@ std::vector<std::uint8_t> ResourceSet::downloadElement(std::string_view name, st
             throwUsage("ResourceSet::downloadElement", "texel " + std::to_string(element) + " is outside \"" +
                                                            r->desc.name + "\" (" + std::to_string(w) + " x " +
                                                            std::to_string(h) + ")");
+        publish(Publish::Newest);
         const GlFormat f = glFormat(r->desc.format);
         std::vector<std::uint8_t> out(f.texelBytes);
         glGetTextureSubImage(r->texture.name(), 0, GLint(element % w), GLint(element / w), 0, 1, 1, 1, f.format,

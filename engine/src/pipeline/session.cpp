@@ -70,6 +70,16 @@ void Session::renderViews(const std::vector<std::array<int, 2>>& sizes)
 {
     const auto& views = m_pipeline->project().views;
     m_timer.begin();
+    try {
+        // Shared textures: the newest finished frame into the GL textures (with frames in flight,
+        // the one before the frame just queued).
+        m_pipeline->resources().publish(ResourceSet::Publish::Ready);
+    } catch (const Error& e) {
+        for (std::string& error : m_viewErrors)
+            error = e.what();
+        m_timer.end();
+        return;
+    }
     for (std::size_t i = 0; i < views.size() && i < sizes.size(); ++i) {
         const int w = std::max(1, sizes[i][0]), h = std::max(1, sizes[i][1]);
         if (m_targets[i].empty() || m_targets[i].width() != w || m_targets[i].height() != h)

@@ -346,6 +346,12 @@ void readResources(const Json& json, Project& p, Context& ctx)
             continue; // reported; the rest of the resource depends on its kind
         d.kind = kind == "texture" ? ResourceKind::Texture : ResourceKind::Buffer;
         d.discard = r.boolean("discard", false);
+        d.sharedInterop = r.choice("interop", {"map", "shared"}, "map") == "shared";
+        if (d.sharedInterop && d.kind == ResourceKind::Buffer) {
+            ctx.error(r.json().find("interop")->pos(), "\"interop\": \"shared\" is for textures; buffer " +
+                                                           inQuotes(m.key) + " is mapped (\"map\")");
+            d.sharedInterop = false;
+        }
         if (d.kind == ResourceKind::Buffer) {
             if (auto t = readType(r, "type", ctx, true))
                 d.element = *t;
@@ -840,6 +846,8 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
         }
         if (r.discard)
             o["discard"] = true;
+        if (r.sharedInterop)
+            o["interop"] = "shared";
         if (r.init.size() == 1)
             o["init"] = r.init[0];
         else if (!r.init.empty())

@@ -95,7 +95,22 @@
     X(cuSurfObjectCreate)                                                                                  \
     X(cuSurfObjectDestroy)                                                                                 \
     X(cuTexObjectCreate)                                                                                   \
-    X(cuTexObjectDestroy)
+    X(cuTexObjectDestroy)                                                                                  \
+    X(cuMemGetAllocationGranularity)                                                                       \
+    X(cuMemCreate)                                                                                         \
+    X(cuMemRelease)                                                                                        \
+    X(cuMemAddressReserve)                                                                                 \
+    X(cuMemAddressFree)                                                                                    \
+    X(cuMemMap)                                                                                            \
+    X(cuMemUnmap)                                                                                          \
+    X(cuMemSetAccess)                                                                                      \
+    X(cuMemExportToShareableHandle)                                                                        \
+    X(cuImportExternalMemory)                                                                              \
+    X(cuDestroyExternalMemory)                                                                             \
+    X(cuExternalMemoryGetMappedMipmappedArray)                                                             \
+    X(cuExternalMemoryGetMappedBuffer)                                                                     \
+    X(cuMipmappedArrayGetLevel)                                                                            \
+    X(cuMipmappedArrayDestroy)
 
 #if CUDA_VERSION >= 12040
 #define KS_CUDA_DRIVER_FUNCTIONS(X)                                                                        \

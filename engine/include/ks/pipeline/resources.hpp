@@ -13,6 +13,15 @@
 // buffer. Storage changes (a viewport-following texture resized) unregister and re-register only
 // that texture.
 //
+// A texture with "interop": "shared" that CUDA uses is not registered: CUDA owns its texels in a
+// CUDA array (its `array` and objects always valid), and after each frame queueMirrors() copies
+// them into the next of three slots of memory CUDA shares with GL (ks/cuda/gl_shared_memory.hpp);
+// publish() waits on the host for a slot's copy and copies it into the GL texture with a compute
+// pass, bit for bit. Before CUDA copies into a slot again, the host waits for GL's fence on
+// it. Nothing is mapped, so such a frame does not pay for ordering CUDA after GL and GL after CUDA
+// on the GPU (docs/projects.md). Without GL_EXT_memory_object_fd the texture is mapped instead
+// (logged).
+//
 // Contract: the GL context (and, with CUDA, the CUDA context on the GPU rendering GL) is current on
 // the calling thread for every call, construction and destruction included.
 
@@ -22,6 +31,7 @@
 #include "ks/pipeline/kernel_signature.hpp"
 #include "ks/project/project.hpp"
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <optional>
@@ -77,7 +87,7 @@ struct Resource {
     gl::Texture2D texture;
     // A texture's registration. Declared after the texture: unregistered before it is deleted.
     cuda::GraphicsResource registration;
-    int registrations = 0; // how many times it was registered (tests check re-registration)
+    int registrations = 0; // how many times it was registered, or a shared texture's CUDA storage made
 
     ResourceUse use; // how the stages use it (decides which of the objects below exist)
 
@@ -93,8 +103,16 @@ struct Resource {
     cuda::TextureObject textureObject;
     CUarray objectsArray = nullptr; // the array the two objects above were made for
 
+    // "interop": "shared" (and CUDA uses it): the CUDA array that holds the texels, the slots of
+    // shared memory and their ordering (resources.cpp). Null for every other resource.
+    struct Mirror;
+    std::unique_ptr<Mirror> mirror;
+
+    Resource();
+    ~Resource();
     BufferView view() const { return {pointer, desc.element, desc.count, desc.shape}; }
     bool isTexture() const { return desc.isTexture(); }
+    bool shared() const { return mirror != nullptr; }
 };
 
 class ResourceSet {
@@ -129,9 +147,20 @@ public:
     // Unmaps them with one cuGraphicsUnmapResources call; returns its host microseconds. Surface
     // and texture objects are kept for the next map.
     double unmap();
+    // After a frame's stages, on their stream: copies each shared texture's CUDA array into its
+    // next slot (waiting first, on the host, for GL to finish with that slot's previous copy).
+    void queueMirrors(CUstream stream);
+    // Brings each shared texture's GL texture up to date with one GL compute pass, after waiting
+    // on the host for the copy it shows. Newest: the newest queued copy (download() and
+    // downloadElement() use this). Ready: the newest copy if it has finished, else the one before
+    // it (one frame late, as drawing does with frames in flight: the host never waits for the
+    // GPU's newest work). Cheap when nothing is new.
+    enum class Publish { Newest, Ready };
+    void publish(Publish which) const;
     const InteropCosts& lastCosts() const noexcept { return m_costs; }
     bool mapped() const { return !m_map.empty(); }
-    std::size_t registeredCount() const; // resources CUDA uses
+    std::size_t registeredCount() const; // resources registered with CUDA (shared textures are not)
+    std::size_t sharedCount() const;     // textures CUDA reaches through "interop": "shared"
     std::size_t registrationCount() const; // CUDA registrations: one per shared buffer, one per texture
 
     // Replaces a buffer's bytes from `data` (resource size) through GL. Not while mapped.
@@ -160,6 +189,7 @@ private:
     void createBuffers();
     void createTexture(Resource& r);
     void registerTexture(Resource& r);
+    void createMirror(Resource& r);
     int makeObjects(Resource& r); // for r.array; returns how many objects it made
     Resource& buffer(std::string_view name, const char* function); // throws unless a buffer
 
@@ -171,6 +201,9 @@ private:
     std::vector<const cuda::GraphicsResource*> m_handles; // for the map call
     InteropCosts m_costs;
     bool m_cuda = false;
+    std::vector<Resource*> m_mirrored; // shared textures
+    // The compute passes that copy a slot into a texture, per format (made on first use).
+    mutable std::array<gl::ShaderProgram, 3> m_mirrorPrograms;
 };
 
 // A buffer's initial contents ("init" converted to its element type; zeros without one).

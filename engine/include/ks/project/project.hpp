@@ -47,6 +47,12 @@ struct ResourceDesc {
     // CUDA writes every element every frame, so previous contents need not survive a map
     // (registered write-discard).
     bool discard = false;
+    // Textures: how CUDA reaches the texels ("interop"). "map" (false, the default): the GL texture
+    // is registered with CUDA and mapped every frame. "shared" (true): CUDA owns the texels in a
+    // CUDA array; each frame's result is copied into memory CUDA shares with GL (no registration,
+    // no map/unmap, ordered by the host) and GL copies it into the texture before anything draws or
+    // reads it. Faster where mapping is the frame's largest cost; see docs/projects.md.
+    bool sharedInterop = false;
     // Initial contents: empty (zeros), one value (every scalar), or every scalar in order.
     std::vector<double> init;
 

@@ -1,0 +1,51 @@
+#pragma once
+// Device memory CUDA allocates and GL uses as a buffer's storage, with no registration and no
+// map/unmap: CUDA exports the allocation (cuMemCreate with a POSIX file descriptor) and GL imports
+// it (GL_EXT_memory_object_fd). Nothing orders the two APIs' accesses: the owner must (for
+// example a CUDA event the host waits for before GL reads, and a GL fence the host waits for
+// before CUDA writes again).
+//
+// Contract: the GL context and the CUDA context on the GPU rendering GL are current on the calling
+// thread for construction and destruction. Destruction waits for GL to finish with the buffer.
+
+#include "ks/cuda/driver.hpp"
+
+#include <cstddef>
+#include <string>
+
+namespace ks::cuda {
+
+// Empty when this GL context and CUDA driver can share memory; otherwise why not.
+std::string glSharedMemoryUnsupported();
+
+// cuMemCreate's properties for device memory of the current context's device that can be
+// exported as a POSIX file descriptor.
+CUmemAllocationProp exportableProperties();
+
+class GlSharedBuffer {
+public:
+    GlSharedBuffer() noexcept = default;
+    // At least `bytes` (rounded up to the allocation granularity). Throws ks::Error (Cuda, or Gl
+    // when the import fails) with nothing left allocated.
+    explicit GlSharedBuffer(std::size_t bytes);
+    ~GlSharedBuffer();
+    GlSharedBuffer(GlSharedBuffer&& other) noexcept;
+    GlSharedBuffer& operator=(GlSharedBuffer&& other) noexcept;
+    GlSharedBuffer(const GlSharedBuffer&) = delete;
+    GlSharedBuffer& operator=(const GlSharedBuffer&) = delete;
+
+    bool empty() const noexcept { return m_ptr == 0; }
+    CUdeviceptr pointer() const noexcept { return m_ptr; }
+    GLuint buffer() const noexcept { return m_buffer; }
+    std::size_t size() const noexcept { return m_bytes; }
+
+private:
+    void release() noexcept;
+
+    std::size_t m_bytes = 0;
+    CUmemGenericAllocationHandle m_handle = 0;
+    CUdeviceptr m_ptr = 0;
+    GLuint m_memory = 0, m_buffer = 0;
+};
+
+} // namespace ks::cuda

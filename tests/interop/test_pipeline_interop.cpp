@@ -259,6 +259,18 @@ TEST_F(PipelineInterop, SharedTexturesAccumulateRestartAndResize)
     }
     s.pipeline().finish();
     expectFrames(45, 17, 7);
+    {
+        // The copy for GL is timed after the stages, with its bytes (read + written).
+        const FrameTimings& t = s.pipeline().timings();
+        ASSERT_TRUE(t.valid);
+        ASSERT_EQ(t.stages.size(), 2u);
+        EXPECT_EQ(t.stages[1].name, "shared textures: copy for GL");
+        EXPECT_TRUE(t.stages[1].ran);
+        EXPECT_GT(t.stages[1].ms, 0.f);
+        EXPECT_EQ(t.stages[1].bytes.value_or(0), 2.0 * 45 * 17 * 4);
+        EXPECT_GE(t.stagesMs, t.stages[0].ms + t.stages[1].ms * 0.99f);
+        EXPECT_EQ(t.mapCallUs, 0.0) << "nothing is mapped";
+    }
     s.pipeline().restart();
     expectFrames(45, 17, 0);
     ASSERT_TRUE(s.pipeline().frame());

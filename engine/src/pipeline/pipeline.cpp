@@ -68,7 +68,8 @@ Pipeline::Pipeline(project::Project project, const PipelineOptions& options)
         m_slots.resize(std::size_t(std::max(1, options.framesInFlight)));
         for (FrameSlot& slot : m_slots) {
             slot.done = cuda::Event(cuda::Event::Create{});
-            for (std::size_t i = 0; i < m_stages.size(); ++i)
+            // One pair per stage, and one for the copies of shared textures after the stages.
+            for (std::size_t i = 0; i <= m_stages.size(); ++i)
                 slot.events.emplace_back(cuda::Event(cuda::Event::Create{}), cuda::Event(cuda::Event::Create{}));
         }
     }
@@ -254,7 +255,21 @@ bool Pipeline::frame(const InputState& input)
         }
         t.queueMs = ms(q0, Clock::now());
         t.unmapUs = m_resources.unmap();
-        m_resources.queueMirrors(ctx.stream);
+        if (m_resources.sharedCount() > 0) {
+            // Shared textures' arrays into their slots for GL: timed like a stage, after the stages.
+            const std::size_t i = m_stages.size();
+            StageTiming st;
+            st.name = "shared textures: copy for GL";
+            slot.events[i].first.record(ctx.stream);
+            const std::size_t copied = m_resources.queueMirrors(ctx.stream);
+            slot.events[i].second.record(ctx.stream);
+            st.ran = true;
+            st.bytes = 2.0 * double(copied);
+            if (first < 0)
+                first = int(i);
+            last = int(i);
+            t.stages.push_back(std::move(st));
+        }
         slot.done.record(ctx.stream);
         slot.first = first;
         slot.last = last;

@@ -522,9 +522,11 @@ void ResourceSet::resizeTexture(std::string_view name, int width, int height)
         throwUsage("ResourceSet::resizeTexture", "size must be positive");
     if (m_cuda) {
         const GlFormat f = glFormat(r->desc.format);
-        const std::size_t bytes = std::size_t(width) * std::size_t(height) * f.texelBytes;
+        // A shared texture also has its CUDA array and the slots.
+        const std::size_t copies = r->shared() ? 2 + Resource::Mirror::kSlots : 1;
+        const std::size_t bytes = std::size_t(width) * std::size_t(height) * f.texelBytes * copies;
         const cuda::MemoryInfo mem = cuda::memoryInfo();
-        if (bytes > mem.freeBytes + r->desc.bytes())
+        if (bytes > mem.freeBytes + r->desc.bytes() * copies)
             throwUsage("ResourceSet::resizeTexture", "texture \"" + r->desc.name + "\" at " + std::to_string(width) +
                                                          "x" + std::to_string(height) + " needs " +
                                                          cuda::formatBytes(bytes) + " but the device has " +
@@ -622,8 +624,9 @@ double ResourceSet::unmap()
     return m_costs.unmapCallUs;
 }
 
-void ResourceSet::queueMirrors(CUstream stream)
+std::size_t ResourceSet::queueMirrors(CUstream stream)
 {
+    std::size_t bytes = 0;
     for (Resource* r : m_mirrored) {
         if (!r->use.surface && !r->use.cudaWrites)
             continue; // CUDA only reads it: the texture already holds what the array does
@@ -644,7 +647,9 @@ void ResourceSet::queueMirrors(CUstream stream)
         m.version[std::size_t(k)] = ++m.queued;
         m.newest = k;
         m.next = (k + 1) % Resource::Mirror::kSlots;
+        bytes += r->desc.bytes();
     }
+    return bytes;
 }
 
 void ResourceSet::publish(Publish which) const

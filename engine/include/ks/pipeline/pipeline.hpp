@@ -2,7 +2,8 @@
 // The frame pipeline: a project's resources and stages, run frame after frame on one stream.
 //
 // Each frame: map every registered resource (one call), run the enabled stages in order (each
-// between two CUDA events), unmap (one call) and read the timings once the frame's work finished:
+// between two CUDA events), unmap (one call), copy shared textures for GL (timed as one more
+// entry of the timings' stages) and read the timings once the frame's work finished:
 // with framesInFlight 0 frame() waits for that before it returns; with N > 0 it returns once the
 // frame is queued and only waits for the frame N earlier (whose slot it reuses), so the host queues
 // the next frame (and the render pass) while the GPU runs this one. Time is frame * timeStep (a fixed step), so the same project, seed and frame count give

@@ -149,7 +149,8 @@ public:
     double unmap();
     // After a frame's stages, on their stream: copies each shared texture's CUDA array into its
     // next slot (waiting first, on the host, for GL to finish with that slot's previous copy).
-    void queueMirrors(CUstream stream);
+    // Returns the bytes copied (textures CUDA only reads are not copied).
+    std::size_t queueMirrors(CUstream stream);
     // Brings each shared texture's GL texture up to date with one GL compute pass, after waiting
     // on the host for the copy it shows. Newest: the newest queued copy (download() and
     // downloadElement() use this). Ready: the newest copy if it has finished, else the one before

@@ -49,7 +49,13 @@ struct Resource::Mirror {
 };
 
 Resource::Resource() = default;
-Resource::~Resource() = default;
+
+Resource::~Resource()
+{
+    // The objects may view the mirror's array (declared after them, so destroyed before them).
+    surfaceObject = {};
+    textureObject = {};
+}
 
 namespace {
 

@@ -103,6 +103,12 @@ void clearArray(CUarray array, const ResourceDesc& d)
     KS_CU(cuCtxSynchronize);
 }
 
+// Device copies of a resource's bytes: a shared texture also has its CUDA array and the slots.
+std::size_t deviceCopies(bool shared)
+{
+    return shared ? 2 + Resource::Mirror::kSlots : 1;
+}
+
 GLenum integerImageFormat(TextureFormat f)
 {
     return f == TextureFormat::Rgba8 ? GL_RGBA8UI : f == TextureFormat::R32F ? GL_R32UI : GL_RGBA32UI;
@@ -241,7 +247,7 @@ ResourceSet::ResourceSet(const project::Project& project, const std::vector<Reso
         // Refuse before allocating anything, so whatever runs now keeps running.
         std::size_t total = 0;
         for (const ResourceDesc& d : project.resources)
-            total += d.isTexture() && d.sharedInterop ? d.bytes() * (1 + 1 + Resource::Mirror::kSlots) : d.bytes();
+            total += d.bytes() * deviceCopies(d.isTexture() && d.sharedInterop);
         const cuda::MemoryInfo mem = cuda::memoryInfo();
         if (total > mem.freeBytes) {
             std::string biggest;
@@ -528,8 +534,7 @@ void ResourceSet::resizeTexture(std::string_view name, int width, int height)
         throwUsage("ResourceSet::resizeTexture", "size must be positive");
     if (m_cuda) {
         const GlFormat f = glFormat(r->desc.format);
-        // A shared texture also has its CUDA array and the slots.
-        const std::size_t copies = r->shared() ? 2 + Resource::Mirror::kSlots : 1;
+        const std::size_t copies = deviceCopies(r->shared());
         const std::size_t bytes = std::size_t(width) * std::size_t(height) * f.texelBytes * copies;
         const cuda::MemoryInfo mem = cuda::memoryInfo();
         if (bytes > mem.freeBytes + r->desc.bytes() * copies)
@@ -660,41 +665,45 @@ std::size_t ResourceSet::queueMirrors(CUstream stream)
 
 void ResourceSet::publish(Publish which) const
 {
-    for (Resource* r : m_mirrored) {
-        Resource::Mirror& m = *r->mirror;
-        if (m.newest < 0 || m.version[std::size_t(m.newest)] <= m.published)
-            continue;
-        int k = m.newest;
-        if (which == Publish::Ready && !m.copied[std::size_t(k)].done()) {
-            // The newest frame is still running: show the one before it rather than wait (the
-            // host waiting for the GPU's newest work is what makes CUDA and GL take turns).
-            const int previous = (k + Resource::Mirror::kSlots - 1) % Resource::Mirror::kSlots;
-            if (m.version[std::size_t(previous)] != m.version[std::size_t(k)] - 1 ||
-                m.version[std::size_t(previous)] <= m.published)
-                continue;
-            k = previous;
-        }
-        m.copied[std::size_t(k)].synchronize();
-        const int f = int(r->desc.format);
-        if (m_mirrorPrograms[std::size_t(f)].empty())
-            m_mirrorPrograms[std::size_t(f)] =
-                gl::ShaderProgram::compute(mirrorCopySource(r->desc.format), "shared texture copy");
-        const gl::ShaderProgram& program = m_mirrorPrograms[std::size_t(f)];
-        GLint previous = 0;
-        glGetIntegerv(GL_CURRENT_PROGRAM, &previous);
-        glUseProgram(program.name());
-        glProgramUniform2i(program.name(), program.uniform("u_size"), r->desc.width, r->desc.height);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, m.slots[std::size_t(k)].buffer());
-        glBindImageTexture(0, r->texture.name(), 0, GL_FALSE, 0, GL_WRITE_ONLY, integerImageFormat(r->desc.format));
-        glDispatchCompute(GLuint((r->desc.width + 15) / 16), GLuint((r->desc.height + 15) / 16), 1);
-        glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
-                        GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
-        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
-        glUseProgram(GLuint(previous));
-        m.readByGl[std::size_t(k)] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-        gl::check("publishing a shared texture");
-        m.published = m.version[std::size_t(k)];
+    for (const Resource* r : m_mirrored)
+        publish(*r, which);
+}
+
+void ResourceSet::publish(const Resource& r, Publish which) const
+{
+    Resource::Mirror& m = *r.mirror;
+    if (m.newest < 0 || m.version[std::size_t(m.newest)] <= m.published)
+        return;
+    int k = m.newest;
+    if (which == Publish::Ready && !m.copied[std::size_t(k)].done()) {
+        // The newest frame is still running: show the one before it rather than wait (the host
+        // waiting for the GPU's newest work is what makes CUDA and GL take turns).
+        const int previous = (k + Resource::Mirror::kSlots - 1) % Resource::Mirror::kSlots;
+        if (m.version[std::size_t(previous)] != m.version[std::size_t(k)] - 1 ||
+            m.version[std::size_t(previous)] <= m.published)
+            return;
+        k = previous;
     }
+    m.copied[std::size_t(k)].synchronize();
+    const int f = int(r.desc.format);
+    if (m_mirrorPrograms[std::size_t(f)].empty())
+        m_mirrorPrograms[std::size_t(f)] =
+            gl::ShaderProgram::compute(mirrorCopySource(r.desc.format), "shared texture copy");
+    const gl::ShaderProgram& program = m_mirrorPrograms[std::size_t(f)];
+    GLint previous = 0;
+    glGetIntegerv(GL_CURRENT_PROGRAM, &previous);
+    glUseProgram(program.name());
+    glProgramUniform2i(program.name(), program.uniform("u_size"), r.desc.width, r.desc.height);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, m.slots[std::size_t(k)].buffer());
+    glBindImageTexture(0, r.texture.name(), 0, GL_FALSE, 0, GL_WRITE_ONLY, integerImageFormat(r.desc.format));
+    glDispatchCompute(GLuint((r.desc.width + 15) / 16), GLuint((r.desc.height + 15) / 16), 1);
+    glMemoryBarrier(GL_TEXTURE_FETCH_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT |
+                    GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT | GL_PIXEL_BUFFER_BARRIER_BIT);
+    glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, 0);
+    glUseProgram(GLuint(previous));
+    m.readByGl[std::size_t(k)] = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    gl::check("publishing a shared texture");
+    m.published = m.version[std::size_t(k)];
 }
 
 std::vector<std::uint8_t> ResourceSet::download(std::string_view name) const
@@ -706,7 +715,8 @@ std::vector<std::uint8_t> ResourceSet::download(std::string_view name) const
         throwUsage("ResourceSet::download", "cannot read resources while they are mapped");
     std::vector<std::uint8_t> out(r->desc.bytes());
     if (r->isTexture()) {
-        publish(Publish::Newest);
+        if (r->shared())
+            publish(*r, Publish::Newest);
         const GlFormat f = glFormat(r->desc.format);
         r->texture.download(f.format, f.type, out.data(), out.size());
     } else if (!out.empty()) {
@@ -728,7 +738,8 @@ std::vector<std::uint8_t> ResourceSet::downloadElement(std::string_view name, st
             throwUsage("ResourceSet::downloadElement", "texel " + std::to_string(element) + " is outside \"" +
                                                            r->desc.name + "\" (" + std::to_string(w) + " x " +
                                                            std::to_string(h) + ")");
-        publish(Publish::Newest);
+        if (r->shared())
+            publish(*r, Publish::Newest);
         const GlFormat f = glFormat(r->desc.format);
         std::vector<std::uint8_t> out(f.texelBytes);
         glGetTextureSubImage(r->texture.name(), 0, GLint(element % w), GLint(element / w), 0, 1, 1, 1, f.format,

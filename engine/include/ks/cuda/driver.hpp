@@ -108,7 +108,6 @@
     X(cuImportExternalMemory)                                                                              \
     X(cuDestroyExternalMemory)                                                                             \
     X(cuExternalMemoryGetMappedMipmappedArray)                                                             \
-    X(cuExternalMemoryGetMappedBuffer)                                                                     \
     X(cuMipmappedArrayGetLevel)                                                                            \
     X(cuMipmappedArrayDestroy)
 

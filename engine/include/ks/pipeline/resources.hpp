@@ -153,9 +153,9 @@ public:
     std::size_t queueMirrors(CUstream stream);
     // Brings each shared texture's GL texture up to date with one GL compute pass, after waiting
     // on the host for the copy it shows. Newest: the newest queued copy (download() and
-    // downloadElement() use this). Ready: the newest copy if it has finished, else the one before
-    // it (one frame late, as drawing does with frames in flight: the host never waits for the
-    // GPU's newest work). Cheap when nothing is new.
+    // downloadElement() use this, for the texture they read). Ready: the newest copy if it has
+    // finished, else the one before it (one frame late, as drawing does with frames in flight: the
+    // host never waits for the GPU's newest work). Cheap when nothing is new.
     enum class Publish { Newest, Ready };
     void publish(Publish which) const;
     const InteropCosts& lastCosts() const noexcept { return m_costs; }
@@ -191,6 +191,7 @@ private:
     void createTexture(Resource& r);
     void registerTexture(Resource& r);
     void createMirror(Resource& r);
+    void publish(const Resource& r, Publish which) const; // one shared texture
     int makeObjects(Resource& r); // for r.array; returns how many objects it made
     Resource& buffer(std::string_view name, const char* function); // throws unless a buffer
 

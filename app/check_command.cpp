@@ -27,6 +27,7 @@ int runCheckCommands(const CheckOptions& o)
     request.options.lineInfo = o.lineInfo;
     request.options.debug = o.debug;
     request.options.cppStandard = o.cppStandard;
+    request.options.fastCompile = rtc::parseFastCompile(o.fastCompile).value_or(rtc::FastCompile::Off);
     request.useCache = !o.noCache;
     const rtc::CheckReport report = rtc::checkFile(request);
     const std::string text = rtc::formatCheckReport(report);

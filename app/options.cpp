@@ -67,6 +67,11 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_flag("--fast-math", check.fastMath, "--check: compile with --use_fast_math");
     cli.add_flag("--lineinfo", check.lineInfo, "--check: compile with -lineinfo");
     cli.add_flag("-G", check.debug, "--check: compile device code for debugging (-G)");
+    cli.add_option("--fast-compile", check.fastCompile,
+                   "NVRTC's --Ofast-compile level for --check and the editor's builds, off|min|mid|max: "
+                   "faster compiles, less optimized code")
+        ->check(CLI::IsMember({"off", "min", "mid", "max"}))
+        ->capture_default_str();
     cli.add_option("--std", check.cppStandard, "--check: C++ standard")
         ->check(CLI::IsMember({"c++11", "c++14", "c++17", "c++20"}))
         ->capture_default_str();

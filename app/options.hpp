@@ -19,6 +19,7 @@ struct CheckOptions {
     std::vector<std::string> includes; // -I DIR
     bool fastMath = false, lineInfo = false, debug = false, noCache = false;
     std::string cppStandard = "c++17";
+    std::string fastCompile = "off";   // --fast-compile off|min|mid|max (the editor's builds too)
     bool clearCache = false;           // --clear-cache
     bool requested() const { return !file.empty() || clearCache; }
 };

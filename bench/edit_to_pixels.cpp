@@ -2,7 +2,7 @@
 // the whole app headless (editor document -> compile service -> load and swap at a frame boundary ->
 // launch -> the frame's GL drawing finished). Median of 20 edits; goal <= 50 ms.
 //
-//   ks_bench_edit_to_pixels [--json FILE] [--edits N] [--screenshot FILE]
+//   ks_bench_edit_to_pixels [--json FILE] [--edits N] [--screenshot FILE] [--fast-compile LEVEL]
 //
 // Every edit is a real compile: the sources alternate between the demo kernel and its red/blue
 // swapped variant, each with a small extra kernel whose constant is unique to the edit and the run,
@@ -16,6 +16,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/cuda/driver.hpp"
 #include "ks/image/png.hpp"
+#include "ks/rtc/compiler.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -38,6 +39,7 @@ struct Args {
     fs::path json;
     fs::path screenshot;
     int edits = 20;
+    std::string fastCompile = "off"; // --fast-compile: NVRTC's --Ofast-compile level for the edits
 };
 
 int writeJson(const Args& args, const nlohmann::json& report)
@@ -91,8 +93,11 @@ int main(int argc, char** argv)
             args.screenshot = argv[++i];
         else if (a == "--edits" && i + 1 < argc)
             args.edits = std::max(1, std::atoi(argv[++i]));
+        else if (a == "--fast-compile" && i + 1 < argc && ks::rtc::parseFastCompile(argv[i + 1]))
+            args.fastCompile = argv[++i];
         else {
-            std::fprintf(stderr, "usage: ks_bench_edit_to_pixels [--json FILE] [--edits N] [--screenshot FILE]\n");
+            std::fprintf(stderr, "usage: ks_bench_edit_to_pixels [--json FILE] [--edits N] [--screenshot FILE] "
+                                 "[--fast-compile off|min|mid|max]\n");
             return 2;
         }
     }
@@ -115,6 +120,7 @@ int main(int argc, char** argv)
         options.kernelFile = kernel;
         options.recoveryDir = dir / "recovery";
         options.dataDir = dataRoot;
+        options.check.fastCompile = args.fastCompile;
         std::unique_ptr<ks::app::HeadlessSession> session;
         try {
             session = std::make_unique<ks::app::HeadlessSession>(options);
@@ -172,8 +178,8 @@ int main(int argc, char** argv)
         fs::remove_all(dir);
 
         const double median = percentile(totalMs, 0.5);
-        std::printf("edit to pixels, %d edits (after %d warm-up), headless %dx%d\n", args.edits, warmup, options.width,
-                    options.height);
+        std::printf("edit to pixels, %d edits (after %d warm-up), headless %dx%d, --Ofast-compile=%s\n", args.edits, warmup,
+                    options.width, options.height, args.fastCompile.c_str());
         std::printf("  %-28s %10s %10s %10s %10s\n", "", "median", "min", "p90", "max");
         auto row = [](const char* name, const std::vector<double>& v) {
             std::printf("  %-28s %10.2f %10.2f %10.2f %10.2f\n", name, percentile(v, 0.5), percentile(v, 0.0),
@@ -186,6 +192,7 @@ int main(int argc, char** argv)
                                  {"skipped", false},
                                  {"device", device},
                                  {"edits", args.edits},
+                                 {"fast_compile", args.fastCompile},
                                  {"median_ms", median},
                                  {"min_ms", percentile(totalMs, 0.0)},
                                  {"p90_ms", percentile(totalMs, 0.9)},

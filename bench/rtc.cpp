@@ -3,7 +3,8 @@
 //   NVRTC compile of a 30-line kernel, cold (a fresh process: NVRTC loads its builtins) and warm
 //   (median of repeated compiles of edited source, no cache); a cache hit from request to loaded
 //   module (memory and disk; the module load part only with a GPU); a kernel that includes
-//   <curand_kernel.h>, warm (the default: lean cuRAND and PCH; then each turned off).
+//   <curand_kernel.h>, warm (the default: lean cuRAND and PCH; then each turned off); the
+//   --Ofast-compile levels: compile time, and (with a GPU) three kernels' run time at each level.
 //   --options adds what each NVRTC option costs on its own (bare nvrtcCompileProgram calls).
 //
 // Every timed compile is of a source no earlier compile in the process saw (a changed constant),
@@ -15,6 +16,10 @@
 #include "ks/cuda/context.hpp"
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/driver.hpp"
+#include "ks/cuda/event.hpp"
+#include "ks/cuda/launch.hpp"
+#include "ks/cuda/memory.hpp"
+#include "ks/cuda/stream.hpp"
 #include "ks/cuda/module.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/compiler.hpp"
@@ -26,10 +31,13 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -92,6 +100,38 @@ extern "C" __global__ void noise(float* out, unsigned long long seed, int n)
 }
 )";
 }
+
+// Run-time kernels for the --Ofast-compile rows: an escape-time loop (ALU bound) and math through
+// a device function (calls that full optimization inlines). The 30-line stencil is the third.
+const char* kEscape = R"(
+extern "C" __global__ void escape(unsigned* out, int w, int h, int maxIter)
+{
+    const int x = blockIdx.x * blockDim.x + threadIdx.x, y = blockIdx.y * blockDim.y + threadIdx.y;
+    if (x >= w || y >= h) return;
+    const float cr = -2.f + 2.5f * x / w, ci = -1.25f + 2.5f * y / h;
+    float zr = 0.f, zi = 0.f;
+    int i = 0;
+    while (i < maxIter && zr * zr + zi * zi < 4.f) {
+        const float t = zr * zr - zi * zi + cr;
+        zi = 2.f * zr * zi + ci;
+        zr = t;
+        ++i;
+    }
+    out[y * w + x] = i;
+}
+)";
+const char* kWaves = R"(
+__device__ float wave(float x, int k) { return sinf(x * k) + cosf(x) * 0.5f; }
+extern "C" __global__ void waves(const float* in, float* out, int n)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    float acc = 0.f;
+    for (int k = 1; k <= 8; ++k)
+        acc += wave(in[i], k) / k;
+    out[i] = acc;
+}
+)";
 
 double msSince(Clock::time_point t)
 {
@@ -223,6 +263,70 @@ void measureOptionCosts(std::vector<Row>& rows, const std::string& arch, int rep
     fs::remove_all(pchDir, ec);
 }
 
+// What --Ofast-compile costs at run time: each kernel built at every level, launched 20 times
+// after 3 untimed launches, timed with events (median); the note gives the ratio to the fully
+// optimized build of the same kernel.
+void measureFastCompileRunTimes(std::vector<Row>& rows, const rtc::CompileOptions& options, int& variant)
+{
+    const cuda::Stream stream{cuda::Stream::Create{}};
+    const int n = 1 << 24, w = 1920, h = 1080;
+    cuda::DeviceMemory in(std::size_t(n) * sizeof(float)), out(std::size_t(n) * sizeof(float)),
+        sums(sizeof(float)), counts(std::size_t(w) * h * sizeof(unsigned));
+    {
+        std::vector<float> host(static_cast<std::size_t>(n));
+        for (int i = 0; i < n; ++i)
+            host[std::size_t(i)] = float(i % 1000) * 0.01f - 5.f;
+        in.upload(host.data(), host.size() * sizeof(float));
+    }
+    struct Case {
+        std::string name, source, symbol;
+        std::function<void(const cuda::Function&)> launch;
+    };
+    const std::vector<Case> cases = {
+        {"30-line stencil, 16M floats", kernel30(++variant), "stencil",
+         [&](const cuda::Function& f) {
+             cuda::launch(f, {{unsigned(n / 256), 1, 1}, {256, 1, 1}, 0}, stream.get(), in, out, sums, n, 1.f);
+         }},
+        {"escape-time loop, 1920x1080, 256 iterations", kEscape, "escape",
+         [&](const cuda::Function& f) {
+             cuda::launch(f, {{unsigned(w / 16), unsigned((h + 15) / 16), 1}, {16, 16, 1}, 0}, stream.get(), counts, w,
+                          h, 256);
+         }},
+        {"sinf/cosf through a device function, 16M", kWaves, "waves",
+         [&](const cuda::Function& f) {
+             cuda::launch(f, {{unsigned(n / 256), 1, 1}, {256, 1, 1}, 0}, stream.get(), in, out, n);
+         }},
+    };
+    const cuda::Event start{cuda::Event::Create{}}, stop{cuda::Event::Create{}};
+    for (const Case& c : cases) {
+        double offMedian = 0;
+        for (rtc::FastCompile level :
+             {rtc::FastCompile::Off, rtc::FastCompile::Min, rtc::FastCompile::Mid, rtc::FastCompile::Max}) {
+            rtc::CompileOptions o = options;
+            o.fastCompile = level;
+            const rtc::CompileResult r = compileOrDie(c.source, "bench_runtime.cu", o);
+            const cuda::Module module(r.cubin.data());
+            const cuda::Function f = module.function(c.symbol);
+            Row row{"run " + c.name + ", --Ofast-compile=" + std::string(rtc::fastCompileName(level)), {}, 0, ""};
+            for (int i = 0; i < 23; ++i) {
+                start.record(stream.get());
+                c.launch(f);
+                stop.record(stream.get());
+                stop.synchronize();
+                if (i >= 3)
+                    row.samples.push_back(double(stop.elapsedMsSince(start)));
+            }
+            if (level == rtc::FastCompile::Off)
+                offMedian = row.median();
+            char buf[96];
+            std::snprintf(buf, sizeof buf, "%.2fx the fully optimized build; %d registers", row.median() / offMedian,
+                          f.attributes().numRegs);
+            row.note = buf;
+            rows.push_back(std::move(row));
+        }
+    }
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -268,7 +372,12 @@ int main(int argc, char** argv)
     rtc::CompileOptions options;
     options.arch = arch;
     std::vector<Row> rows;
-    int variant = 0; // every compile in this process gets a source no earlier one had
+    // Every compile gets a source no earlier one had, in this process or (NVRTC's own cache in the
+    // driver's compute cache outlives it) most likely in an earlier run on this machine: one of 160
+    // bases per run. The variant ends up as a float constant, so it stays below 2^24 (above it
+    // neighbouring integers round to the same float, the same code, and NVRTC's cache answers).
+    const int runBase = int((std::uint64_t(::getpid()) * 7919u + std::uint64_t(::time(nullptr))) % 160u) * 100000;
+    int variant = runBase;
 
     // Cold: fresh processes, each compiling once.
     {
@@ -326,18 +435,26 @@ int main(int argc, char** argv)
     minimal.minimal = true;
     rtc::CompileOptions noPch = options;
     noPch.precompiledHeaders = false;
-    rtc::CompileOptions noNvrtcCache = options;
-    noNvrtcCache.nvrtcCache = false;
+    rtc::CompileOptions nvrtcCacheOn = options;
+    nvrtcCacheOn.nvrtcCache = true;
     timeCompiles({"compile 30-line kernel, warm (the default)", {}, 20, ""}, kernel30, options, warmReps);
     timeCompiles({"compile 30-line kernel, warm, -minimal", {}, 20, ""}, kernel30, minimal, warmReps);
     timeCompiles({"compile 30-line kernel, warm, PCH off", {}, 20, ""}, kernel30, noPch, warmReps);
-    timeCompiles({"compile 30-line kernel, warm, NVRTC cache off", {}, 20, "-no-cache"}, kernel30, noNvrtcCache,
+    timeCompiles({"compile 30-line kernel, warm, NVRTC cache on", {}, 20, "without -no-cache"}, kernel30, nvrtcCacheOn,
                  warmReps);
-    // Not an edit: one source again and again, which NVRTC 13 serves from its own cache (in the
-    // driver's compute cache, so only where a driver is installed). Earlier runs of this bench
-    // that repeated sources measured this, not a compile.
-    timeCompiles({"compile 30-line kernel, the SAME source again", {}, 0, "not an edit: NVRTC's own cache"},
-                 [](int) { return kernel30(-1); }, options, warmReps);
+    // --Ofast-compile levels (less optimized code: the run-time rows below say how much).
+    for (rtc::FastCompile level : {rtc::FastCompile::Min, rtc::FastCompile::Mid, rtc::FastCompile::Max}) {
+        rtc::CompileOptions fast = options;
+        fast.fastCompile = level;
+        timeCompiles({"compile 30-line kernel, warm, --Ofast-compile=" + std::string(rtc::fastCompileName(level)), {},
+                      20, "less optimized code"},
+                     kernel30, fast, warmReps);
+    }
+    // Not an edit: one source again and again with NVRTC's own cache on (off by default), which
+    // serves it from the driver's compute cache, so only where a driver is installed. Earlier runs
+    // of this bench that repeated sources measured this, not a compile.
+    timeCompiles({"compile 30-line kernel, the SAME source again", {}, 0, "not an edit: NVRTC's own cache on"},
+                 [&](int) { return kernel30(runBase - 1); }, nvrtcCacheOn, warmReps);
 
     // Cache hits: memory, then disk through a fresh cache object each time.
     const fs::path cacheDir = fs::temp_directory_path() / ("ks-bench-cache-" + std::to_string(::getpid()));
@@ -398,6 +515,8 @@ int main(int argc, char** argv)
     timeCompiles({"compile curand XORWOW kernel, warm", {}, 150, "curandState"},
                  [](int v) { return curandKernel(v, "curandState"); }, options, curandReps);
 
+    if (gpu)
+        measureFastCompileRunTimes(rows, options, variant);
     if (optionCosts)
         measureOptionCosts(rows, arch, warmReps, variant);
 

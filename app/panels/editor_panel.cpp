@@ -156,8 +156,8 @@ int editorCallback(ImGuiInputTextCallbackData* data)
     return 0;
 }
 
-// One line of build status: building… / built / errors.
-void drawBuildStatus(const EditorTab& tab)
+// One line of build status: building… / built / errors; a fast-compile build says so.
+void drawBuildStatus(const EditorTab& tab, const rtc::CompileOptions& options)
 {
     const BuildState& b = tab.build;
     if (b.inFlight) {
@@ -174,6 +174,10 @@ void drawBuildStatus(const EditorTab& tab)
     const rtc::CompileResult& r = *b.result;
     if (r.ok) {
         ImGui::TextColored(theme::colour(theme::kOk), "\xE2\x9C\x94 built in %.0f ms", b.resultTotalMs);
+        if (options.fastCompile != rtc::FastCompile::Off && !options.debug) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("\xC2\xB7 fast compile %s", rtc::fastCompileName(options.fastCompile).data());
+        }
         if (b.warnings) {
             ImGui::SameLine();
             ImGui::TextColored(theme::colour(theme::kWarning), "\xC2\xB7 %d warning%s", b.warnings,
@@ -205,6 +209,22 @@ void drawOptionsPopup(EditorState& ed, Commands& commands)
     changed |= ImGui::Checkbox("fast math (-use_fast_math)", &o.fastMath);
     changed |= ImGui::Checkbox("line info (-lineinfo)", &o.lineInfo);
     changed |= ImGui::Checkbox("device debug (-G)", &o.debug);
+    // NVRTC ignores --Ofast-compile with -G (which turns optimization off anyway).
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (!o.debug && ImGui::BeginCombo("fast compile", rtc::fastCompileName(o.fastCompile).data())) {
+        for (rtc::FastCompile level :
+             {rtc::FastCompile::Off, rtc::FastCompile::Min, rtc::FastCompile::Mid, rtc::FastCompile::Max})
+            if (ImGui::Selectable(rtc::fastCompileName(level).data(), o.fastCompile == level)) {
+                o.fastCompile = level;
+                changed = true;
+            }
+        ImGui::EndCombo();
+    } else if (o.debug) {
+        ImGui::TextDisabled("fast compile: off (-G)");
+    }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("NVRTC's --Ofast-compile: builds sooner, the kernels run slower\n"
+                          "(docs/live-kernels.md has the figures for each level)");
     const char* standards[] = {"c++11", "c++14", "c++17", "c++20"};
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     if (ImGui::BeginCombo("C++ standard", o.cppStandard.c_str())) {
@@ -581,7 +601,7 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     const float stripH = ImGui::GetFrameHeightWithSpacing();
     const float sourceH = std::max(80.f, ImGui::GetContentRegionAvail().y - listH - stripH);
     drawSource(ed, index, tab, sourceH, commands);
-    drawBuildStatus(tab);
+    drawBuildStatus(tab, ed.options);
     if (!tab.message.empty()) {
         ImGui::SameLine();
         ImGui::TextDisabled("\xC2\xB7 %s", tab.message.c_str());

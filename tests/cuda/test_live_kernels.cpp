@@ -50,7 +50,7 @@ struct Built {
     }
 };
 
-Built build(const std::string& source)
+Built build(const std::string& source, rtc::FastCompile fastCompile = rtc::FastCompile::Off)
 {
     Built b;
     b.arch = cuda::queryDevice(0).archName();
@@ -58,6 +58,7 @@ Built build(const std::string& source)
     b.names = rtc::nameExpressionsFor(b.kernels);
     rtc::CompileOptions o;
     o.arch = b.arch;
+    o.fastCompile = fastCompile;
     b.result = std::make_shared<const rtc::CompileResult>(rtc::compile(source, "live.cu", o, b.names));
     if (!b.result->ok)
         throw std::runtime_error(b.result->log);
@@ -216,6 +217,46 @@ TEST_F(CudaTest, AFailedBuildKeepsTheOldModuleRunning)
     EXPECT_TRUE(live.offer(cache.compile(v2, "value.cu", o), {"value"}).swapped);
     EXPECT_EQ(run(), 333);
     EXPECT_EQ(live.generation(), 2u);
+}
+
+// --Ofast-compile keeps device functions as calls (at "max" even sinf): the kernels compute what
+// the fully optimized ones do, and their facts (stack with callees included) agree with the driver.
+TEST_F(CudaTest, FastCompileBuildsComputeTheSameAndTheirFactsAgreeWithTheDriver)
+{
+    const std::string source = "__device__ __noinline__ float wave(float x, int k) { return sinf(x * k) + cosf(x); }\n"
+                               "extern \"C\" __global__ void waves(const float* in, float* out, int n)\n"
+                               "{\n"
+                               "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    if (i >= n) return;\n"
+                               "    float acc = 0.f;\n"
+                               "    for (int k = 1; k <= 8; ++k) acc += wave(in[i], k) / k;\n"
+                               "    out[i] = acc;\n"
+                               "}\n";
+    const int n = 10000;
+    const std::vector<float> in = test::randomFloats(std::size_t(n), 7, -100.f, 100.f);
+    std::vector<float> reference;
+    const cuda::DeviceInfo device = cuda::queryDevice(0);
+    for (rtc::FastCompile level : {rtc::FastCompile::Off, rtc::FastCompile::Min, rtc::FastCompile::Mid,
+                                   rtc::FastCompile::Max}) {
+        SCOPED_TRACE(std::string(rtc::fastCompileName(level)));
+        const Built b = build(source, level);
+        const rtc::KernelFacts& k = b.factsOf("waves");
+        EXPECT_TRUE(k.problems.empty()) << k.problems.front();
+        const rtc::DriverKernelCheck c = rtc::checkAgainstDriver(k, b.function("waves"), device, 256, 0);
+        for (const std::string& m : c.mismatches)
+            ADD_FAILURE() << m;
+        std::vector<float> out(std::size_t(n), std::numeric_limits<float>::quiet_NaN());
+        cuda::launch(b.function("waves"), {{unsigned(n + 255) / 256, 1, 1}, {256, 1, 1}, 0}, m_stream.get(),
+                     cuda::in(in), cuda::out(out), n);
+        if (level == rtc::FastCompile::Off) {
+            reference = out;
+            continue;
+        }
+        // Same operations in the same order; only contraction into FMAs may differ: a few ulp.
+        for (int i = 0; i < n; ++i)
+            ASSERT_NEAR(out[std::size_t(i)], reference[std::size_t(i)], 1e-5f * (1.f + std::fabs(reference[std::size_t(i)])))
+                << i;
+    }
 }
 
 TEST_F(CudaTest, BuildFactsAgreeWithTheDriver)

@@ -105,10 +105,27 @@ TEST_F(CheckFixture, BadUsageExitsTwo)
     EXPECT_NE(formatCheckReport(r).find("not a GPU architecture"), std::string::npos);
 }
 
+TEST_F(CheckFixture, AFastCompileBuildSaysSoAndDebugOverridesIt)
+{
+    const auto file = dir.write("k.cu", "extern \"C\" __global__ void k(float* p) { p[threadIdx.x] = sinf(p[0]); }\n");
+    CheckRequest fast = request(file.string());
+    fast.options.fastCompile = FastCompile::Max;
+    const CheckReport r = checkFile(fast);
+    ASSERT_TRUE(r.ok()) << formatCheckReport(r);
+    const std::string text = formatCheckReport(r);
+    EXPECT_NE(text.find(": ok for sm_90 (--Ofast-compile=max: less optimized code), 0 warnings"), std::string::npos)
+        << text;
+    EXPECT_NE(text.find(" with the functions it calls)"), std::string::npos) << "sinf stays a call, with its stack: " << text;
+    fast.options.debug = true;
+    const CheckReport debug = checkFile(fast);
+    ASSERT_TRUE(debug.ok()) << formatCheckReport(debug);
+    EXPECT_EQ(formatCheckReport(debug).find("Ofast"), std::string::npos) << "-G compiles without it";
+}
+
 TEST(CheckOptions, FlagsMapToCompileOptionsAndUsageErrorsExitTwo)
 {
     const auto ok = parse({"--check", "k.cu", "--arch", "sm_80", "-DSCALE=2", "-D", "FLAG", "-I", "inc", "--fast-math",
-                           "--lineinfo", "-G", "--std", "c++20", "--no-cache"});
+                           "--lineinfo", "-G", "--std", "c++20", "--no-cache", "--fast-compile", "mid"});
     ASSERT_TRUE(ok.options);
     const auto& c = ok.options->check;
     EXPECT_TRUE(c.requested());
@@ -118,6 +135,8 @@ TEST(CheckOptions, FlagsMapToCompileOptionsAndUsageErrorsExitTwo)
     EXPECT_EQ(c.includes, std::vector<std::string>{"inc"});
     EXPECT_TRUE(c.fastMath && c.lineInfo && c.debug && c.noCache);
     EXPECT_EQ(c.cppStandard, "c++20");
+    EXPECT_EQ(c.fastCompile, "mid");
+    EXPECT_EQ(parse({"--check", "k.cu"}).options->check.fastCompile, "off");
     EXPECT_TRUE(parse({"--clear-cache"}).options->check.clearCache);
     EXPECT_FALSE(parse({}).options->check.requested());
 
@@ -125,11 +144,13 @@ TEST(CheckOptions, FlagsMapToCompileOptionsAndUsageErrorsExitTwo)
     testing::internal::CaptureStdout();
     const auto badStd = parse({"--check", "k.cu", "--std", "c++99"});
     const auto badArch = parse({"--check", "k.cu", "--arch", "banana"});
+    const auto badFast = parse({"--check", "k.cu", "--fast-compile", "fast"});
     const auto unknown = parse({"--check", "k.cu", "--frobnicate"});
     testing::internal::GetCapturedStdout();
     testing::internal::GetCapturedStderr();
     EXPECT_FALSE(badStd.options);
     EXPECT_EQ(badStd.exitCode, 2);
     EXPECT_EQ(badArch.exitCode, 2);
+    EXPECT_EQ(badFast.exitCode, 2);
     EXPECT_EQ(unknown.exitCode, 2);
 }

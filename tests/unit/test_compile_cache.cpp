@@ -115,6 +115,9 @@ TEST_F(CacheFixture, AChangedIncludeOrOptionMisses)
     CompileOptions fast = options();
     fast.fastMath = true;
     EXPECT_EQ(cache.request(kKernel, fileName(), fast).source, CacheSource::Compiled);
+    CompileOptions quick = options();
+    quick.fastCompile = FastCompile::Min;
+    EXPECT_EQ(cache.request(kKernel, fileName(), quick).source, CacheSource::Compiled);
     CompileOptions defined = options();
     defined.defines = {"EXTRA=1"};
     EXPECT_EQ(cache.request(kKernel, fileName(), defined).source, CacheSource::Compiled);
@@ -306,8 +309,9 @@ TEST(CacheDirectory, FollowsXdgCacheHomeThenHome)
     setenv("XDG_CACHE_HOME", "/tmp/xdg-test", 1);
     EXPECT_EQ(CompileCache::defaultDirectory(), fs::path("/tmp/xdg-test/kernelscope"));
     unsetenv("XDG_CACHE_HOME");
-    if (const char* home = std::getenv("HOME"); home && *home)
+    if (const char* home = std::getenv("HOME"); home && *home) {
         EXPECT_EQ(CompileCache::defaultDirectory(), fs::path(home) / ".cache" / "kernelscope");
+    }
     if (oldXdg)
         setenv("XDG_CACHE_HOME", savedXdg.c_str(), 1);
 }

@@ -36,12 +36,14 @@ std::string problems(const ModuleFacts& m)
     return s;
 }
 
-ModuleFacts build(const std::string& source, const std::string& arch = "sm_90")
+ModuleFacts build(const std::string& source, const std::string& arch = "sm_90",
+                  FastCompile fastCompile = FastCompile::Off)
 {
     const auto kernels = findKernels(source);
     const auto names = nameExpressionsFor(kernels);
     CompileOptions o;
     o.arch = arch;
+    o.fastCompile = fastCompile;
     const CompileResult r = compile(source, "facts.cu", o, names);
     EXPECT_TRUE(r.ok) << r.log;
     return collectFacts(kernels, names, r, arch);
@@ -288,6 +290,42 @@ TEST(KernelFacts, ARealBuildAgreesWithTheSourceEverywhere)
     const KernelFacts* cpp = factsOf(m, "cpp_kernel");
     ASSERT_TRUE(cpp);
     EXPECT_EQ(cpp->symbol.rfind("_Z10cpp_kernel", 0), 0u);
+}
+
+// Where a driver is installed NVRTC 13 has its own cache, whose hits skip ptxas and so its report:
+// with the default options (NVRTC's cache off) the same source built twice keeps its facts.
+TEST(KernelFacts, TheSameSourceBuiltTwiceKeepsItsResourceReport)
+{
+    for (int round = 0; round < 2; ++round) {
+        const ModuleFacts m = build(kMixed);
+        const KernelFacts* plain = factsOf(m, "plain");
+        ASSERT_TRUE(plain);
+        EXPECT_TRUE(plain->resourcesKnown) << "round " << round;
+        EXPECT_GT(plain->resources.registers, 0) << "round " << round;
+    }
+}
+
+// --Ofast-compile=max keeps device functions as calls (ptxas then reports "Function properties"
+// for them too, sinf's among them): the facts must still be the kernels' own.
+TEST(KernelFacts, FastCompileBuildsGiveTheSameKernelsAndParameters)
+{
+    const std::string source =
+        kMixed + "extern \"C\" __global__ void calls(float* p) { p[threadIdx.x] = sinf(p[threadIdx.x]); }\n";
+    const ModuleFacts full = build(source);
+    const ModuleFacts fast = build(source, "sm_90", FastCompile::Max);
+    EXPECT_EQ(problems(fast), "");
+    ASSERT_TRUE(factsOf(fast, "calls"));
+    ASSERT_EQ(fast.kernels.size(), full.kernels.size());
+    for (const KernelFacts& k : full.kernels) {
+        const KernelFacts* f = factsOf(fast, k.name);
+        ASSERT_TRUE(f) << k.name;
+        EXPECT_EQ(f->symbol, k.symbol);
+        EXPECT_TRUE(f->resourcesKnown) << k.name;
+        EXPECT_GT(f->resources.registers, 0) << k.name;
+        ASSERT_EQ(f->ptxParams.size(), k.ptxParams.size()) << k.name;
+        for (std::size_t i = 0; i < k.ptxParams.size(); ++i)
+            EXPECT_EQ(f->ptxParams[i].size, k.ptxParams[i].size) << k.name << " parameter " << i;
+    }
 }
 
 TEST(KernelFacts, MismatchesBetweenSourceAndPtxAreReported)

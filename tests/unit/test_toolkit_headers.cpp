@@ -7,6 +7,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace ks::rtc;
 
 namespace {
@@ -111,4 +113,42 @@ TEST(ToolkitHeaders, OptionsReachNvrtc)
     const CompileResult debug = compile(source, "opts.cu", o);
     ASSERT_TRUE(debug.ok) << debug.log;
     EXPECT_NE(debug.ptx.find(".debug"), std::string::npos) << "-G emits debug sections";
+}
+
+TEST(ToolkitHeaders, FastCompileLevelsBuildAndMaxKeepsCallsThatFullOptimizationInlines)
+{
+    for (const char* name : {"off", "min", "mid", "max"})
+        EXPECT_EQ(fastCompileName(parseFastCompile(name).value()), name);
+    EXPECT_FALSE(parseFastCompile("fast"));
+    const auto has = [](const std::vector<std::string>& list, const std::string& option) {
+        return std::find(list.begin(), list.end(), option) != list.end();
+    };
+    CompileOptions o = hopper();
+    const std::vector<std::string> defaults = buildOptionList(o);
+    EXPECT_TRUE(std::none_of(defaults.begin(), defaults.end(),
+                             [](const std::string& s) { return s.rfind("--Ofast-compile", 0) == 0; }));
+    o.fastCompile = FastCompile::Mid;
+    EXPECT_TRUE(has(buildOptionList(o), "--Ofast-compile=mid"));
+    o.debug = true;
+    EXPECT_FALSE(has(buildOptionList(o), "--Ofast-compile=mid")) << "-G and --Ofast-compile conflict; -G wins";
+
+    const std::string source = "__device__ float twice(float v) { return v * 2.f; }\n"
+                               "extern \"C\" __global__ void k(float* p)\n"
+                               "{\n"
+                               "    p[threadIdx.x] = twice(sinf(p[threadIdx.x]));\n"
+                               "}\n";
+    std::string offPtx, maxPtx;
+    for (FastCompile level : {FastCompile::Off, FastCompile::Min, FastCompile::Mid, FastCompile::Max}) {
+        CompileOptions l = hopper();
+        l.fastCompile = level;
+        const CompileResult r = compile(source, "fast.cu", l);
+        ASSERT_TRUE(r.ok) << fastCompileName(level) << ": " << r.log;
+        EXPECT_FALSE(r.cubin.empty()) << fastCompileName(level);
+        if (level == FastCompile::Off)
+            offPtx = r.ptx;
+        if (level == FastCompile::Max)
+            maxPtx = r.ptx;
+    }
+    EXPECT_EQ(offPtx.find("call.uni"), std::string::npos) << "full optimization inlines sinf and twice";
+    EXPECT_NE(maxPtx.find("call.uni"), std::string::npos) << "--Ofast-compile=max keeps calls";
 }

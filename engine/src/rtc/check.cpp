@@ -72,6 +72,7 @@ CheckReport checkFile(const CheckRequest& request)
     if (options.arch.empty())
         options.arch = defaultCheckArch();
     report.arch = options.arch;
+    report.fastCompile = options.debug ? FastCompile::Off : options.fastCompile;
     static const std::regex archPattern(R"((sm|compute)_\d+[af]?)");
     if (!std::regex_match(options.arch, archPattern)) {
         report.usageError = "'" + options.arch + "' is not a GPU architecture (expected e.g. sm_90 or compute_90)";
@@ -157,7 +158,10 @@ std::string formatCheckReport(const CheckReport& r)
         return out.str();
     }
     const ModuleFacts& f = r.facts;
-    out << r.file << ": ok for " << r.arch << ", " << plural(warnings, "warning") << "; " << where << "; CUBIN "
+    out << r.file << ": ok for " << r.arch;
+    if (r.fastCompile != FastCompile::Off)
+        out << " (--Ofast-compile=" << fastCompileName(r.fastCompile) << ": less optimized code)";
+    out << ", " << plural(warnings, "warning") << "; " << where << "; CUBIN "
         << bytes(f.cubinBytes) << ", PTX " << bytes(f.ptxBytes);
     if (f.globalBytes)
         out << ", " << bytes(std::size_t(f.globalBytes)) << " of __device__ globals";
@@ -196,6 +200,8 @@ std::string formatCheckReport(const CheckReport& r)
             if (x.constBytes)
                 out << "  constant memory " << bytes(std::size_t(x.constBytes)) << "\n";
             out << "  local memory    " << bytes(std::size_t(x.stackFrameBytes)) << " stack per thread";
+            if (x.cumulativeStackBytes > x.stackFrameBytes) // calls kept as calls (-G, --Ofast-compile)
+                out << " (" << bytes(std::size_t(x.cumulativeStackBytes)) << " with the functions it calls)";
             if (x.spillStoreBytes || x.spillLoadBytes)
                 out << ", SPILLS: " << x.spillStoreBytes << " B stored, " << x.spillLoadBytes << " B loaded";
             else

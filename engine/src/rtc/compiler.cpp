@@ -117,6 +117,8 @@ std::vector<std::string> buildOptionList(const CompileOptions& o)
         opts.push_back("-lineinfo");
     if (o.debug)
         opts.push_back("-G");
+    else if (o.fastCompile != FastCompile::Off)
+        opts.push_back("--Ofast-compile=" + std::string(fastCompileName(o.fastCompile)));
     if (o.minimal)
         opts.push_back("-minimal");
     if (o.ptxasVerbose && o.arch.rfind("sm_", 0) == 0)
@@ -159,6 +161,25 @@ std::string_view pchUseName(PchUse use) noexcept
     case PchUse::Failed: return "failed";
     }
     return "?";
+}
+
+std::string_view fastCompileName(FastCompile level) noexcept
+{
+    switch (level) {
+    case FastCompile::Off: return "off";
+    case FastCompile::Min: return "min";
+    case FastCompile::Mid: return "mid";
+    case FastCompile::Max: return "max";
+    }
+    return "?";
+}
+
+std::optional<FastCompile> parseFastCompile(std::string_view name) noexcept
+{
+    for (FastCompile level : {FastCompile::Off, FastCompile::Min, FastCompile::Mid, FastCompile::Max})
+        if (name == fastCompileName(level))
+            return level;
+    return std::nullopt;
 }
 
 std::string_view compileModeName(CompileMode mode) noexcept

@@ -24,6 +24,7 @@ struct CheckReport {
     std::string usageError; // not empty: the request itself is wrong (missing file, bad arch)
     std::string file;
     std::string arch;
+    FastCompile fastCompile = FastCompile::Off; // as compiled (off with -G)
     std::shared_ptr<const CompileResult> result;
     CacheSource source = CacheSource::Compiled;
     double totalMs = 0; // request to result, cache lookup included

@@ -7,17 +7,28 @@
 
 #include <atomic>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ks::rtc {
 
+// NVRTC's --Ofast-compile: trades the generated code's speed for compile time. On the lent H100
+// hosts (ks_bench_rtc) a warm 30-line kernel compiled in 38.5-47.0 ms at "mid" against 46.4-64.1
+// off, and kernels ran 1.1-1.3x slower; "max" keeps every device function as a call (3.5-8.5x
+// slower kernels). docs/live-kernels.md has the figures. Not passed with -G, which turns
+// optimization off anyway (NVRTC would warn that the two conflict).
+enum class FastCompile { Off, Min, Mid, Max };
+std::string_view fastCompileName(FastCompile level) noexcept; // "off", "min", "mid", "max"
+std::optional<FastCompile> parseFastCompile(std::string_view name) noexcept;
+
 struct CompileOptions {
     std::string arch = "sm_90"; // target: "sm_90" gives CUBIN, "compute_90" gives PTX only
     bool fastMath = false;
     bool lineInfo = false;
     bool debug = false;                    // -G
+    FastCompile fastCompile = FastCompile::Off; // --Ofast-compile=min|mid|max
     std::string cppStandard = "c++17";     // -std=
     std::vector<std::string> defines;      // "NAME" or "NAME=VALUE"
     std::vector<std::string> includePaths; // in addition to the defaults
@@ -44,9 +55,12 @@ struct CompileOptions {
     // differ from a full compile's.
     bool leanCurand = true;
     // NVRTC 13 keeps its own cache of PTX and CUBIN in the CUDA driver's compute cache
-    // (~/.nv/ComputeCache; only where a driver is installed; CUDA_CACHE_DISABLE=1 turns it off).
-    // false passes -no-cache. Kernelscope's own cache already serves identical sources.
-    bool nvrtcCache = true;
+    // (~/.nv/ComputeCache; only where a driver is installed). Off by default (-no-cache): a hit
+    // there skips ptxas and the front end, so the log has no resource report (the kernel facts
+    // lose registers, shared and local memory) and no warnings; seen on the lent H100, where a
+    // second run of the unit tests found every kernel's facts unknown. Kernelscope's own cache
+    // (which keeps the log) serves identical sources, so turning NVRTC's off costs no compile.
+    bool nvrtcCache = false;
     std::vector<std::string> extra;        // passed through verbatim
 };
 

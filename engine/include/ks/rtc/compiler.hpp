@@ -15,9 +15,9 @@
 namespace ks::rtc {
 
 // NVRTC's --Ofast-compile: trades the generated code's speed for compile time. On the lent H100
-// hosts (ks_bench_rtc) a warm 30-line kernel compiled in 38.5-47.0 ms at "mid" against 46.4-64.1
-// off, and kernels ran 1.1-1.3x slower; "max" keeps every device function as a call (3.5-8.5x
-// slower kernels). docs/live-kernels.md has the figures. Not passed with -G, which turns
+// hosts (ks_bench_rtc, levels measured in rounds) a warm 30-line kernel compiled in 0.83-0.87x the
+// time at "mid" and its kernels ran 1.1-1.3x slower; "max" (0.78-0.85x) keeps every device
+// function as a call (3.5-8.5x slower kernels). docs/live-kernels.md has the figures. Not passed with -G, which turns
 // optimization off anyway (NVRTC would warn that the two conflict).
 enum class FastCompile { Off, Min, Mid, Max };
 std::string_view fastCompileName(FastCompile level) noexcept; // "off", "min", "mid", "max"

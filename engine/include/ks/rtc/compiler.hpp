@@ -17,8 +17,8 @@ namespace ks::rtc {
 // NVRTC's --Ofast-compile: trades the generated code's speed for compile time. On the lent H100
 // hosts (ks_bench_rtc, levels measured in rounds) a warm 30-line kernel compiled in 0.83-0.87x the
 // time at "mid" and its kernels ran 1.1-1.3x slower; "max" (0.78-0.85x) keeps every device
-// function as a call (3.5-8.5x slower kernels). docs/live-kernels.md has the figures. Not passed with -G, which turns
-// optimization off anyway (NVRTC would warn that the two conflict).
+// function as a call (3.5-8.5x slower kernels). docs/live-kernels.md has the figures. Not passed
+// with -G, which turns optimization off anyway (NVRTC would warn that the two conflict).
 enum class FastCompile { Off, Min, Mid, Max };
 std::string_view fastCompileName(FastCompile level) noexcept; // "off", "min", "mid", "max"
 std::optional<FastCompile> parseFastCompile(std::string_view name) noexcept;
@@ -56,10 +56,10 @@ struct CompileOptions {
     bool leanCurand = true;
     // NVRTC 13 keeps its own cache of PTX and CUBIN in the CUDA driver's compute cache
     // (~/.nv/ComputeCache; only where a driver is installed). Off by default (-no-cache): a hit
-    // there skips ptxas and the front end, so the log has no resource report (the kernel facts
-    // lose registers, shared and local memory) and no warnings; seen on the lent H100, where a
-    // second run of the unit tests found every kernel's facts unknown. Kernelscope's own cache
-    // (which keeps the log) serves identical sources, so turning NVRTC's off costs no compile.
+    // there skips NVVM and ptxas, so the log has no ptxas report (the kernel facts lose registers,
+    // shared and local memory) and no ptxas warnings; seen on the lent H100, where a second run of
+    // the unit tests found the facts unknown. Kernelscope's own cache (which keeps the log) serves
+    // identical sources; what NVRTC's saved were edits that leave the code as it was (comments).
     bool nvrtcCache = false;
     std::vector<std::string> extra;        // passed through verbatim
 };

@@ -300,8 +300,7 @@ void measureFastCompileRunTimes(std::vector<Row>& rows, const rtc::CompileOption
     const cuda::Event start{cuda::Event::Create{}}, stop{cuda::Event::Create{}};
     for (const Case& c : cases) {
         double offMedian = 0;
-        for (rtc::FastCompile level :
-             {rtc::FastCompile::Off, rtc::FastCompile::Min, rtc::FastCompile::Mid, rtc::FastCompile::Max}) {
+        for (rtc::FastCompile level : rtc::kFastCompileLevels) {
             rtc::CompileOptions o = options;
             o.fastCompile = level;
             const rtc::CompileResult r = compileOrDie(c.source, "bench_runtime.cu", o);
@@ -444,11 +443,10 @@ int main(int argc, char** argv)
                  warmReps);
     // --Ofast-compile levels (less optimized code: the run-time rows below say how much), in rounds
     // of (off, min, mid, max) so that all four meet the same conditions: on the lent H100 hosts
-    // compiles got faster over a run (rows measured one after the other drifted by up to a third),
-    // which made levels measured later look better than they are.
+    // compile times drifted within a run (by up to a third, either way), so rows measured one after
+    // the other compared the conditions of the moment as much as the levels.
     {
-        const std::vector<rtc::FastCompile> levels = {rtc::FastCompile::Off, rtc::FastCompile::Min,
-                                                      rtc::FastCompile::Mid, rtc::FastCompile::Max};
+        const auto& levels = rtc::kFastCompileLevels;
         std::vector<Row> level(levels.size());
         std::vector<rtc::CompileOptions> levelOptions;
         for (std::size_t k = 0; k < levels.size(); ++k) {

@@ -174,9 +174,9 @@ void drawBuildStatus(const EditorTab& tab, const rtc::CompileOptions& options)
     const rtc::CompileResult& r = *b.result;
     if (r.ok) {
         ImGui::TextColored(theme::colour(theme::kOk), "\xE2\x9C\x94 built in %.0f ms", b.resultTotalMs);
-        if (options.fastCompile != rtc::FastCompile::Off && !options.debug) {
+        if (const rtc::FastCompile level = rtc::effectiveFastCompile(options); level != rtc::FastCompile::Off) {
             ImGui::SameLine();
-            ImGui::TextDisabled("\xC2\xB7 fast compile %s", rtc::fastCompileName(options.fastCompile).data());
+            ImGui::TextDisabled("\xC2\xB7 fast compile %s", rtc::fastCompileName(level).data());
         }
         if (b.warnings) {
             ImGui::SameLine();
@@ -212,8 +212,7 @@ void drawOptionsPopup(EditorState& ed, Commands& commands)
     // NVRTC ignores --Ofast-compile with -G (which turns optimization off anyway).
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     if (!o.debug && ImGui::BeginCombo("fast compile", rtc::fastCompileName(o.fastCompile).data())) {
-        for (rtc::FastCompile level :
-             {rtc::FastCompile::Off, rtc::FastCompile::Min, rtc::FastCompile::Mid, rtc::FastCompile::Max})
+        for (rtc::FastCompile level : rtc::kFastCompileLevels)
             if (ImGui::Selectable(rtc::fastCompileName(level).data(), o.fastCompile == level)) {
                 o.fastCompile = level;
                 changed = true;

@@ -236,8 +236,7 @@ TEST_F(CudaTest, FastCompileBuildsComputeTheSameAndTheirFactsAgreeWithTheDriver)
     const std::vector<float> in = test::randomFloats(std::size_t(n), 7, -100.f, 100.f);
     std::vector<float> reference;
     const cuda::DeviceInfo device = cuda::queryDevice(0);
-    for (rtc::FastCompile level : {rtc::FastCompile::Off, rtc::FastCompile::Min, rtc::FastCompile::Mid,
-                                   rtc::FastCompile::Max}) {
+    for (rtc::FastCompile level : rtc::kFastCompileLevels) {
         SCOPED_TRACE(std::string(rtc::fastCompileName(level)));
         const Built b = build(source, level);
         const rtc::KernelFacts& k = b.factsOf("waves");

@@ -138,7 +138,7 @@ TEST(ToolkitHeaders, FastCompileLevelsBuildAndMaxKeepsCallsThatFullOptimizationI
                                "    p[threadIdx.x] = twice(sinf(p[threadIdx.x]));\n"
                                "}\n";
     std::string offPtx, maxPtx;
-    for (FastCompile level : {FastCompile::Off, FastCompile::Min, FastCompile::Mid, FastCompile::Max}) {
+    for (FastCompile level : kFastCompileLevels) {
         CompileOptions l = hopper();
         l.fastCompile = level;
         const CompileResult r = compile(source, "fast.cu", l);

@@ -72,7 +72,7 @@ CheckReport checkFile(const CheckRequest& request)
     if (options.arch.empty())
         options.arch = defaultCheckArch();
     report.arch = options.arch;
-    report.fastCompile = options.debug ? FastCompile::Off : options.fastCompile;
+    report.fastCompile = effectiveFastCompile(options);
     static const std::regex archPattern(R"((sm|compute)_\d+[af]?)");
     if (!std::regex_match(options.arch, archPattern)) {
         report.usageError = "'" + options.arch + "' is not a GPU architecture (expected e.g. sm_90 or compute_90)";

@@ -117,8 +117,8 @@ std::vector<std::string> buildOptionList(const CompileOptions& o)
         opts.push_back("-lineinfo");
     if (o.debug)
         opts.push_back("-G");
-    else if (o.fastCompile != FastCompile::Off)
-        opts.push_back("--Ofast-compile=" + std::string(fastCompileName(o.fastCompile)));
+    if (const FastCompile level = effectiveFastCompile(o); level != FastCompile::Off)
+        opts.push_back("--Ofast-compile=" + std::string(fastCompileName(level)));
     if (o.minimal)
         opts.push_back("-minimal");
     if (o.ptxasVerbose && o.arch.rfind("sm_", 0) == 0)
@@ -176,10 +176,15 @@ std::string_view fastCompileName(FastCompile level) noexcept
 
 std::optional<FastCompile> parseFastCompile(std::string_view name) noexcept
 {
-    for (FastCompile level : {FastCompile::Off, FastCompile::Min, FastCompile::Mid, FastCompile::Max})
+    for (FastCompile level : kFastCompileLevels)
         if (name == fastCompileName(level))
             return level;
     return std::nullopt;
+}
+
+FastCompile effectiveFastCompile(const CompileOptions& options) noexcept
+{
+    return options.debug ? FastCompile::Off : options.fastCompile;
 }
 
 std::string_view compileModeName(CompileMode mode) noexcept

@@ -5,6 +5,7 @@
 
 #include "ks/rtc/diagnostics.hpp"
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <optional>
@@ -20,6 +21,8 @@ namespace ks::rtc {
 // function as a call (3.5-8.5x slower kernels). docs/live-kernels.md has the figures. Not passed
 // with -G, which turns optimization off anyway (NVRTC would warn that the two conflict).
 enum class FastCompile { Off, Min, Mid, Max };
+inline constexpr std::array<FastCompile, 4> kFastCompileLevels = {FastCompile::Off, FastCompile::Min,
+                                                                  FastCompile::Mid, FastCompile::Max};
 std::string_view fastCompileName(FastCompile level) noexcept; // "off", "min", "mid", "max"
 std::optional<FastCompile> parseFastCompile(std::string_view name) noexcept;
 
@@ -63,6 +66,9 @@ struct CompileOptions {
     bool nvrtcCache = false;
     std::vector<std::string> extra;        // passed through verbatim
 };
+
+// The fast-compile level a compile with `options` uses: off with -G, which overrides it.
+FastCompile effectiveFastCompile(const CompileOptions& options) noexcept;
 
 // The include path every compile gets: the data root's kernels/include, then the CUDA Toolkit's
 // include folder (and its cccl folder where it exists), found from $CUDA_HOME, $CUDA_PATH, the

@@ -121,6 +121,11 @@ App::~App()
 void App::applyCommands(double now)
 {
     Commands& c = m_state.commands;
+    if (c.dismissFault) {
+        m_state.fault.reset();
+        for (auto& tab : m_state.editor.tabs)
+            tab->faultNote.clear();
+    }
     if (c.setBlock && m_state.demo)
         m_state.demo->setBlock(*c.setBlock);
     applyProjectCommands(c.project);
@@ -146,6 +151,8 @@ std::string App::statusLine() const
     }
     char fps[64];
     std::snprintf(fps, sizeof fps, "  |  %.1f fps", double(s.fps));
+    if (s.fault)
+        return "GPU process replaced after " + s.fault->summary + "; your work was restored, paused  |  " + line + fps;
     return line + fps;
 }
 

@@ -7,12 +7,14 @@
 
 #include "app_state.hpp"
 #include "options.hpp"
+#include "supervise/protocol.hpp"
 
 #include <imgui.h>
 
 #include <chrono>
 #include <filesystem>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -52,6 +54,21 @@ public:
     // The teaching panels' commands, applied at the end of the next frame as if a panel had pushed
     // them (for tests and scripted runs).
     TeachCommands& teachCommands() noexcept { return m_state.commands.teach; }
+    // ----- supervision (app_supervised.cpp; docs/architecture.md, "Processes")
+    // What the shell keeps to restore this App in a new process.
+    supervise::AppSnapshot snapshot() const;
+    // Puts a snapshot back (tabs with their unsaved text, project with its parameters and stage
+    // order, camera, layout) with the project paused, and shows `fault` in the status line, the
+    // stage list and the editor of its kernel. Call before the first frame.
+    void restore(const supervise::Restore& restore);
+    // The sticky CUDA error this process hit, if it did, with the frame, stage and kernel (the
+    // process must be replaced); nullopt while CUDA works.
+    std::optional<supervise::FaultNotice> lostContext() const;
+    // Where the GPU is in the oldest unfinished project frame. Thread-safe (the worker's reporter
+    // thread calls it while frame() waits for the GPU); nullopt when no project frame is queued or
+    // the project is being replaced.
+    std::optional<pipeline::FrameProgress> frameProgress() const;
+
     // The file the demo stage runs.
     const std::filesystem::path& stagePath() const noexcept { return m_state.editor.stagePath; }
 
@@ -60,6 +77,7 @@ private:
     // The frame pipeline: open/save/close projects, run the open project's frame.
     void applyProjectCommands(ProjectCommands& commands);
     bool openProject(const std::filesystem::path& file);
+    bool openLoadedProject(const std::filesystem::path& file, project::LoadResult loaded);
     void projectFrame();
     // The teaching panels (app_teach.cpp): recordings requested before the frame, the overlay and
     // the inspection taken in after it.
@@ -82,6 +100,7 @@ private:
 
     AppOptions m_options;
     UiFonts m_fonts;
+    mutable std::mutex m_sessionMutex; // guards replacing m_state.project.session (see frameProgress)
     AppState m_state;
     log::Sink m_previousSink;
 };

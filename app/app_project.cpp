@@ -79,8 +79,12 @@ std::vector<fs::path> loadRecentProjects()
 
 bool App::openProject(const fs::path& file)
 {
+    return openLoadedProject(file, project::loadProject(file));
+}
+
+bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
+{
     AppState& s = m_state;
-    project::LoadResult loaded = project::loadProject(file);
     if (!loaded.ok()) {
         s.project.problems = loaded.problems;
         for (const project::Problem& p : loaded.problems)
@@ -104,8 +108,11 @@ bool App::openProject(const fs::path& file)
         for (const project::Problem& p : problems)
             log::error(p.format());
         s.project.problems = std::move(problems);
-        s.project.session.reset();
-        s.project.session = std::move(next);
+        {
+            std::lock_guard lock(m_sessionMutex); // frameProgress() reads it from another thread
+            s.project.session.reset();
+            s.project.session = std::move(next);
+        }
         s.project.history = {};
         s.project.lastTimedFrame = -1;
         s.project.activeView = 0;
@@ -134,6 +141,7 @@ void App::applyProjectCommands(ProjectCommands& c)
     if (c.open)
         openProject(*c.open);
     if (c.close) {
+        std::lock_guard lock(m_sessionMutex);
         s.project.session.reset();
         s.project.probe.reset();
     }
@@ -170,6 +178,8 @@ void App::projectFrame()
     if (!s.project.viewSizes.empty())
         session.followViewport(s.project.viewSizes[0][0], s.project.viewSizes[0][1]);
     if (session.pipeline().frame(s.project.input)) {
+        if (s.fault)
+            s.commands.dismissFault = true; // the project runs again: the fault is history
         pipeline::FrameTimings t = session.pipeline().timings();
         if (t.valid && t.frame != s.project.lastTimedFrame) { // each finished frame once
             s.project.lastTimedFrame = t.frame;

@@ -76,6 +76,7 @@ struct Commands {
     std::optional<int> closeTab;
     std::optional<std::pair<std::filesystem::path, std::string>> setStage; // file, kernel
     std::optional<JumpTo> jumpTo; // from another panel: show this line in the editor
+    bool dismissFault = false;
     ProjectCommands project;
     TeachCommands teach;
 };
@@ -124,6 +125,15 @@ struct ViewportState {
     PixelHover hover;
 };
 
+// What the previous worker process died of, as this one shows it (after a restart).
+struct ShownFault {
+    std::string kind;     // "fault", "time limit", "crash", "not answering"
+    std::int64_t frame = -1;
+    std::string stage, kernel;
+    std::filesystem::path file;
+    std::string error, summary;
+};
+
 struct AppState {
     std::filesystem::path dataRoot;
     cuda::SystemInfo system;
@@ -148,6 +158,7 @@ struct AppState {
     std::optional<project::RecoveryStore> recovery;
     EditorState editor;
     Commands commands;
+    std::optional<ShownFault> fault; // shown until dismissed or the project runs again
     float fps = 0;
     double lastFrameMs = 0;
     double smoothedFrameMs = 0;

@@ -47,6 +47,7 @@ struct EditorTab {
     std::optional<project::RecoveryEntry> recovery; // unsaved edits found at open, on offer
     std::uint64_t recoveredRevision = 0;            // the revision last written to the recovery file
     std::string message;                            // the last save/reload message for this file
+    std::string faultNote; // this file's kernel faulted in the previous GPU process (a banner until dismissed)
 
     // Widget-side state (owned by the editor panel).
     int cursorLine = 1, cursorColumn = 1;

@@ -23,7 +23,11 @@ int main(int argc, char** argv)
             return ks::app::runValidate(options);
         if (options.headless && !options.project.empty() && !options.ui)
             return ks::app::runProjectHeadless(options);
-        return options.headless ? ks::app::runHeadless(options) : ks::app::runWindowed(options);
+        if (!options.workerMode.empty())
+            return ks::app::runWorker(options);
+        if (options.headless)
+            return ks::app::runHeadless(options);
+        return options.noSupervise ? ks::app::runWindowed(options) : ks::app::runSupervisedWindow(options);
     } catch (const ks::Error& e) {
         std::fprintf(stderr, "kernelscope: error: %s\n", e.what());
         return 1;

@@ -104,6 +104,15 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_flag("--timeline", o.timeline, "Record the block timeline of the selected kernel stage");
     std::string inspect;
     cli.add_option("--inspect", inspect, "Pin the inspector on element X,Y of the recorded output (X alone for 1-D)");
+    cli.add_option("--frame-limit", o.frameLimit,
+                   "Seconds a frame may take before it is reported as never ending (default 2; 0: no limit). "
+                   "The app offers to wait or stop; a headless run stops with exit status 4")
+        ->check(CLI::Range(0.0, 3600.0))
+        ->capture_default_str();
+    cli.add_flag("--no-supervise", o.noSupervise,
+                 "Run the GPU work in the window's own process (by default a supervised worker process does it, "
+                 "so a faulting or endless kernel cannot take the app down)");
+    cli.add_option("--worker", o.workerMode, "Internal: run as the supervised worker of a window")->group("");
     std::uint64_t seed = 0;
     auto* seedOption = cli.add_option("--seed", seed, "Seed for the project's random stages (overrides the project's)");
 
@@ -166,6 +175,10 @@ ParseOutcome parseOptions(int argc, char** argv)
         // --help and --version exit 0; every usage error exits 2, as the header promises.
         return {std::nullopt, cli.exit(e) == 0 ? 0 : 2};
     }
+    for (int i = 1; i < argc; ++i)
+        o.rawArgs.emplace_back(argv[i]);
+    if (!o.workerMode.empty())
+        return {o, 0}; // the worker renders offscreen for its shell, display or not
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");
     if (!o.headless && !(display && *display) && !(wayland && *wayland)) {

@@ -59,6 +59,11 @@ struct AppOptions {
     std::string stageName;             // --stage NAME: the kernel stage the teaching panels show
     bool timeline = false;             // --timeline: record the block timeline of the first frames
     std::optional<std::array<int, 2>> inspect; // --inspect X,Y: pin the inspector on this element
+    // Supervision (docs/architecture.md, "Processes").
+    double frameLimit = 2.0;               // --frame-limit S: a frame running longer never ends (0: off)
+    bool noSupervise = false;              // --no-supervise: the window runs the GPU work itself
+    std::string workerMode;                // --worker MODE (internal): "window" = the shell's worker
+    std::vector<std::string> rawArgs;      // argv[1..] as given (the shell passes them to its worker)
     std::filesystem::path recoveryDir;     // where unsaved edits are kept; default RecoveryStore's
     CheckOptions check;
 };

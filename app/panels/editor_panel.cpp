@@ -319,6 +319,9 @@ void drawBanners(int index, EditorTab& tab, Commands& commands)
         if (b >= 0)
             commands.recovery = {index, b == 0};
     }
+    if (!tab.faultNote.empty() &&
+        banner("##fault", theme::kBannerConflict, tab.faultNote, {"Dismiss"}) == 0)
+        commands.dismissFault = true;
     if (tab.doc.conflict()) {
         const int b = banner("##conflict", theme::kBannerConflict,
                              name + " changed on disk while you have unsaved edits here. Nothing is overwritten until "

@@ -123,6 +123,10 @@ void drawProjectPanel(AppState& s, Commands& commands)
             ImGui::SameLine();
             ImGui::TextColored(st.ready() ? ImVec4(0.55f, 0.9f, 0.55f, 1.f) : ImVec4(1.f, 0.7f, 0.35f, 1.f), "%s",
                                st.status().c_str());
+            if (s.fault && s.fault->stage == st.desc().name)
+                ImGui::TextColored(ImVec4(1.f, 0.4f, 0.35f, 1.f), "      %s in frame %lld: %s",
+                                   s.fault->kind == "time limit" ? "stopped" : "faulted", (long long)s.fault->frame,
+                                   s.fault->error.c_str());
             if (auto* k = dynamic_cast<pipeline::KernelStage*>(&st)) {
                 const cuda::LaunchConfig lc = k->launchConfig(p.resources());
                 ImGui::TextDisabled("      %s:%s  grid (%u, %u, %u)  block (%u, %u, %u)", k->desc().file.c_str(),

@@ -89,9 +89,47 @@ void HeadlessSession::renderFrame()
     const float wall = std::chrono::duration<float>(now - m.last).count();
     m.last = now;
     ImGui::GetIO().DeltaTime = m.options.timeStep;
+    renderFrameAt(float(m.frames) * m.options.timeStep, m.frames == 0 ? m.options.timeStep : wall);
+}
+
+void HeadlessSession::resize(int width, int height)
+{
+    Impl& m = *m_impl;
+    if (width == m.options.width && height == m.options.height)
+        return;
+    m.options.width = width;
+    m.options.height = height;
+    m.window = gl::Framebuffer(width, height);
+    ImGui::GetIO().DisplaySize = ImVec2(float(width), float(height));
+}
+
+int HeadlessSession::width() const noexcept
+{
+    return m_impl->options.width;
+}
+
+int HeadlessSession::height() const noexcept
+{
+    return m_impl->options.height;
+}
+
+void HeadlessSession::readPixelsBottomUp(void* dst)
+{
+    Impl& m = *m_impl;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, m.window.name());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, m.options.width, m.options.height, GL_RGBA, GL_UNSIGNED_BYTE, dst);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+}
+
+void HeadlessSession::renderFrameAt(float timeSeconds, float deltaSeconds)
+{
+    Impl& m = *m_impl;
+    if (deltaSeconds > 0)
+        ImGui::GetIO().DeltaTime = deltaSeconds;
     ImGui_ImplOpenGL3_NewFrame();
     ImGui::NewFrame();
-    m.app.frame(float(m.frames) * m.options.timeStep, m.frames == 0 ? m.options.timeStep : wall);
+    m.app.frame(timeSeconds, deltaSeconds);
     ImGui::Render();
     m.window.bind();
     glClearColor(0.05f, 0.05f, 0.06f, 1.f);

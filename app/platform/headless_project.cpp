@@ -11,9 +11,12 @@
 #include "ks/pipeline/session.hpp"
 #include "ks/project/check.hpp"
 #include "ks/rtc/cache.hpp"
+#include "watchdog.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
+#include <mutex>
 #include <optional>
 
 namespace ks::app {
@@ -98,6 +101,35 @@ int runProjectHeadless(const AppOptions& options)
     for (std::size_t i = 0; i < views; ++i)
         sizes.push_back({int(i + 1) * options.width / int(views) - int(i) * options.width / int(views), options.height});
     std::vector<pipeline::FrameTimings> timeline;
+    std::mutex timelineMutex; // the watchdog writes the timings of a run it stops
+    auto writeTimings = [&](const pipeline::FailedFrame* failed) {
+        if (options.timings.empty())
+            return true;
+        std::ofstream out(options.timings);
+        {
+            std::lock_guard lock(timelineMutex);
+            out << pipeline::timingsJson(pipe.project(), timeline, device, failed);
+        }
+        if (!out) {
+            std::fprintf(stderr, "kernelscope: error: cannot write %s\n", options.timings.string().c_str());
+            return false;
+        }
+        std::printf("kernelscope: wrote timings of %zu finished frames to %s%s\n", timeline.size(),
+                    options.timings.string().c_str(), failed ? " (the failed frame marked)" : "");
+        return true;
+    };
+    // A frame that runs past --frame-limit never ends as far as this run is concerned: the watchdog
+    // names the stage still running, writes the timings so far and ends the process (the GPU is
+    // freed with it; nothing in this process could stop the kernel).
+    FrameWatchdog watchdog(pipe, options.frameLimit, [&](const pipeline::FrameProgress& p) {
+        pipeline::FailedFrame failed{p.frame, "time limit", p.stageName, ""};
+        failed.message = describeOverrun(p, options.frameLimit);
+        std::fprintf(stderr, "kernelscope: error: %s\n", failed.message.c_str());
+        writeTimings(&failed);
+        std::fflush(stdout);
+        std::fflush(stderr);
+        std::_Exit(kExitFrameLimit);
+    });
     pipeline::InputState input;
     if (!sizes.empty())
         input.viewportWidth = sizes[0][0], input.viewportHeight = sizes[0][1];
@@ -105,8 +137,17 @@ int runProjectHeadless(const AppOptions& options)
         if (!sizes.empty())
             session.followViewport(sizes[0][0], sizes[0][1]);
         if (cudaAvailable && !pipe.frame(input)) {
-            std::fprintf(stderr, "kernelscope: error: frame %d failed: %s\n", f, pipe.error().c_str());
-            return 1;
+            pipeline::FailedFrame failed{f, pipe.fault() ? "fault" : "error", "", pipe.error()};
+            if (const auto& fault = pipe.fault()) {
+                failed.stage = fault->stageName;
+                std::fprintf(stderr, "kernelscope: error: %s\n  %s\n", fault->describe().c_str(), pipe.error().c_str());
+            } else {
+                std::fprintf(stderr, "kernelscope: error: frame %d failed: %s\n", f, pipe.error().c_str());
+            }
+            watchdog.stop();
+            writeTimings(&failed);
+            std::fprintf(stderr, "kernelscope: %d of %d frames finished\n", f, options.frames);
+            return pipe.fault() ? kExitFault : 1;
         }
         if (!sizes.empty()) {
             session.renderViews(sizes);
@@ -115,9 +156,11 @@ int runProjectHeadless(const AppOptions& options)
         if (cudaAvailable) {
             pipeline::FrameTimings t = pipe.timings();
             t.renderMs = session.finishRenderMs();
+            std::lock_guard lock(timelineMutex);
             timeline.push_back(std::move(t));
         }
     }
+    watchdog.stop();
     glFinish();
     for (const pipeline::Readout& r : session.pipeline().readouts()) {
         std::string values;
@@ -138,16 +181,8 @@ int runProjectHeadless(const AppOptions& options)
         std::printf("kernelscope: wrote screenshot %s (%dx%d, %zu views, after %d frames)\n",
                     options.screenshot.string().c_str(), options.width, options.height, views, options.frames);
     }
-    if (!options.timings.empty()) {
-        std::ofstream out(options.timings);
-        out << pipeline::timingsJson(pipe.project(), timeline, device);
-        if (!out) {
-            std::fprintf(stderr, "kernelscope: error: cannot write %s\n", options.timings.string().c_str());
-            return 1;
-        }
-        std::printf("kernelscope: wrote timings of %zu frames to %s\n", timeline.size(),
-                    options.timings.string().c_str());
-    }
+    if (!writeTimings(nullptr))
+        return 1;
     for (std::size_t i = 0; i < views; ++i)
         if (!session.viewError(i).empty()) {
             std::fprintf(stderr, "kernelscope: error: view %zu: %s\n", i, session.viewError(i).c_str());

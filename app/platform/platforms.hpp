@@ -27,6 +27,15 @@ public:
     // UI, drawn into the window framebuffer.
     void renderFrame();
     int framesRendered() const noexcept;
+    // One frame at the given time and step (the supervised worker's frames follow the shell's clock).
+    void renderFrameAt(float timeSeconds, float deltaSeconds);
+    // A new window size (framebuffer and ImGui's display size), from the next frame on.
+    void resize(int width, int height);
+    int width() const noexcept;
+    int height() const noexcept;
+    // The window as drawn by the last frame, RGBA8 rows bottom to top (GL's order), into `dst`
+    // (width() * height() * 4 bytes). Waits for GL.
+    void readPixelsBottomUp(void* dst);
     // The window as drawn by the last frame (waits for GL).
     image::Rgba8Image screenshot();
 
@@ -39,8 +48,17 @@ private:
 // Returns the process exit status.
 int runHeadless(const AppOptions& options);
 
-// A GLFW window with a GL 4.5 core context, until the user closes it.
+// A GLFW window with a GL 4.5 core context, until the user closes it. The GPU work runs in this
+// process (--no-supervise); runSupervisedWindow is the default.
 int runWindowed(const AppOptions& options);
+
+// The window as a supervising shell: it owns the window and input, and a worker process
+// (runWorker) runs the App headless and sends its frames; a worker that faults, hangs or dies is
+// replaced and the user's state restored (docs/architecture.md, "Processes").
+int runSupervisedWindow(const AppOptions& options);
+
+// --worker window: the shell's worker; talks to the shell over the inherited channel.
+int runWorker(const AppOptions& options);
 
 // --headless --project P: runs the project for options.frames frames without a window and writes
 // the screenshot (its views side by side), dumps and timings asked for. Returns the exit status:

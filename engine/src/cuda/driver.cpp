@@ -110,11 +110,66 @@ std::string resultText(CUresult result)
     return "unknown CUDA error";
 }
 
+bool isStickyError(CUresult result) noexcept
+{
+    switch (int(result)) {
+    case 700: // CUDA_ERROR_ILLEGAL_ADDRESS
+    case 702: // CUDA_ERROR_LAUNCH_TIMEOUT
+    case 710: // CUDA_ERROR_ASSERT
+    case 714: // CUDA_ERROR_HARDWARE_STACK_ERROR
+    case 715: // CUDA_ERROR_ILLEGAL_INSTRUCTION
+    case 716: // CUDA_ERROR_MISALIGNED_ADDRESS
+    case 717: // CUDA_ERROR_INVALID_ADDRESS_SPACE
+    case 718: // CUDA_ERROR_INVALID_PC
+    case 719: // CUDA_ERROR_LAUNCH_FAILED
+        return true;
+    default:
+        return false;
+    }
+}
+
+namespace {
+
+std::mutex& lostMutex()
+{
+    static std::mutex m;
+    return m;
+}
+
+std::optional<LostContext>& lostRecord()
+{
+    static std::optional<LostContext> record;
+    return record;
+}
+
+// Records the first sticky error; returns the text for the error (with the note when sticky).
+std::string noteIfSticky(CUresult result, const char* call, std::source_location where)
+{
+    std::string text = resultText(result);
+    if (!isStickyError(result))
+        return text;
+    text += kLostContextNote;
+    std::lock_guard lock(lostMutex());
+    if (!lostRecord())
+        lostRecord() = LostContext{result, call,
+                                   formatError(where.file_name(), where.line(), call, result, resultName(result), text)};
+    return text;
+}
+
+} // namespace
+
+std::optional<LostContext> lostContext()
+{
+    std::lock_guard lock(lostMutex());
+    return lostRecord();
+}
+
 void check(CUresult result, const char* call, std::source_location where)
 {
     if (result == CUDA_SUCCESS)
         return;
-    throw Error(ErrorDomain::Cuda, call, result, resultName(result), resultText(result), where);
+    std::string text = noteIfSticky(result, call, where);
+    throw Error(ErrorDomain::Cuda, call, result, resultName(result), std::move(text), where);
 }
 
 void throwMissingEntryPoint(const char* name, std::source_location where)
@@ -131,7 +186,8 @@ void checkNoThrow(CUresult result, const char* call, std::source_location where)
     if (result == CUDA_SUCCESS)
         return;
     try {
-        log::error(formatError(where.file_name(), where.line(), call, result, resultName(result), resultText(result)));
+        log::error(formatError(where.file_name(), where.line(), call, result, resultName(result),
+                               noteIfSticky(result, call, where)));
     } catch (...) {
     }
 }

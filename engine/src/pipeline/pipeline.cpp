@@ -4,6 +4,7 @@
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
 #include "ks/core/paths.hpp"
+#include "ks/cuda/driver.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -65,6 +66,7 @@ Pipeline::Pipeline(project::Project project, const PipelineOptions& options)
     for (const project::ParameterDesc& q : m_project.parameters)
         m_parameters.push_back(q.value);
     if (options.cuda) {
+        KS_CU(cuCtxGetCurrent, &m_context);
         m_slots.resize(std::size_t(std::max(1, options.framesInFlight)));
         for (FrameSlot& slot : m_slots) {
             slot.done = cuda::Event(cuda::Event::Create{});
@@ -93,6 +95,7 @@ double Pipeline::complete(std::size_t index)
     using Clock = std::chrono::steady_clock;
     const auto t0 = Clock::now();
     slot.done.synchronize();
+    unwatch(index);
     const double waited = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
     FrameTimings& t = slot.timings;
     if (slot.last >= 0) {
@@ -271,6 +274,7 @@ bool Pipeline::frame(const InputState& input)
             t.stages.push_back(std::move(st));
         }
         slot.done.record(ctx.stream);
+        watch(index, m_frame, t0, t.stages);
         slot.first = first;
         slot.last = last;
         slot.pending = true;
@@ -291,6 +295,7 @@ bool Pipeline::frame(const InputState& input)
             }
         }
     } catch (const Error& e) {
+        recordFault(e);
         if (m_resources.mapped())
             m_resources.unmap();
         m_error = e.what();
@@ -301,6 +306,130 @@ bool Pipeline::frame(const InputState& input)
     m_error.clear();
     ++m_frame;
     return true;
+}
+
+void Pipeline::watch(std::size_t slot, std::int64_t frame, std::chrono::steady_clock::time_point queuedAt,
+                     const std::vector<StageTiming>& stages)
+{
+    Watched w;
+    w.slot = slot;
+    w.frame = frame;
+    w.queuedAt = queuedAt;
+    const FrameSlot& s = m_slots[slot];
+    for (std::size_t i = 0; i < s.events.size(); ++i) {
+        Watched::Entry e;
+        e.stage = int(i);
+        if (i < m_stages.size()) {
+            if (i >= stages.size() || !stages[i].ran)
+                continue;
+            const project::StageDesc& d = m_stages[i]->desc();
+            e.name = d.name;
+            if (d.kind == StageKind::Kernel) {
+                e.kernel = d.kernel;
+                e.file = m_project.resolve(d.file);
+            }
+        } else {
+            if (m_resources.sharedCount() == 0)
+                continue;
+            e.name = "shared textures: copy for GL";
+        }
+        e.end = s.events[i].second.get();
+        w.entries.push_back(std::move(e));
+    }
+    std::lock_guard lock(m_watchMutex);
+    std::erase_if(m_watched, [&](const Watched& x) { return x.slot == slot; });
+    m_watched.push_back(std::move(w));
+}
+
+void Pipeline::unwatch(std::size_t slot)
+{
+    std::lock_guard lock(m_watchMutex);
+    std::erase_if(m_watched, [&](const Watched& x) { return x.slot == slot; });
+}
+
+const Pipeline::Watched::Entry* Pipeline::firstUnfinished(const Watched& w, bool& answered)
+{
+    answered = true;
+    for (const Watched::Entry& e : w.entries) {
+        const CUresult r = cuda::driver().cuEventQuery(e.end);
+        if (r == CUDA_SUCCESS)
+            continue;
+        if (r != CUDA_ERROR_NOT_READY)
+            answered = false;
+        return &e;
+    }
+    return nullptr;
+}
+
+std::optional<FrameProgress> Pipeline::progress() const
+{
+    std::lock_guard lock(m_watchMutex);
+    if (m_watched.empty() || !m_context)
+        return std::nullopt;
+    cuda::driver().cuCtxSetCurrent(m_context);
+    const Watched& w = m_watched.front();
+    FrameProgress p;
+    p.frame = w.frame;
+    p.runningMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - w.queuedAt).count();
+    bool answered = true;
+    if (const Watched::Entry* e = firstUnfinished(w, answered); e && answered) {
+        p.stage = e->stage;
+        p.stageName = e->name;
+        p.kernel = e->kernel;
+        p.file = e->file;
+    }
+    return p;
+}
+
+void Pipeline::recordFault(const Error& e)
+{
+    if (e.domain() != ErrorDomain::Cuda || !cuda::isStickyError(CUresult(e.code())) || m_fault)
+        return;
+    FaultReport f;
+    f.code = e.code();
+    f.codeName = e.codeName();
+    f.message = e.what();
+    f.frame = m_frame;
+    std::lock_guard lock(m_watchMutex);
+    if (!m_watched.empty()) {
+        const Watched& w = m_watched.front();
+        f.frame = w.frame;
+        bool answered = true;
+        const Watched::Entry* suspect = firstUnfinished(w, answered);
+        if (!answered) { // the events share the lost context's fate: name the one kernel stage, or list them
+            suspect = nullptr;
+            for (const Watched::Entry& x : w.entries)
+                if (!x.kernel.empty()) {
+                    f.candidates.push_back(x.name);
+                    suspect = suspect ? nullptr : &x;
+                }
+            if (f.candidates.size() != 1)
+                suspect = nullptr;
+        }
+        if (suspect) {
+            f.stage = suspect->stage;
+            f.stageName = suspect->name;
+            f.kernel = suspect->kernel;
+            f.file = suspect->file;
+            f.candidates.clear();
+        }
+    }
+    m_fault = std::move(f);
+}
+
+std::string FaultReport::describe() const
+{
+    std::string where;
+    if (stage >= 0)
+        where = "stage \"" + stageName + "\"" +
+                (kernel.empty() ? std::string() : " (kernel " + kernel + " in " + file.filename().string() + ")");
+    else if (!candidates.empty()) {
+        where = "one of the stages";
+        for (std::size_t i = 0; i < candidates.size(); ++i)
+            where += (i ? ", \"" : " \"") + candidates[i] + "\"";
+    } else
+        where = "the frame";
+    return "frame " + std::to_string(frame) + ": " + where + " faulted: " + codeName + " (" + std::to_string(code) + ")";
 }
 
 std::vector<Readout> Pipeline::readouts() const

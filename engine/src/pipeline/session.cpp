@@ -162,13 +162,14 @@ void Session::dump(const std::string& name, const std::filesystem::path& path) c
 }
 
 std::string timingsJson(const project::Project& project, const std::vector<FrameTimings>& frames,
-                        const std::string& device)
+                        const std::string& device, const FailedFrame* failed)
 {
     using J = nlohmann::ordered_json;
     J j;
     j["project"] = project.file.string();
     j["device"] = device;
-    j["frames"] = frames.size();
+    j["frames"] = frames.size(); // finished frames
+    j["complete"] = failed == nullptr;
     J list = J::array();
     std::vector<std::vector<double>> perStage;
     std::vector<double> maps, frameMs, render;
@@ -211,6 +212,13 @@ std::string timingsJson(const project::Project& project, const std::vector<Frame
         std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
         return v[v.size() / 2];
     };
+    if (failed) {
+        J f{{"frame", failed->frame}, {"failed", true}, {"kind", failed->kind}, {"message", failed->message}};
+        if (!failed->stage.empty())
+            f["stage"] = failed->stage;
+        list.push_back(f);
+        j["failed"] = f;
+    }
     J summary;
     summary["medianMapUnmapUs"] = median(maps);
     summary["medianFrameMs"] = median(frameMs);

@@ -15,6 +15,7 @@
 #include <glad/gl.h>
 #include <cudaGL.h>
 
+#include <optional>
 #include <source_location>
 #include <string>
 
@@ -154,6 +155,22 @@ void checkNoThrow(CUresult result, const char* call,
 [[noreturn]] void throwMissingEntryPoint(const char* name, std::source_location where);
 
 // "CUDA_ERROR_INVALID_VALUE" (or "CUresult 123" when the driver is missing or does not know it).
+// Sticky errors: after one of these (an illegal or misaligned address, a trap or failed device
+// assert, a hardware stack error, an illegal instruction, a launch failure or timeout) every later
+// CUDA call of the process fails and no reset recovers it; only a new process can use the GPU.
+bool isStickyError(CUresult result) noexcept;
+// The first sticky error this process saw in any checked call (check() and checkNoThrow() record
+// it); nullopt while the context is healthy. Process-wide by nature: the loss is the process's.
+struct LostContext {
+    CUresult code = CUDA_SUCCESS;
+    std::string call;     // the call that reported it ("cuEventSynchronize")
+    std::string message;  // formatted like ks::Error::what()
+};
+std::optional<LostContext> lostContext();
+// The sentence ks::Error messages of sticky errors end with.
+inline constexpr const char* kLostContextNote =
+    "; the CUDA context of this process is lost (a sticky error): every later CUDA call in this process fails, "
+    "and only a new process can use the GPU again";
 std::string resultName(CUresult result);
 std::string resultText(CUresult result);
 

@@ -13,6 +13,7 @@
 // Contract: GL and CUDA contexts current on the calling thread for every call (construction and
 // destruction included); the stream must outlive the pipeline.
 
+#include "ks/core/error.hpp"
 #include "ks/cuda/event.hpp"
 #include "ks/pipeline/array_stages.hpp"
 #include "ks/pipeline/kernel_stage.hpp"
@@ -21,8 +22,10 @@
 #include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"
 
+#include <chrono>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -62,6 +65,33 @@ struct FrameTimings {
     float stagesMs = 0;            // first stage start to last stage end (CUDA events)
     double renderMs = -1;          // GL timer query of the views' render pass; -1: not measured
     double frameMs = 0;            // host time of the frame() call that queued this frame
+};
+
+// Where a queued frame is (Pipeline::progress): the oldest frame queued and not finished, and its
+// first stage whose end has not been reached on the GPU.
+struct FrameProgress {
+    std::int64_t frame = -1;
+    int stage = -1;            // position; -1: every stage finished (the frame's tail runs) or unknown
+    std::string stageName;
+    std::string kernel;        // kernel stages: the kernel's name
+    std::filesystem::path file; // kernel stages: the kernel's file (resolved)
+    double runningMs = 0;      // since the frame was queued
+};
+
+// A sticky CUDA error (see cuda::isStickyError) while a frame ran: the process's CUDA context is
+// lost. Which stage it was is known when the stages' end events still answer; otherwise, when one
+// kernel stage ran it is named, else `candidates` lists the kernel stages that ran.
+struct FaultReport {
+    std::int64_t frame = -1;
+    long long code = 0;
+    std::string codeName;      // "CUDA_ERROR_ILLEGAL_ADDRESS"
+    std::string message;       // the error's whole text
+    int stage = -1;            // -1: not known
+    std::string stageName, kernel;
+    std::filesystem::path file;
+    std::vector<std::string> candidates;
+    // "frame 3: stage "scatter" (kernel scatter in kernels/x.cu) faulted: CUDA_ERROR_ILLEGAL_ADDRESS (700)"
+    std::string describe() const;
 };
 
 class Pipeline {
@@ -128,6 +158,12 @@ public:
     std::int64_t frameIndex() const noexcept { return m_frame; }
     double time() const noexcept { return double(m_frame) * m_project.timeStep; }
     const std::string& error() const noexcept { return m_error; }
+    // The sticky error that paused the pipeline, if one did (the process must be replaced).
+    const std::optional<FaultReport>& fault() const noexcept { return m_fault; }
+    // Where the oldest unfinished queued frame is. Thread-safe: a watchdog thread may call it while
+    // frame() or finish() waits for the GPU (it makes the pipeline's CUDA context current on the
+    // calling thread). nullopt when nothing is queued.
+    std::optional<FrameProgress> progress() const;
     bool cuda() const noexcept { return m_options.cuda; }
     const PipelineOptions& options() const noexcept { return m_options; }
 
@@ -149,6 +185,31 @@ private:
         int first = -1, last = -1;
         bool pending = false;
     };
+    // What progress() reads: the stages of each queued frame and their end events (raw handles of
+    // the slots' events, valid while the slot is pending), under their own lock.
+    struct Watched {
+        std::size_t slot = 0;
+        std::int64_t frame = -1;
+        std::chrono::steady_clock::time_point queuedAt;
+        struct Entry {
+            int stage = -1;
+            std::string name, kernel;
+            std::filesystem::path file;
+            CUevent end = nullptr;
+        };
+        std::vector<Entry> entries;
+    };
+    void watch(std::size_t slot, std::int64_t frame, std::chrono::steady_clock::time_point queuedAt,
+               const std::vector<StageTiming>& stages);
+    void unwatch(std::size_t slot);
+    // First entry of `w` whose end event is not reached (nullptr: all reached); `answered` false
+    // when the events no longer answer (a lost context).
+    static const Watched::Entry* firstUnfinished(const Watched& w, bool& answered);
+    void recordFault(const Error& e);
+    mutable std::mutex m_watchMutex;
+    std::vector<Watched> m_watched; // oldest first
+    CUcontext m_context = nullptr;
+    std::optional<FaultReport> m_fault;
     double complete(std::size_t slot); // waits for the slot's frame, publishes its timings; returns ms waited
     std::vector<FrameSlot> m_slots;
     std::unique_ptr<array::Runtime> m_arrays; // for random, math and reduce stages, on the stream

@@ -69,8 +69,18 @@ private:
 std::vector<std::int64_t> dumpShape(const project::ResourceDesc& r);
 std::string dumpDescr(const project::ResourceDesc& r);
 
-// The --timings JSON of a run: every frame's timings plus per-stage medians.
+// A frame of a run that did not finish: it faulted, failed, or ran past the frame limit.
+struct FailedFrame {
+    std::int64_t frame = -1;
+    std::string kind;    // "fault", "error" or "time limit"
+    std::string stage;   // the stage, when known
+    std::string message;
+};
+
+// The --timings JSON of a run: every finished frame's timings plus per-stage medians; with
+// `failed`, the frame that did not finish is the timeline's last entry ("failed": true, what and
+// where) and "complete" is false.
 std::string timingsJson(const project::Project& project, const std::vector<FrameTimings>& frames,
-                        const std::string& device);
+                        const std::string& device, const FailedFrame* failed = nullptr);
 
 } // namespace ks::pipeline

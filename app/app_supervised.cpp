@@ -1,0 +1,153 @@
+// App's side of supervision: the snapshot the shell keeps, restoring it in a new worker, the lost
+// context and the GPU's progress (docs/architecture.md, "Processes").
+#include "app.hpp"
+#include "teach_support.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/cuda/driver.hpp"
+
+#include <imgui.h>
+
+namespace ks::app {
+
+supervise::AppSnapshot App::snapshot() const
+{
+    const AppState& s = m_state;
+    supervise::AppSnapshot snap;
+    for (const auto& tab : s.editor.tabs) {
+        supervise::TabSnapshot t;
+        t.path = tab->doc.path().string();
+        t.modified = tab->doc.dirty();
+        if (t.modified)
+            t.text = tab->doc.text();
+        t.cursorLine = tab->cursorLine;
+        snap.tabs.push_back(std::move(t));
+    }
+    snap.activeTab = s.editor.activeTab;
+    snap.stagePath = s.editor.stagePath.string();
+    snap.stageKernel = s.editor.stageKernel;
+    if (s.project.session) {
+        const pipeline::Pipeline& p = s.project.session->pipeline();
+        snap.projectPath = p.project().file.string();
+        snap.projectJson = project::serializeProject(p.snapshot(), p.project().file);
+        const render::OrbitCamera& c = s.project.session->camera();
+        snap.camera = {c.target.x, c.target.y, c.target.z, c.distance, c.yaw, c.pitch, c.fov};
+        snap.pipelineFrame = p.frameIndex();
+    }
+    if (ImGui::GetCurrentContext()) {
+        std::size_t size = 0;
+        const char* ini = ImGui::SaveIniSettingsToMemory(&size);
+        snap.imguiIni.assign(ini, size);
+    }
+    snap.layout = s.teach.layout == Layout::Classroom ? "classroom" : "standard";
+    snap.teachStage = s.teach.stage;
+    if (s.demo) {
+        snap.blockX = int(s.demo->config().block.x);
+        snap.blockY = int(s.demo->config().block.y);
+    }
+    return snap;
+}
+
+void App::restore(const supervise::Restore& r)
+{
+    AppState& s = m_state;
+    const supervise::AppSnapshot& snap = r.state;
+    if (!snap.imguiIni.empty() && ImGui::GetCurrentContext())
+        ImGui::LoadIniSettingsFromMemory(snap.imguiIni.c_str(), snap.imguiIni.size());
+    s.teach.layout = snap.layout == "classroom" ? Layout::Classroom : Layout::Standard;
+    if (s.demo)
+        s.demo->setBlock({unsigned(std::max(1, snap.blockX)), unsigned(std::max(1, snap.blockY)), 1});
+    if (!snap.projectPath.empty()) {
+        project::LoadResult loaded = snap.projectJson.empty() ? project::loadProject(snap.projectPath)
+                                                              : project::parseProject(snap.projectJson, snap.projectPath);
+        if (openLoadedProject(snap.projectPath, std::move(loaded))) {
+            pipeline::Session& session = *s.project.session;
+            session.pipeline().setPaused(true);
+            if (snap.camera.size() == 7) {
+                render::OrbitCamera& c = session.camera();
+                c.target = {snap.camera[0], snap.camera[1], snap.camera[2]};
+                c.distance = snap.camera[3];
+                c.yaw = snap.camera[4];
+                c.pitch = snap.camera[5];
+                c.fov = snap.camera[6];
+            }
+            s.teach.stage = snap.teachStage;
+        }
+    }
+    // Tabs in their order, unsaved text put back as unsaved edits (they build at once: a cache hit).
+    for (const supervise::TabSnapshot& t : snap.tabs) {
+        const std::filesystem::path path = t.path;
+        openDocument(path, path == std::filesystem::path(snap.stagePath));
+        if (t.modified)
+            editDocument(path, t.text);
+        if (EditorTab* tab = s.editor.find(path))
+            tab->jumpToLine = std::max(1, t.cursorLine), tab->jumpFocus = false;
+    }
+    if (!snap.stagePath.empty())
+        s.editor.stagePath = snap.stagePath;
+    if (!snap.stageKernel.empty())
+        s.editor.stageKernel = snap.stageKernel;
+    if (snap.activeTab >= 0 && snap.activeTab < int(s.editor.tabs.size()))
+        s.editor.selectTab = snap.activeTab;
+
+    if (r.fault) {
+        const supervise::FaultNotice& f = *r.fault;
+        s.fault = ShownFault{f.kind, f.frame, f.stage, f.kernel, f.file, f.error, f.summary};
+        log::error("the GPU process was replaced: " + f.summary);
+        if (!f.file.empty()) {
+            openDocument(f.file, false);
+            if (EditorTab* tab = s.editor.find(FileWatcher::normalize(f.file))) {
+                tab->faultNote = "This kernel " + std::string(f.kind == "time limit" ? "was stopped" : "faulted") +
+                                 ": " + f.summary + ". Kernelscope replaced its GPU process and restored your work; "
+                                 "the project is paused. Fix the kernel, then press Run in the Project panel.";
+                s.editor.selectTab = int(std::find_if(s.editor.tabs.begin(), s.editor.tabs.end(),
+                                                      [&](auto& t) { return t.get() == tab; }) -
+                                         s.editor.tabs.begin());
+                if (const auto k = std::find_if(tab->kernels.begin(), tab->kernels.end(),
+                                                 [&](const rtc::KernelSignature& sig) { return sig.name == f.kernel; });
+                    k != tab->kernels.end())
+                    s.commands.jumpTo = JumpTo{tab->doc.path(), k->line, false};
+            }
+        }
+    }
+}
+
+std::optional<supervise::FaultNotice> App::lostContext() const
+{
+    const std::optional<cuda::LostContext> lost = cuda::lostContext();
+    if (!lost)
+        return std::nullopt;
+    const AppState& s = m_state;
+    supervise::FaultNotice n;
+    n.kind = "fault";
+    n.error = lost->message;
+    const std::string code = cuda::resultName(lost->code) + " (" + std::to_string(int(lost->code)) + ")";
+    if (s.project.session && s.project.session->pipeline().fault()) {
+        const pipeline::FaultReport& f = *s.project.session->pipeline().fault();
+        n.frame = f.frame;
+        n.stage = f.stageName;
+        n.kernel = f.kernel;
+        n.file = f.file.string();
+        n.summary = f.describe();
+    } else if (!s.project.session) {
+        n.frame = s.frameIndex;
+        n.stage = "demo";
+        n.kernel = s.editor.stageKernel;
+        n.file = s.editor.stagePath.string();
+        n.summary = "the demo's kernel " + n.kernel + " faulted: " + code;
+    } else {
+        n.frame = s.project.session->pipeline().frameIndex();
+        n.summary = "frame " + std::to_string(n.frame) + ": CUDA failed outside the stages: " + code;
+    }
+    return n;
+}
+
+std::optional<pipeline::FrameProgress> App::frameProgress() const
+{
+    std::unique_lock lock(m_sessionMutex, std::try_to_lock);
+    if (!lock.owns_lock() || !m_state.project.session)
+        return std::nullopt;
+    return m_state.project.session->pipeline().progress();
+}
+
+} // namespace ks::app

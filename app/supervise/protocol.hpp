@@ -1,0 +1,174 @@
+#pragma once
+// The messages between the window's shell and its GPU worker (docs/architecture.md, "Processes").
+// Each is a struct with an nlohmann schema (NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT: a
+// missing field takes its default, a field of the wrong type is a parse error), sent as a JSON
+// object whose "type" names it. Descriptors travel beside a message (SCM_RIGHTS), never in it.
+//
+//   worker -> shell: Hello (+ frame memory fd), FrameDone, Heartbeat, StateUpdate, FaultNotice, ClipboardSet
+//   shell -> worker: Restore (first, after a restart), FrameRequest, Quit
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+// std::optional as JSON: null when empty (nlohmann 3.11.2 has no serializer of its own for it).
+namespace nlohmann {
+template <class T>
+struct adl_serializer<std::optional<T>> {
+    static void to_json(json& j, const std::optional<T>& o)
+    {
+        if (o)
+            j = *o;
+        else
+            j = nullptr;
+    }
+    static void from_json(const json& j, std::optional<T>& o)
+    {
+        if (j.is_null())
+            o.reset();
+        else
+            o = j.get<T>();
+    }
+};
+} // namespace nlohmann
+
+namespace ks::app::supervise {
+
+inline constexpr int kProtocolVersion = 1;
+
+// One GLFW input event, forwarded as it came (GLFW's key codes and actions).
+struct InputEvent {
+    std::string kind; // "key", "char", "pos", "button", "scroll", "focus"
+    int a = 0, b = 0, c = 0; // key: key, action, mods; char: codepoint; button: button, action, mods; focus: focused
+    double x = 0, y = 0;     // pos, scroll
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputEvent, kind, a, b, c, x, y)
+
+struct FrameRequest {
+    static constexpr const char* kType = "frame";
+    int width = 0, height = 0;  // the window's framebuffer
+    double time = 0, dt = 0;    // seconds since start, since the last frame
+    std::vector<InputEvent> input;
+    std::optional<std::string> clipboard; // the desktop's clipboard, sent when a paste key was pressed
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameRequest, width, height, time, dt, input, clipboard)
+
+struct Hello {
+    static constexpr const char* kType = "hello";
+    int version = kProtocolVersion;
+    int pid = 0;
+    std::uint64_t frameBytes = 0; // the size of the frame memory (fd 0): two slots of slotBytes
+    std::uint64_t slotBytes = 0;
+    std::string device;           // what runs CUDA ("NVIDIA H100 80GB HBM3 (sm_90)" or the reason it does not)
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Hello, version, pid, frameBytes, slotBytes, device)
+
+// The worker rendered a frame into slot `slot` of the frame memory: RGBA8, bottom row first.
+struct FrameDone {
+    static constexpr const char* kType = "frame-done";
+    int slot = 0, width = 0, height = 0;
+    std::int64_t appFrame = 0;
+    double workerMs = 0; // input to pixels in the worker
+    std::string status;  // the status line
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameDone, slot, width, height, appFrame, workerMs, status)
+
+// From the worker's reporter thread, every 100 ms whatever its main thread does.
+struct Heartbeat {
+    static constexpr const char* kType = "heartbeat";
+    bool busy = false;          // the main thread is inside a frame
+    double busyMs = 0;          // for how long
+    std::int64_t pipelineFrame = -1; // the project frame the GPU is on (-1: none queued)
+    double gpuFrameMs = 0;      // how long that frame has been queued
+    std::string stage, kernel, file; // its first unfinished stage, when known
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Heartbeat, busy, busyMs, pipelineFrame, gpuFrameMs, stage, kernel, file)
+
+// What the shell keeps to restore after a restart: everything the user had that is not on disk.
+struct TabSnapshot {
+    std::string path;
+    bool modified = false;
+    std::string text;   // when modified: the unsaved text
+    int cursorLine = 1;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TabSnapshot, path, modified, text, cursorLine)
+
+struct AppSnapshot {
+    std::vector<TabSnapshot> tabs;
+    int activeTab = 0;
+    std::string stagePath, stageKernel;
+    std::string projectPath;
+    std::string projectJson;  // the running project with its parameter values and stage order
+    std::vector<float> camera; // target xyz, distance, yaw, pitch, fov
+    std::int64_t pipelineFrame = 0;
+    std::string imguiIni;     // window positions and sizes
+    std::string layout;       // "standard" or "classroom"
+    int teachStage = -1;
+    int blockX = 16, blockY = 16; // the demo's block
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, stagePath, stageKernel, projectPath,
+                                                projectJson, camera, pipelineFrame, imguiIni, layout, teachStage,
+                                                blockX, blockY)
+
+struct StateUpdate {
+    static constexpr const char* kType = "state";
+    AppSnapshot state;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(StateUpdate, state)
+
+// What went wrong in the worker, as the next worker shows it.
+struct FaultNotice {
+    static constexpr const char* kType = "fault";
+    std::string kind;     // "fault" (a sticky CUDA error), "time limit" (stopped by the user), "crash", "not answering"
+    std::int64_t frame = -1;
+    std::string stage, kernel, file;
+    std::string error;    // CUDA's error, or how the process ended
+    std::string summary;  // one line for the status bar
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultNotice, kind, frame, stage, kernel, file, error, summary)
+
+struct Restore {
+    static constexpr const char* kType = "restore";
+    AppSnapshot state;
+    std::optional<FaultNotice> fault;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Restore, state, fault)
+
+struct ClipboardSet {
+    static constexpr const char* kType = "clipboard";
+    std::string text;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ClipboardSet, text)
+
+struct Quit {
+    static constexpr const char* kType = "quit";
+    int reserved = 0;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Quit, reserved)
+
+// A message of type T as the JSON body to send.
+template <class T>
+nlohmann::json encode(const T& message)
+{
+    nlohmann::json j = message;
+    j["type"] = T::kType;
+    return j;
+}
+
+// The body as a T; nullopt (and `error` set) when a field has the wrong type.
+template <class T>
+std::optional<T> decode(const nlohmann::json& body, std::string* error = nullptr)
+{
+    try {
+        return body.get<T>();
+    } catch (const nlohmann::json::exception& e) {
+        if (error)
+            *error = std::string("a \"") + T::kType + "\" message is malformed: " + e.what();
+        return std::nullopt;
+    }
+}
+
+} // namespace ks::app::supervise

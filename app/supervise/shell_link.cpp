@@ -1,0 +1,331 @@
+#include "shell_link.hpp"
+
+#include "../options.hpp"
+
+#include "ks/core/log.hpp"
+
+#include <cstdio>
+#include <thread>
+
+namespace ks::app {
+
+namespace {
+
+double msSince(ShellLink::Clock::time_point t)
+{
+    return std::chrono::duration<double, std::milli>(ShellLink::Clock::now() - t).count();
+}
+
+std::string seconds(double ms)
+{
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f s", ms / 1000.0);
+    return text;
+}
+
+std::string stageText(const std::string& stage, const std::string& kernel, const std::string& file)
+{
+    if (stage.empty())
+        return "";
+    return "stage \"" + stage + "\"" +
+           (kernel.empty() ? std::string() : " (kernel " + kernel + " in " + std::filesystem::path(file).filename().string() + ")");
+}
+
+} // namespace
+
+std::filesystem::path workerExecutable()
+{
+    std::error_code ec;
+    std::filesystem::path self = std::filesystem::read_symlink("/proc/self/exe", ec);
+    return ec ? std::filesystem::path("kernelscope") : self;
+}
+
+ShellLink::ShellLink(Config config) : m_config(std::move(config))
+{
+    start();
+}
+
+ShellLink::ShellLink(const AppOptions& options, std::filesystem::path executable)
+    : ShellLink([&] {
+          Config c;
+          c.executable = std::move(executable);
+          c.args = options.rawArgs;
+          c.args.insert(c.args.end(), {"--worker", "window"});
+          c.frameLimitMs = options.frameLimit * 1000.0;
+          return c;
+      }())
+{
+}
+
+ShellLink::~ShellLink()
+{
+    quit();
+}
+
+void ShellLink::start()
+{
+    auto [mine, theirs] = proc::Channel::pair();
+    proc::SpawnSpec spec;
+    spec.executable = m_config.executable;
+    spec.args = m_config.args;
+    spec.channelFd = theirs.fd();
+    m_process = proc::ChildProcess::spawn(spec);
+    m_channel = std::move(mine); // `theirs` closes here: the child has its own copy
+    m_hello.reset();
+    m_heartbeat.reset();
+    m_notice.reset();
+    m_outstanding = false;
+    m_framed = false;
+    m_waitUntilMs = 0;
+    m_startedAt = m_lastMessage = Clock::now();
+    m_dialog = Dialog::Starting;
+    m_dialogText = m_restarts == 0 ? "Starting the GPU process..."
+                                   : "Replacing the GPU process: " + (m_history.empty() ? std::string() : m_history.back().summary);
+}
+
+bool ShellLink::readyForFrame() const noexcept
+{
+    return m_hello && !m_outstanding && m_dialog != Dialog::GaveUp;
+}
+
+void ShellLink::requestFrame(const supervise::FrameRequest& request)
+{
+    try {
+        m_channel.send(supervise::encode(request));
+        m_outstanding = true;
+        m_requestedAt = Clock::now();
+    } catch (const proc::ChannelError& e) {
+        died(std::string("closed the connection (") + e.what() + ")");
+    }
+}
+
+void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
+{
+    const std::string type = message.type();
+    std::string error;
+    auto malformed = [&] { died("sent a malformed message: " + error); };
+    if (type == supervise::Hello::kType) {
+        auto hello = supervise::decode<supervise::Hello>(message.body, &error);
+        if (!hello || message.fds.size() != 1 || hello->frameBytes < 2 * hello->slotBytes) {
+            if (error.empty())
+                error = "a \"hello\" message without its frame memory";
+            return malformed();
+        }
+        try {
+            m_frames = proc::SharedMemory::adopt(std::move(message.fds[0]), hello->frameBytes);
+        } catch (const proc::ChannelError& e) {
+            error = e.what();
+            return malformed();
+        }
+        m_hello = std::move(*hello);
+        if (m_pendingRestore) {
+            try {
+                m_channel.send(supervise::encode(*m_pendingRestore));
+            } catch (const proc::ChannelError& e) {
+                return died(std::string("closed the connection (") + e.what() + ")");
+            }
+            m_pendingRestore.reset();
+        }
+        if (m_dialog == Dialog::Starting && m_restarts == 0)
+            m_dialog = Dialog::None;
+        m_status = m_hello->device;
+    } else if (type == supervise::Heartbeat::kType) {
+        if (auto hb = supervise::decode<supervise::Heartbeat>(message.body, &error))
+            m_heartbeat = std::move(*hb);
+        else
+            return malformed();
+    } else if (type == supervise::StateUpdate::kType) {
+        if (auto s = supervise::decode<supervise::StateUpdate>(message.body, &error)) {
+            m_kept = std::move(s->state);
+            m_haveKept = true;
+        } else
+            return malformed();
+    } else if (type == supervise::FaultNotice::kType) {
+        if (auto n = supervise::decode<supervise::FaultNotice>(message.body, &error))
+            m_notice = std::move(*n);
+        else
+            return malformed();
+    } else if (type == supervise::ClipboardSet::kType) {
+        if (auto c = supervise::decode<supervise::ClipboardSet>(message.body, &error))
+            m_clipboard = std::move(c->text);
+        else
+            return malformed();
+    } else if (type == supervise::FrameDone::kType) {
+        auto done = supervise::decode<supervise::FrameDone>(message.body, &error);
+        if (!done)
+            return malformed();
+        const std::uint64_t bytes = std::uint64_t(std::max(0, done->width)) * std::uint64_t(std::max(0, done->height)) * 4;
+        if (!m_hello || done->slot < 0 || done->slot > 1 || done->width <= 0 || done->height <= 0 ||
+            bytes > m_hello->slotBytes) {
+            error = "a frame outside its frame memory";
+            return malformed();
+        }
+        m_outstanding = false;
+        m_framed = true;
+        m_failedStarts = 0;
+        m_waitUntilMs = 0;
+        if (m_dialog == Dialog::Starting || m_dialog == Dialog::FrameTooLong)
+            m_dialog = Dialog::None;
+        m_status = done->status;
+        frame = Frame{done->width, done->height,
+                      static_cast<const std::uint8_t*>(m_frames.data()) + std::size_t(done->slot) * m_hello->slotBytes,
+                      done->appFrame, done->workerMs};
+    }
+    // Other types: a newer worker's messages this shell does not know, ignored.
+}
+
+std::optional<ShellLink::Frame> ShellLink::pump(std::chrono::milliseconds timeout)
+{
+    std::optional<Frame> frame;
+    if (m_dialog == Dialog::GaveUp)
+        return frame;
+    const auto until = Clock::now() + timeout;
+    while (!frame && m_process.started()) {
+        const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(until - Clock::now());
+        std::optional<proc::Message> message;
+        try {
+            message = m_channel.receive(std::max(std::chrono::milliseconds(0), std::min(left, std::chrono::milliseconds(20))));
+        } catch (const proc::ChannelError& e) {
+            const bool closed = e.kind() == proc::ChannelError::Kind::Closed;
+            died(closed ? std::string("closed the connection") : std::string("sent a broken message: ") + e.what());
+            break;
+        }
+        if (message) {
+            m_lastMessage = Clock::now();
+            handle(*message, frame);
+            continue;
+        }
+        if (std::optional<proc::ExitStatus> status = m_process.poll()) {
+            died(status->describe());
+            break;
+        }
+        if (!m_hello && msSince(m_startedAt) > m_config.startLimitMs) {
+            died("did not start within " + seconds(m_config.startLimitMs));
+            break;
+        }
+        if (m_hello && msSince(m_lastMessage) > m_config.silenceLimitMs) {
+            died("stopped answering for " + seconds(m_config.silenceLimitMs));
+            break;
+        }
+        // A frame past the limit: the heartbeat says where the GPU is; the user decides.
+        if (m_outstanding && m_config.frameLimitMs > 0 && m_dialog != Dialog::FrameTooLong) {
+            const double running = std::max(m_heartbeat ? m_heartbeat->gpuFrameMs : 0.0, msSince(m_requestedAt));
+            if (running > m_config.frameLimitMs && running > m_waitUntilMs) {
+                m_dialog = Dialog::FrameTooLong;
+            }
+        }
+        if (Clock::now() >= until)
+            break;
+    }
+    return frame;
+}
+
+std::string ShellLink::dialogText() const
+{
+    if (m_dialog != Dialog::FrameTooLong)
+        return m_dialogText;
+    const double running = std::max(m_heartbeat ? m_heartbeat->gpuFrameMs : 0.0, msSince(m_requestedAt));
+    std::string text = "The frame has run for " + seconds(running) + ", past the frame limit of " +
+                       seconds(m_config.frameLimitMs) + ".";
+    if (m_heartbeat && !m_heartbeat->stage.empty())
+        text += " Still running: " + stageText(m_heartbeat->stage, m_heartbeat->kernel, m_heartbeat->file) +
+                " in frame " + std::to_string(m_heartbeat->pipelineFrame) + ".";
+    text += "\nWait, or stop it: the GPU process is replaced and your work (editor text, tabs, project, camera, "
+            "layout) comes back, paused.";
+    return text;
+}
+
+void ShellLink::wait()
+{
+    if (m_dialog != Dialog::FrameTooLong)
+        return;
+    const double running = std::max(m_heartbeat ? m_heartbeat->gpuFrameMs : 0.0, msSince(m_requestedAt));
+    m_waitUntilMs = running + std::max(0.0, m_config.frameLimitMs);
+    m_dialog = Dialog::None;
+}
+
+void ShellLink::stopAndRestore()
+{
+    supervise::FaultNotice n;
+    n.kind = "time limit";
+    const double running = std::max(m_heartbeat ? m_heartbeat->gpuFrameMs : 0.0, msSince(m_requestedAt));
+    if (m_heartbeat) {
+        n.frame = m_heartbeat->pipelineFrame;
+        n.stage = m_heartbeat->stage;
+        n.kernel = m_heartbeat->kernel;
+        n.file = m_heartbeat->file;
+    }
+    n.error = "stopped after " + seconds(running) + " (frame limit " + seconds(m_config.frameLimitMs) + ")";
+    const std::string where = stageText(n.stage, n.kernel, n.file);
+    n.summary = (n.frame >= 0 ? "frame " + std::to_string(n.frame) + ": " : std::string()) +
+                (where.empty() ? "a frame" : where) + " ran past the frame limit and was stopped";
+    m_process.kill();
+    replace(std::move(n));
+}
+
+void ShellLink::died(const std::string& how)
+{
+    const proc::ExitStatus status = m_process.kill(); // reaps it (it may still run: silent or broken)
+    supervise::FaultNotice n;
+    if (m_notice) {
+        n = *m_notice; // its own account: the sticky error, with frame, stage and kernel
+    } else {
+        n.kind = how.rfind("stopped answering", 0) == 0 ? "not answering" : "crash";
+        n.error = "the GPU process " + how + (how.find("signal") == std::string::npos && how.find("status") == std::string::npos
+                                                   ? " (" + status.describe() + ")"
+                                                   : std::string());
+        n.summary = n.error;
+    }
+    log::warning(n.summary);
+    if (!m_framed && ++m_failedStarts >= m_config.maxFailedStarts) {
+        m_history.push_back(n);
+        m_hello.reset();
+        m_channel = proc::Channel();
+        m_dialog = Dialog::GaveUp;
+        m_dialogText = "The GPU process ended " + std::to_string(m_failedStarts) +
+                       " times in a row before showing a frame. The last time: " + n.summary +
+                       ". Its messages are in the terminal. Kernelscope can still run without a separate GPU "
+                       "process: start it with --no-supervise.";
+        m_status = n.summary;
+        return;
+    }
+    replace(std::move(n));
+}
+
+void ShellLink::replace(supervise::FaultNotice notice)
+{
+    m_history.push_back(notice);
+    ++m_restarts;
+    supervise::Restore r;
+    r.state = m_kept;
+    r.fault = std::move(notice);
+    m_pendingRestore = m_haveKept || r.fault ? std::optional<supervise::Restore>(std::move(r)) : std::nullopt;
+    start();
+}
+
+void ShellLink::retry()
+{
+    if (m_dialog != Dialog::GaveUp)
+        return;
+    m_failedStarts = 0;
+    start();
+}
+
+void ShellLink::quit()
+{
+    if (!m_process.started() || m_process.poll())
+        return;
+    try {
+        m_channel.send(supervise::encode(supervise::Quit{}));
+    } catch (const proc::ChannelError&) {
+    }
+    if (!m_process.wait(std::chrono::seconds(2)))
+        m_process.kill();
+}
+
+std::string ShellLink::takeClipboard()
+{
+    return std::exchange(m_clipboard, std::string());
+}
+
+} // namespace ks::app

@@ -1,0 +1,104 @@
+#pragma once
+// The shell's side of its worker, without GL or a window (so tests drive it with fake workers):
+// starts the worker, sends frame requests, takes frames, heartbeats, the state to keep and fault
+// notices, and decides: a worker that exits, is killed, closes the connection, sends a truncated or
+// malformed message, or is silent past the limit is replaced by a new one that is sent the kept
+// state and what happened; a frame past the frame limit asks the user (wait or stop).
+
+#include "protocol.hpp"
+
+#include "ks/proc/child_process.hpp"
+#include "ks/proc/shared_memory.hpp"
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace ks::app {
+
+struct AppOptions;
+
+// This executable (/proc/self/exe): the worker is the same program.
+std::filesystem::path workerExecutable();
+
+class ShellLink {
+public:
+    using Clock = std::chrono::steady_clock;
+    struct Config {
+        std::filesystem::path executable;
+        std::vector<std::string> args;  // the worker's arguments
+        double frameLimitMs = 2000;     // a frame running longer asks the user (<= 0: never)
+        double silenceLimitMs = 5000;   // no message at all for this long: the worker is replaced
+        double startLimitMs = 60000;    // no hello for this long after the start: likewise
+        int maxFailedStarts = 3;        // workers that die before their first frame, in a row: give up
+    };
+    struct Frame {
+        int width = 0, height = 0;
+        const void* pixels = nullptr; // RGBA8, bottom row first; valid until the next pump()
+        std::int64_t appFrame = 0;
+        double workerMs = 0;
+    };
+    enum class Dialog { None, Starting, FrameTooLong, GaveUp };
+
+    explicit ShellLink(Config config);
+    // The window's worker: this executable with the window's arguments and --worker window.
+    ShellLink(const AppOptions& options, std::filesystem::path executable);
+    ~ShellLink();
+    ShellLink(const ShellLink&) = delete;
+    ShellLink& operator=(const ShellLink&) = delete;
+
+    bool readyForFrame() const noexcept;
+    void requestFrame(const supervise::FrameRequest& request);
+    // Handles what arrived within `timeout` (returns early with a frame), replaces a dead worker.
+    std::optional<Frame> pump(std::chrono::milliseconds timeout);
+
+    Dialog dialog() const noexcept { return m_dialog; }
+    std::string dialogText() const;
+    void wait();           // FrameTooLong: keep waiting (asks again after another frame limit)
+    void stopAndRestore(); // FrameTooLong: end the worker, start a new one with the kept state
+    void retry();          // GaveUp: try starting again
+    void quit();           // asks the worker to end, kills it after 2 s
+
+    std::string takeClipboard();
+    std::string lastStatus() const { return m_status; }
+
+    // For tests, the bench and the status line.
+    int restarts() const noexcept { return m_restarts; }
+    const std::vector<supervise::FaultNotice>& history() const noexcept { return m_history; }
+    const supervise::AppSnapshot& keptState() const noexcept { return m_kept; }
+    const std::optional<supervise::Heartbeat>& heartbeat() const noexcept { return m_heartbeat; }
+    pid_t workerPid() const noexcept { return m_process.pid(); }
+    bool running() const noexcept { return m_hello.has_value(); }
+
+private:
+    void start();
+    void replace(supervise::FaultNotice notice);
+    void handle(proc::Message& message, std::optional<Frame>& frame);
+    void died(const std::string& how);
+
+    Config m_config;
+    proc::ChildProcess m_process;
+    proc::Channel m_channel;
+    proc::SharedMemory m_frames;
+    std::optional<supervise::Hello> m_hello;
+    Clock::time_point m_startedAt, m_lastMessage, m_requestedAt;
+    bool m_outstanding = false;
+    bool m_framed = false; // this worker sent a frame
+    int m_failedStarts = 0;
+    int m_restarts = 0;
+    double m_waitUntilMs = 0; // FrameTooLong dismissed until the frame has run this long
+    Dialog m_dialog = Dialog::Starting;
+    std::string m_dialogText;
+    std::optional<supervise::Heartbeat> m_heartbeat;
+    std::optional<supervise::FaultNotice> m_notice;  // the current worker's own account of its end
+    std::optional<supervise::Restore> m_pendingRestore; // sent to the next worker after its hello
+    supervise::AppSnapshot m_kept;
+    bool m_haveKept = false;
+    std::vector<supervise::FaultNotice> m_history;
+    std::string m_clipboard;
+    std::string m_status = "starting the GPU process";
+};
+
+} // namespace ks::app

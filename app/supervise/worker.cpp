@@ -1,0 +1,255 @@
+// kernelscope --worker window: the App, headless, for a supervising shell. It renders the whole
+// window offscreen each time the shell asks, into frame memory the shell maps, and reports what its
+// GPU is doing from a second thread, so a kernel that never ends is seen and named while this
+// process's main thread waits for it (docs/architecture.md, "Processes").
+#include "../platform/platforms.hpp"
+#include "../platform/watchdog.hpp"
+#include "../app.hpp"
+#include "protocol.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
+#include "ks/cuda/device_info.hpp"
+#include "ks/proc/child_process.hpp"
+#include "ks/proc/shared_memory.hpp"
+
+#include <GLFW/glfw3.h> // key codes only: the shell forwards GLFW's events as they came
+#include <imgui.h>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <cstdio>
+#include <mutex>
+#include <thread>
+#include <unistd.h>
+
+namespace ks::app {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr int kMaxSide = 8192; // frame memory slots hold up to 8192 x 8192 RGBA8 (pages are touched as used)
+
+// ImGui 1.86 reads keys from io.KeysDown indexed by the platform's codes: the shell's GLFW codes.
+void mapKeys(ImGuiIO& io)
+{
+    const std::pair<ImGuiKey, int> keys[] = {
+        {ImGuiKey_Tab, GLFW_KEY_TAB},         {ImGuiKey_LeftArrow, GLFW_KEY_LEFT},
+        {ImGuiKey_RightArrow, GLFW_KEY_RIGHT}, {ImGuiKey_UpArrow, GLFW_KEY_UP},
+        {ImGuiKey_DownArrow, GLFW_KEY_DOWN},  {ImGuiKey_PageUp, GLFW_KEY_PAGE_UP},
+        {ImGuiKey_PageDown, GLFW_KEY_PAGE_DOWN}, {ImGuiKey_Home, GLFW_KEY_HOME},
+        {ImGuiKey_End, GLFW_KEY_END},         {ImGuiKey_Insert, GLFW_KEY_INSERT},
+        {ImGuiKey_Delete, GLFW_KEY_DELETE},   {ImGuiKey_Backspace, GLFW_KEY_BACKSPACE},
+        {ImGuiKey_Space, GLFW_KEY_SPACE},     {ImGuiKey_Enter, GLFW_KEY_ENTER},
+        {ImGuiKey_Escape, GLFW_KEY_ESCAPE},   {ImGuiKey_KeyPadEnter, GLFW_KEY_KP_ENTER},
+        {ImGuiKey_A, GLFW_KEY_A},             {ImGuiKey_C, GLFW_KEY_C},
+        {ImGuiKey_V, GLFW_KEY_V},             {ImGuiKey_X, GLFW_KEY_X},
+        {ImGuiKey_Y, GLFW_KEY_Y},             {ImGuiKey_Z, GLFW_KEY_Z},
+    };
+    for (const auto& [key, code] : keys)
+        io.KeyMap[key] = code;
+}
+
+void applyInput(ImGuiIO& io, const std::vector<supervise::InputEvent>& events)
+{
+    for (const supervise::InputEvent& e : events) {
+        if (e.kind == "key" && e.a >= 0 && e.a < int(IM_ARRAYSIZE(io.KeysDown))) {
+            io.KeysDown[e.a] = e.b != GLFW_RELEASE;
+            io.KeyCtrl = io.KeysDown[GLFW_KEY_LEFT_CONTROL] || io.KeysDown[GLFW_KEY_RIGHT_CONTROL];
+            io.KeyShift = io.KeysDown[GLFW_KEY_LEFT_SHIFT] || io.KeysDown[GLFW_KEY_RIGHT_SHIFT];
+            io.KeyAlt = io.KeysDown[GLFW_KEY_LEFT_ALT] || io.KeysDown[GLFW_KEY_RIGHT_ALT];
+            io.KeySuper = io.KeysDown[GLFW_KEY_LEFT_SUPER] || io.KeysDown[GLFW_KEY_RIGHT_SUPER];
+        } else if (e.kind == "char" && e.a > 0) {
+            io.AddInputCharacter(unsigned(e.a));
+        } else if (e.kind == "pos") {
+            io.MousePos = ImVec2(float(e.x), float(e.y));
+        } else if (e.kind == "button" && e.a >= 0 && e.a < int(IM_ARRAYSIZE(io.MouseDown))) {
+            io.MouseDown[e.a] = e.b == GLFW_PRESS;
+        } else if (e.kind == "scroll") {
+            io.MouseWheelH += float(e.x);
+            io.MouseWheel += float(e.y);
+        } else if (e.kind == "focus") {
+            io.AddFocusEvent(e.a != 0);
+        }
+    }
+}
+
+// The main thread's activity, read by the reporter thread.
+struct Activity {
+    std::atomic<bool> busy{false};
+    std::atomic<long long> since{0}; // Clock ticks
+};
+
+// Sends a Heartbeat every 100 ms: whether the main thread is in a frame, and where the GPU is.
+class Reporter {
+public:
+    Reporter(proc::Channel& channel, const App& app, const Activity& activity)
+        : m_channel(channel), m_app(app), m_activity(activity), m_thread([this] { run(); })
+    {
+    }
+    ~Reporter()
+    {
+        {
+            std::lock_guard lock(m_mutex);
+            m_stop = true;
+        }
+        m_wake.notify_all();
+        m_thread.join();
+    }
+
+private:
+    void run()
+    {
+        std::unique_lock lock(m_mutex);
+        while (!m_wake.wait_for(lock, std::chrono::milliseconds(100), [this] { return m_stop; })) {
+            supervise::Heartbeat hb;
+            hb.busy = m_activity.busy.load();
+            if (hb.busy)
+                hb.busyMs = std::chrono::duration<double, std::milli>(
+                                Clock::now() - Clock::time_point(Clock::duration(m_activity.since.load())))
+                                .count();
+            if (const auto p = m_app.frameProgress()) {
+                hb.pipelineFrame = p->frame;
+                hb.gpuFrameMs = p->runningMs;
+                hb.stage = p->stageName;
+                hb.kernel = p->kernel;
+                hb.file = p->file.string();
+            }
+            try {
+                m_channel.send(supervise::encode(hb));
+            } catch (const proc::ChannelError&) {
+                return; // the shell is gone; the main thread finds out on its next receive
+            }
+        }
+    }
+    proc::Channel& m_channel;
+    const App& m_app;
+    const Activity& m_activity;
+    std::mutex m_mutex;
+    std::condition_variable m_wake;
+    bool m_stop = false;
+    std::thread m_thread; // last: started once the members above exist
+};
+
+std::string g_clipboard; // what the shell last sent; ImGui's clipboard callbacks read it
+
+} // namespace
+
+int runWorker(const AppOptions& options)
+{
+    std::optional<proc::Channel> inherited = proc::inheritedChannel();
+    if (!inherited) {
+        std::fprintf(stderr, "kernelscope: error: --worker is internal: it runs only under a window's shell\n");
+        return 2;
+    }
+    proc::Channel& channel = *inherited;
+    AppOptions o = options;
+    o.headless = true;
+    HeadlessSession session(o);
+    App& app = session.app();
+    ImGuiIO& io = ImGui::GetIO();
+    mapKeys(io);
+    io.ClipboardUserData = &channel;
+    io.SetClipboardTextFn = [](void* user, const char* text) {
+        g_clipboard = text ? text : "";
+        try {
+            static_cast<proc::Channel*>(user)->send(supervise::encode(supervise::ClipboardSet{g_clipboard}));
+        } catch (const proc::ChannelError&) {
+        }
+    };
+    io.GetClipboardTextFn = [](void*) { return g_clipboard.c_str(); };
+
+    const std::size_t slotBytes = std::size_t(kMaxSide) * kMaxSide * 4;
+    proc::SharedMemory frames = proc::SharedMemory::create("kernelscope-frames", 2 * slotBytes);
+    supervise::Hello hello;
+    hello.pid = int(::getpid());
+    hello.frameBytes = frames.size();
+    hello.slotBytes = slotBytes;
+    hello.device = app.statusLine();
+    channel.send(supervise::encode(hello), {frames.fd()});
+
+    Activity activity;
+    Reporter reporter(channel, app, activity);
+    int slot = 0;
+    std::string lastState;
+    long long frameCount = 0;
+    for (;;) {
+        std::optional<proc::Message> m;
+        try {
+            m = channel.receive(std::chrono::milliseconds(1000));
+        } catch (const proc::ChannelError& e) {
+            // The shell closed the connection (it quit or died): nothing to show anything to.
+            return 0;
+        }
+        if (!m)
+            continue;
+        const std::string type = m->type();
+        std::string error;
+        if (type == supervise::Quit::kType)
+            return 0;
+        if (type == supervise::Restore::kType) {
+            if (auto r = supervise::decode<supervise::Restore>(m->body, &error))
+                app.restore(*r);
+            else
+                log::error(error);
+            continue;
+        }
+        if (type != supervise::FrameRequest::kType)
+            continue; // a newer shell's message this worker does not know: ignored
+        auto request = supervise::decode<supervise::FrameRequest>(m->body, &error);
+        if (!request) {
+            log::error(error);
+            continue;
+        }
+        if (request->clipboard)
+            g_clipboard = *request->clipboard;
+        const auto t0 = Clock::now();
+        session.resize(std::clamp(request->width, 1, kMaxSide), std::clamp(request->height, 1, kMaxSide));
+        applyInput(io, request->input);
+        if (o.framesGiven && frameCount + 1 == o.frames)
+            app.settleBuilds(std::chrono::seconds(60)); // a run of a given length shows finished builds
+        activity.since = t0.time_since_epoch().count();
+        activity.busy = true;
+        try {
+            session.renderFrameAt(float(request->time), float(request->dt));
+        } catch (const Error& e) {
+            log::error(std::string("frame failed: ") + e.what());
+        }
+        activity.busy = false;
+        ++frameCount;
+        if (const std::optional<supervise::FaultNotice> lost = app.lostContext()) {
+            // Nothing CUDA works in this process again: say what happened and end it; the shell
+            // starts a new worker with the state it kept (sent after every frame).
+            try {
+                channel.send(supervise::encode(*lost));
+            } catch (const proc::ChannelError&) {
+            }
+            std::fflush(stderr);
+            std::_Exit(kExitFault);
+        }
+        session.readPixelsBottomUp(static_cast<std::uint8_t*>(frames.data()) + std::size_t(slot) * slotBytes);
+        supervise::FrameDone done;
+        done.slot = slot;
+        done.width = session.width();
+        done.height = session.height();
+        done.appFrame = frameCount;
+        done.workerMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        done.status = app.statusLine();
+        // The state first: when this frame is on screen, the shell holds what it needs to restore it.
+        supervise::StateUpdate update{app.snapshot()};
+        std::string text = nlohmann::json(update.state).dump();
+        try {
+            if (text != lastState) {
+                channel.send(supervise::encode(update));
+                lastState = std::move(text);
+            }
+            channel.send(supervise::encode(done));
+        } catch (const proc::ChannelError&) {
+            return 0;
+        }
+        slot ^= 1;
+    }
+}
+
+} // namespace ks::app

@@ -8,9 +8,9 @@
 #include "ks/cuda/driver.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/gl/egl_context.hpp"
-#include "ks/pipeline/session.hpp"
-#include "ks/project/check.hpp"
+#include "ks/pipeline/check.hpp"
 #include "ks/rtc/cache.hpp"
+#include "ks/scene/session.hpp"
 
 #include <cstdio>
 #include <fstream>
@@ -36,10 +36,10 @@ int runValidate(const AppOptions& options)
         return 1;
     }
     rtc::CompileCache cache(rtc::CompileCache::defaultDirectory());
-    project::CheckOptions check;
+    pipeline::CheckOptions check;
     check.compile.arch = options.check.arch.empty() ? std::string("sm_90") : options.check.arch;
     check.compile.ptxasVerbose = false;
-    const std::vector<project::Problem> problems = project::checkProject(*loaded.project, cache, check);
+    const std::vector<project::Problem> problems = pipeline::checkProject(*loaded.project, cache, check);
     printProblems(problems);
     if (!problems.empty())
         return 1;
@@ -84,7 +84,7 @@ int runProjectHeadless(const AppOptions& options)
     po.compile.ptxasVerbose = false;
     po.seed = options.seed;
 
-    pipeline::Session session(*loaded.project, po, dataRoot / "shaders");
+    scene::Session session(*loaded.project, po, dataRoot / "shaders");
     pipeline::Pipeline& pipe = session.pipeline();
     rtc::CompileCache cache(rtc::CompileCache::defaultDirectory());
     const std::vector<project::Problem> buildProblems = pipe.buildAll(cache);
@@ -140,7 +140,7 @@ int runProjectHeadless(const AppOptions& options)
     }
     if (!options.timings.empty()) {
         std::ofstream out(options.timings);
-        out << pipeline::timingsJson(pipe.project(), timeline, device);
+        out << scene::timingsJson(pipe.project(), timeline, device);
         if (!out) {
             std::fprintf(stderr, "kernelscope: error: cannot write %s\n", options.timings.string().c_str());
             return 1;

@@ -3,7 +3,7 @@
 #include "teach_support.hpp"
 
 #include "ks/core/error.hpp"
-#include "ks/project/check.hpp"
+#include "ks/pipeline/check.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -103,7 +103,7 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
     try {
         // Built completely before it replaces the running project: a refusal (not enough device
         // memory) leaves the current one running.
-        auto next = std::make_unique<pipeline::Session>(*loaded.project, po, s.dataRoot / "shaders");
+        auto next = std::make_unique<scene::Session>(*loaded.project, po, s.dataRoot / "shaders");
         std::vector<project::Problem> problems = next->pipeline().buildAll(*s.compileCache);
         for (const project::Problem& p : problems)
             log::error(p.format());
@@ -173,7 +173,7 @@ void App::projectFrame()
     AppState& s = m_state;
     if (!s.project.session)
         return;
-    pipeline::Session& session = *s.project.session;
+    scene::Session& session = *s.project.session;
     session.renderer().reloadIfChanged();
     if (!s.project.viewSizes.empty())
         session.followViewport(s.project.viewSizes[0][0], s.project.viewSizes[0][1]);

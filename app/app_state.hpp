@@ -12,10 +12,10 @@
 #include "ks/cuda/stream.hpp"
 #include "ks/demo/thread_colors_demo.hpp"
 #include "ks/gl/gl.hpp"
-#include "ks/pipeline/session.hpp"
 #include "ks/render/image_view.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/service.hpp"
+#include "ks/scene/session.hpp"
 
 #include <deque>
 #include <map>
@@ -94,7 +94,7 @@ struct PipelineHistory {
 struct ProjectState {
     // Declared before the session: a request pending on the session's pipeline refers to it.
     std::unique_ptr<teach::StageProbe> probe;
-    std::unique_ptr<pipeline::Session> session;
+    std::unique_ptr<scene::Session> session;
     std::vector<project::Problem> problems; // of the last open or build that failed
     std::vector<std::filesystem::path> recent;
     std::string pathInput;                  // the panel's open / save-as field

@@ -61,7 +61,7 @@ void App::restore(const supervise::Restore& r)
         project::LoadResult loaded = snap.projectJson.empty() ? project::loadProject(snap.projectPath)
                                                               : project::parseProject(snap.projectJson, snap.projectPath);
         if (openLoadedProject(snap.projectPath, std::move(loaded))) {
-            pipeline::Session& session = *s.project.session;
+            scene::Session& session = *s.project.session;
             session.pipeline().setPaused(true);
             if (snap.camera.size() == 7) {
                 render::OrbitCamera& c = session.camera();

@@ -7,8 +7,8 @@
 
 namespace ks::app {
 
-static_assert(int(teach::ScalarKind::F64) == int(pipeline::ScalarType::Float64) &&
-              int(teach::ScalarKind::U8) == int(pipeline::ScalarType::UInt8));
+static_assert(int(teach::ScalarKind::F64) == int(project::ScalarType::Float64) &&
+              int(teach::ScalarKind::U8) == int(project::ScalarType::UInt8));
 
 std::vector<int> kernelStages(const pipeline::Pipeline& p)
 {
@@ -144,7 +144,7 @@ std::vector<InspectedValue> inspectValues(const pipeline::ResourceSet& resources
                 scalar = d.format == project::TextureFormat::Rgba8 ? teach::ScalarKind::U8 : teach::ScalarKind::F32;
                 components = d.format == project::TextureFormat::R32F ? 1 : 4;
             } else {
-                scalar = teach::ScalarKind(int(d.element.scalar)); // same order as pipeline::ScalarType
+                scalar = teach::ScalarKind(int(d.element.scalar)); // same order as project::ScalarType
                 components = unsigned(d.element.components);
             }
             v.text = teach::formatElement(bytes.data(), scalar, components);

@@ -11,13 +11,13 @@
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/driver.hpp"
 #include "ks/cuda/event.hpp"
-#include "ks/cuda/gl_shared_memory.hpp"
-#include "ks/cuda/graphics_resource.hpp"
 #include "ks/cuda/memory.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/cuda/surface.hpp"
 #include "ks/gl/egl_context.hpp"
 #include "ks/gl/objects.hpp"
+#include "ks/interop/gl_shared_memory.hpp"
+#include "ks/interop/graphics_resource.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -101,7 +101,7 @@ class ImportedTexture {
 public:
     ImportedTexture()
     {
-        const CUmemAllocationProp prop = cuda::exportableProperties();
+        const CUmemAllocationProp prop = interop::exportableProperties();
         std::size_t granularity = 1;
         KS_CU(cuMemGetAllocationGranularity, &granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
         m_bytes = (std::size_t(kWidth) * kHeight * 8 + granularity - 1) / granularity * granularity;
@@ -222,29 +222,29 @@ int main(int argc, char** argv)
                      copy = copyProgram.name();
         gl::check("setup");
 
-        using F = cuda::RegisterFlags;
-        cuda::GraphicsResource texReg =
-            cuda::GraphicsResource::registerImage(image.name(), GL_TEXTURE_2D, F::SurfaceLoadStore | F::WriteDiscard);
-        cuda::GraphicsResource bufReg = cuda::GraphicsResource::registerBuffer(pixels.name(), F::WriteDiscard);
+        using F = interop::RegisterFlags;
+        interop::GraphicsResource texReg = interop::GraphicsResource::registerImage(
+            image.name(), GL_TEXTURE_2D, F::SurfaceLoadStore | F::WriteDiscard);
+        interop::GraphicsResource bufReg = interop::GraphicsResource::registerBuffer(pixels.name(), F::WriteDiscard);
         cuda::DeviceMemory plain(std::size_t(kWidth) * kHeight * 4);
         // A second texture, for frames that alternate between two.
         gl::Texture2D image2(kWidth, kHeight, GL_RGBA8, GL_NEAREST);
-        cuda::GraphicsResource texReg2 =
-            cuda::GraphicsResource::registerImage(image2.name(), GL_TEXTURE_2D, F::SurfaceLoadStore | F::WriteDiscard);
+        interop::GraphicsResource texReg2 = interop::GraphicsResource::registerImage(
+            image2.name(), GL_TEXTURE_2D, F::SurfaceLoadStore | F::WriteDiscard);
         const gl::ShaderProgram copySsboProgram = gl::ShaderProgram::compute(kCopySsboCs, "copy ssbo");
 
         // The CUDA side variants.
         std::optional<cuda::SurfaceObject> surface;
         CUarray surfaceArray = nullptr;
         auto cudaTexture = [&](int f) {
-            cuda::ScopedMap m({&texReg}, stream);
+            interop::ScopedMap m({&texReg}, stream);
             CUarray a = m.array(0);
             if (a != surfaceArray)
                 surface.emplace(a), surfaceArray = a;
             writeSurface<<<kGrid, kBlock, 0, stream>>>(surface->get(), kWidth, kHeight, f * 0.01f);
         };
         auto cudaBuffer = [&](int f) {
-            cuda::ScopedMap m({&bufReg}, stream);
+            interop::ScopedMap m({&bufReg}, stream);
             writeLinear<<<kGrid, kBlock, 0, stream>>>(m.pointer<uchar4>(0), kWidth, kHeight, f * 0.01f);
         };
         auto cudaPlain = [&](int f) {
@@ -255,7 +255,7 @@ int main(int argc, char** argv)
         CUarray surfaceArray2 = nullptr;
         auto cudaTexturePingPong = [&](int f) {
             const bool second = f & 1;
-            cuda::ScopedMap m({second ? &texReg2 : &texReg}, stream);
+            interop::ScopedMap m({second ? &texReg2 : &texReg}, stream);
             CUarray a = m.array(0);
             auto& s = second ? surface2 : surface;
             CUarray& known = second ? surfaceArray2 : surfaceArray;
@@ -266,7 +266,7 @@ int main(int argc, char** argv)
         // The kernel writes plain memory, then a device copy puts it into the mapped texture.
         auto cudaPlainThenCopy = [&](int f) {
             cudaPlain(f);
-            cuda::ScopedMap m({&texReg}, stream);
+            interop::ScopedMap m({&texReg}, stream);
             CUDA_MEMCPY2D c{};
             c.srcMemoryType = CU_MEMORYTYPE_DEVICE;
             c.srcDevice = plain.get();
@@ -358,11 +358,11 @@ int main(int argc, char** argv)
             {"host-synced: texture map/kernel/unmap, stream sync, compute copy, glFinish",
              [&](int f) { cudaTexture(f); KS_CU(cuStreamSynchronize, stream); computeCopy(); glFinish(); }},
             {"CUDA: map + unmap texture only (no kernel)",
-             [&](int) { cuda::ScopedMap m({&texReg}, stream); }},
+             [&](int) { interop::ScopedMap m({&texReg}, stream); }},
             {"CUDA: map + unmap texture, then stream sync",
-             [&](int) { { cuda::ScopedMap m({&texReg}, stream); } KS_CU(cuStreamSynchronize, stream); }},
+             [&](int) { { interop::ScopedMap m({&texReg}, stream); } KS_CU(cuStreamSynchronize, stream); }},
             {"CUDA: map + unmap texture, then glFinish",
-             [&](int) { { cuda::ScopedMap m({&texReg}, stream); } glFinish(); }},
+             [&](int) { { interop::ScopedMap m({&texReg}, stream); } glFinish(); }},
         };
         std::vector<Variant> all = variants;
         all.push_back({"CUDA: plain kernel, then stream sync (no GL)",
@@ -375,7 +375,7 @@ int main(int argc, char** argv)
         all.push_back({"both: plain kernel + compute copy, each pushed every frame (no ordering)",
                        [&](int f) { cudaPlain(f); (void)cuda::driver().cuStreamQuery(stream); computeCopy(); glFlush(); }});
         all.push_back({"CUDA: map + unmap, 2 textures alternating (no kernel)", [&](int f) {
-                           cuda::ScopedMap m({(f & 1) ? &texReg2 : &texReg}, stream);
+                           interop::ScopedMap m({(f & 1) ? &texReg2 : &texReg}, stream);
                        }});
         all.push_back({"both: 2 textures alternating, map/kernel/unmap + compute copy", [&](int f) {
                            cudaTexturePingPong(f);
@@ -384,13 +384,13 @@ int main(int argc, char** argv)
         all.push_back({"both: plain kernel + device copy into the mapped texture + compute copy",
                        [&](int f) { cudaPlainThenCopy(f); computeCopy(); }});
 
-        // Memory CUDA shares with GL (ks/cuda/gl_shared_memory.hpp): no map/unmap. A ring of R
+        // Memory CUDA shares with GL (ks/interop/gl_shared_memory.hpp): no map/unmap. A ring of R
         // buffers: frame f's CUDA work writes buffer f%R once GL's fence on its last reader (frame
         // f-R) has passed, and GL shows frame f-1 once its CUDA event has passed: ordered by the
         // host, one frame late. "Own texture" is what interop "shared" does: the kernel writes a CUDA
         // array, a copy puts it into the buffer.
         constexpr int kMaxRing = 4;
-        std::vector<cuda::GlSharedBuffer> sharedBuf;
+        std::vector<interop::GlSharedBuffer> sharedBuf;
         std::vector<cuda::Event> written;
         GLsync shown[kMaxRing] = {};
         double waitGlMs = 0, waitCudaMs = 0;
@@ -439,7 +439,7 @@ int main(int argc, char** argv)
                 glFlush();
             }
         };
-        if (const std::string why = cuda::glSharedMemoryUnsupported(); why.empty()) {
+        if (const std::string why = interop::glSharedMemoryUnsupported(); why.empty()) {
             for (int i = 0; i < kMaxRing; ++i) {
                 sharedBuf.emplace_back(std::size_t(kWidth) * kHeight * 4);
                 written.emplace_back(cuda::Event::Create{});

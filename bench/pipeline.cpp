@@ -24,11 +24,11 @@
 #include "ks/cuda/event.hpp"
 #include "ks/cuda/memory.hpp"
 #include "ks/cuda/stream.hpp"
-#include "ks/cuda/graphics_resource.hpp"
 #include "ks/cuda/surface.hpp"
 #include "ks/gl/egl_context.hpp"
 #include "ks/gl/objects.hpp"
-#include "ks/pipeline/session.hpp"
+#include "ks/interop/graphics_resource.hpp"
+#include "ks/scene/session.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -80,7 +80,7 @@ double copyBandwidth(CUstream stream)
     return median(gbs);
 }
 
-std::unique_ptr<pipeline::Session> start(project::Project p, bool cuda, CUstream stream, const std::string& arch,
+std::unique_ptr<scene::Session> start(project::Project p, bool cuda, CUstream stream, const std::string& arch,
                                          rtc::CompileCache& cache, int framesInFlight = 0)
 {
     pipeline::PipelineOptions o;
@@ -89,7 +89,7 @@ std::unique_ptr<pipeline::Session> start(project::Project p, bool cuda, CUstream
     o.framesInFlight = framesInFlight;
     o.compile.arch = arch;
     o.compile.ptxasVerbose = false;
-    auto s = std::make_unique<pipeline::Session>(std::move(p), o, paths::dataRoot() / "shaders");
+    auto s = std::make_unique<scene::Session>(std::move(p), o, paths::dataRoot() / "shaders");
     for (const auto& problem : s->pipeline().buildAll(cache))
         throw Error(ErrorDomain::Usage, "build", 0, "", problem.format());
     return s;
@@ -140,14 +140,14 @@ public:
 // GL buffers registered with CUDA, for the interop pieces measured on their own.
 struct RegisteredBuffers {
     std::vector<gl::Buffer> buffers;
-    std::vector<cuda::GraphicsResource> registrations;
+    std::vector<interop::GraphicsResource> registrations;
     std::vector<CUgraphicsResource> handles;
-    RegisteredBuffers(int n, std::size_t bytes, cuda::RegisterFlags flags)
+    RegisteredBuffers(int n, std::size_t bytes, interop::RegisterFlags flags)
     {
         std::vector<float> data(bytes / sizeof(float), 1.5f); // never zeros
         for (int i = 0; i < n; ++i) {
             buffers.emplace_back(bytes, data.data());
-            registrations.push_back(cuda::GraphicsResource::registerBuffer(buffers.back().name(), flags));
+            registrations.push_back(interop::GraphicsResource::registerBuffer(buffers.back().name(), flags));
             handles.push_back(registrations.back().get());
         }
     }
@@ -179,7 +179,7 @@ MapUnmap mapUnmapCalls(CUgraphicsResource* handles, unsigned n, CUstream stream,
 
 void interopSection(Report& rep, CUstream stream, int iterations)
 {
-    using F = cuda::RegisterFlags;
+    using F = interop::RegisterFlags;
     const std::size_t bytes = std::size_t(16) << 20; // 1M float4, as a project's buffer
     rep.section("1. interop (host microseconds, medians over " + std::to_string(iterations) + " cycles)");
 
@@ -191,7 +191,7 @@ void interopSection(Report& rep, CUstream stream, int iterations)
         for (int i = 0; i < 4; ++i) {
             project::ResourceDesc r;
             r.name = "b" + std::to_string(i);
-            r.element = {pipeline::ScalarType::Float32, 4};
+            r.element = {project::ScalarType::Float32, 4};
             r.count = 1 << 20;
             p.resources.push_back(r);
             uses.push_back({.cudaReads = true, .cudaWrites = true});
@@ -282,8 +282,8 @@ void interopSection(Report& rep, CUstream stream, int iterations)
     // A 1920x1080 RGBA8 texture written through a surface: the calls, the array query, the objects.
     {
         gl::Texture2D tex(1920, 1080, GL_RGBA8, GL_NEAREST);
-        cuda::GraphicsResource reg =
-            cuda::GraphicsResource::registerImage(tex.name(), GL_TEXTURE_2D, F::SurfaceLoadStore | F::WriteDiscard);
+        interop::GraphicsResource reg =
+            interop::GraphicsResource::registerImage(tex.name(), GL_TEXTURE_2D, F::SurfaceLoadStore | F::WriteDiscard);
         CUgraphicsResource h = reg.get();
         const MapUnmap c = mapUnmapCalls(&h, 1, stream, iterations);
         rep.row("map call, one 1920x1080 texture (surface load/store)", c.mapUs, "us");

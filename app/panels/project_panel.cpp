@@ -52,7 +52,7 @@ void parameterEditor(const project::ParameterDesc& q, std::array<double, 4>& v)
         if (changed)
             for (int i = 0; i < n; ++i)
                 v[std::size_t(i)] = c[i];
-    } else if (pipeline::isFloat(q.type.scalar)) {
+    } else if (project::isFloat(q.type.scalar)) {
         float f[4] = {float(v[0]), float(v[1]), float(v[2]), float(v[3])};
         const float lo = float(q.min), hi = float(q.max);
         if (ImGui::SliderScalarN(q.name.c_str(), ImGuiDataType_Float, f, n, &lo, &hi, "%.4g"))
@@ -161,7 +161,7 @@ void drawProjectPanel(AppState& s, Commands& commands)
             const std::string what =
                 r.isTexture() ? std::string(project::formatName(r.desc.format)) + " texture " +
                                     std::to_string(r.desc.width) + "x" + std::to_string(r.desc.height)
-                              : pipeline::cudaTypeName(r.desc.element) + " x " + std::to_string(r.desc.count);
+                              : project::cudaTypeName(r.desc.element) + " x " + std::to_string(r.desc.count);
             const std::string how = r.shared() ? "a CUDA array shared with GL (not mapped)"
                                     : r.flags  ? "registered " + pipeline::describeFlags(*r.flags)
                                                : "not used by CUDA";

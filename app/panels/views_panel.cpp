@@ -56,7 +56,7 @@ void inspectUnderMouse(AppState& s, const project::ViewDesc& v, ImVec2 origin, I
 
 void showView(AppState& s, std::size_t i, ImVec2 size)
 {
-    pipeline::Session& session = *s.project.session;
+    scene::Session& session = *s.project.session;
     const project::ViewDesc& v = session.pipeline().project().views[i];
     if (s.project.viewSizes.size() <= i)
         s.project.viewSizes.resize(i + 1, {16, 16});
@@ -102,7 +102,7 @@ void drawViewsPanel(AppState& s, Commands&)
 {
     ImGui::Begin("Views");
     s.teach.hoverElement.reset(); // set again below while the mouse is over the recorded output
-    pipeline::Session& session = *s.project.session;
+    scene::Session& session = *s.project.session;
     const std::size_t n = session.viewCount();
     if (n == 0) {
         ImGui::TextDisabled("the project has no views");

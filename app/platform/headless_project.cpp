@@ -8,9 +8,9 @@
 #include "ks/cuda/driver.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/gl/egl_context.hpp"
-#include "ks/pipeline/session.hpp"
-#include "ks/project/check.hpp"
+#include "ks/pipeline/check.hpp"
 #include "ks/rtc/cache.hpp"
+#include "ks/scene/session.hpp"
 #include "watchdog.hpp"
 
 #include <cstdio>
@@ -39,10 +39,10 @@ int runValidate(const AppOptions& options)
         return 1;
     }
     rtc::CompileCache cache(rtc::CompileCache::defaultDirectory());
-    project::CheckOptions check;
+    pipeline::CheckOptions check;
     check.compile.arch = options.check.arch.empty() ? std::string("sm_90") : options.check.arch;
     check.compile.ptxasVerbose = false;
-    const std::vector<project::Problem> problems = project::checkProject(*loaded.project, cache, check);
+    const std::vector<project::Problem> problems = pipeline::checkProject(*loaded.project, cache, check);
     printProblems(problems);
     if (!problems.empty())
         return 1;
@@ -87,7 +87,7 @@ int runProjectHeadless(const AppOptions& options)
     po.compile.ptxasVerbose = false;
     po.seed = options.seed;
 
-    pipeline::Session session(*loaded.project, po, dataRoot / "shaders");
+    scene::Session session(*loaded.project, po, dataRoot / "shaders");
     pipeline::Pipeline& pipe = session.pipeline();
     rtc::CompileCache cache(rtc::CompileCache::defaultDirectory());
     const std::vector<project::Problem> buildProblems = pipe.buildAll(cache);
@@ -102,13 +102,13 @@ int runProjectHeadless(const AppOptions& options)
         sizes.push_back({int(i + 1) * options.width / int(views) - int(i) * options.width / int(views), options.height});
     std::vector<pipeline::FrameTimings> timeline;
     std::mutex timelineMutex; // the watchdog writes the timings of a run it stops
-    auto writeTimings = [&](const pipeline::FailedFrame* failed) {
+    auto writeTimings = [&](const scene::FailedFrame* failed) {
         if (options.timings.empty())
             return true;
         std::ofstream out(options.timings);
         {
             std::lock_guard lock(timelineMutex);
-            out << pipeline::timingsJson(pipe.project(), timeline, device, failed);
+            out << scene::timingsJson(pipe.project(), timeline, device, failed);
         }
         if (!out) {
             std::fprintf(stderr, "kernelscope: error: cannot write %s\n", options.timings.string().c_str());
@@ -122,7 +122,7 @@ int runProjectHeadless(const AppOptions& options)
     // names the stage still running, writes the timings so far and ends the process (the GPU is
     // freed with it; nothing in this process could stop the kernel).
     FrameWatchdog watchdog(pipe, options.frameLimit, [&](const pipeline::FrameProgress& p) {
-        pipeline::FailedFrame failed{p.frame, "time limit", p.stageName, ""};
+        scene::FailedFrame failed{p.frame, "time limit", p.stageName, ""};
         failed.message = describeOverrun(p, options.frameLimit);
         std::fprintf(stderr, "kernelscope: error: %s\n", failed.message.c_str());
         writeTimings(&failed);
@@ -137,7 +137,7 @@ int runProjectHeadless(const AppOptions& options)
         if (!sizes.empty())
             session.followViewport(sizes[0][0], sizes[0][1]);
         if (cudaAvailable && !pipe.frame(input)) {
-            pipeline::FailedFrame failed{f, pipe.fault() ? "fault" : "error", "", pipe.error()};
+            scene::FailedFrame failed{f, pipe.fault() ? "fault" : "error", "", pipe.error()};
             if (const auto& fault = pipe.fault()) {
                 failed.stage = fault->stageName;
                 std::fprintf(stderr, "kernelscope: error: %s\n  %s\n", fault->describe().c_str(), pipe.error().c_str());

@@ -5,8 +5,8 @@
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/image/png.hpp"
-#include "ks/pipeline/session.hpp"
 #include "ks/project/project.hpp"
+#include "ks/scene/session.hpp"
 
 #include "test_support.hpp"
 
@@ -19,7 +19,7 @@
 
 namespace {
 
-using ks::pipeline::Session;
+using ks::scene::Session;
 
 ks::project::Project load(const std::filesystem::path& file)
 {
@@ -98,7 +98,7 @@ TEST_F(PipelineNoCuda, BuffersShareOneGlBufferAtAlignedOffsets)
     for (int i = 0; i < 4; ++i) {
         ks::project::ResourceDesc r;
         r.name = "b" + std::to_string(i);
-        r.element = {ks::pipeline::ScalarType::Float32, 1};
+        r.element = {ks::project::ScalarType::Float32, 1};
         r.count = counts[i];
         r.init = {double(i) + 0.5};
         p.resources.push_back(r);

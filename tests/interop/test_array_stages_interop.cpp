@@ -1,8 +1,8 @@
 // On a GPU host: the random, math and reduce stages on GL buffers mapped for the frame give the
 // numbers a host computation gives (outputs poisoned first), random fills repeat with the seed, and
 // the particle project's bounding-box read-outs match its positions.
-#include "ks/pipeline/session.hpp"
 #include "ks/project/project.hpp"
+#include "ks/scene/session.hpp"
 #include "resource_download.hpp"
 #include "test_support.hpp"
 
@@ -13,6 +13,7 @@
 #include <cstring>
 
 using namespace ks::pipeline;
+using ks::scene::Session;
 using ks::test::download;
 
 namespace {

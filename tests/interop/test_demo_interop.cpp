@@ -3,13 +3,13 @@
 #include "app.hpp"
 #include "platform/platforms.hpp"
 
+#include "ks/core/paths.hpp"
 #include "ks/cuda/device_info.hpp"
-#include "ks/cuda/graphics_resource.hpp"
 #include "ks/cuda/module.hpp"
 #include "ks/demo/thread_colors_demo.hpp"
 #include "ks/gl/objects.hpp"
+#include "ks/interop/graphics_resource.hpp"
 #include "ks/rtc/compiler.hpp"
-#include "ks/core/paths.hpp"
 
 #include "test_support.hpp"
 
@@ -96,9 +96,10 @@ TEST_F(InteropTest, BufferPathWritesTheExpectedColours)
     // Poison the buffer, so an unwritten pixel cannot pass.
     std::vector<std::uint8_t> poison(std::size_t(w) * h * 4, 0xCD);
     ks::gl::Buffer buffer(poison.size(), poison.data());
-    auto resource = ks::cuda::GraphicsResource::registerBuffer(buffer.name(), ks::cuda::RegisterFlags::WriteDiscard);
+    auto resource =
+        ks::interop::GraphicsResource::registerBuffer(buffer.name(), ks::interop::RegisterFlags::WriteDiscard);
     {
-        ks::cuda::ScopedMap map({&resource}, m_stream.get());
+        ks::interop::ScopedMap map({&resource}, m_stream.get());
         std::size_t bytes = 0;
         CUdeviceptr p = map.pointer(0, &bytes);
         ASSERT_EQ(bytes, poison.size());

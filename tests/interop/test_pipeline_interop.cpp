@@ -2,13 +2,13 @@
 // flag it derives, textures resize and re-register, oversize projects are refused without
 // disturbing a running one, the demo projects match reference images, the pi estimate's dump
 // matches a host computation, and reruns with the same seed are bit-identical.
+#include "app.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/image/png.hpp"
-#include "ks/pipeline/session.hpp"
 #include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"
-#include "app.hpp"
+#include "ks/scene/session.hpp"
 #include "options.hpp"
 #include "platform/platforms.hpp"
 
@@ -23,6 +23,7 @@
 
 using ks::test::InteropTest;
 using namespace ks::pipeline;
+using ks::scene::Session;
 
 namespace {
 
@@ -116,9 +117,9 @@ TEST_F(PipelineInterop, BuffersRoundTripWithEveryBufferFlag)
                   "args": ["in", "out", "inout", {"count": "in"}, "k"]}]})";
     auto s = session(parse(text, m_dir / "buffers.json"));
     const ResourceSet& r = s->pipeline().resources();
-    EXPECT_EQ(*r.find("in")->flags, ks::cuda::RegisterFlags::ReadOnly);
-    EXPECT_EQ(*r.find("out")->flags, ks::cuda::RegisterFlags::WriteDiscard);
-    EXPECT_EQ(*r.find("inout")->flags, ks::cuda::RegisterFlags::None);
+    EXPECT_EQ(*r.find("in")->flags, ks::interop::RegisterFlags::ReadOnly);
+    EXPECT_EQ(*r.find("out")->flags, ks::interop::RegisterFlags::WriteDiscard);
+    EXPECT_EQ(*r.find("inout")->flags, ks::interop::RegisterFlags::None);
     ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
     ASSERT_TRUE(s->pipeline().frame()) << s->pipeline().error();
     const auto out = download<float>(*s, "out"), io = download<float>(*s, "inout"), back = download<float>(*s, "in");
@@ -180,7 +181,7 @@ TEST_F(PipelineInterop, TexturesThroughSurfacesTextureObjectsAndCopies)
     const int w = 37, h = 23;
     auto s = session(parse(kTexturesProject, m_dir / "textures.json"));
     ResourceSet& r = s->pipeline().resources();
-    using F = ks::cuda::RegisterFlags;
+    using F = ks::interop::RegisterFlags;
     EXPECT_EQ(*r.find("a")->flags, F::SurfaceLoadStore | F::WriteDiscard);
     EXPECT_EQ(*r.find("b")->flags, F::None);
     EXPECT_EQ(*r.find("c")->flags, F::ReadOnly);

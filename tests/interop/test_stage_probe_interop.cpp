@@ -5,9 +5,9 @@
 // blocks, and a block timeline of a many-block launch.
 #include "ks/core/error.hpp"
 #include "ks/cuda/device_info.hpp"
-#include "ks/pipeline/session.hpp"
 #include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"
+#include "ks/scene/session.hpp"
 #include "ks/teach/overlay.hpp"
 #include "ks/teach/stage_probe.hpp"
 
@@ -21,6 +21,7 @@
 using ks::test::download;
 using ks::test::InteropTest;
 using namespace ks::pipeline;
+using ks::scene::Session;
 using ks::teach::ProbeRequest;
 using ks::teach::StageProbe;
 using ks::teach::VariantKind;

@@ -1,7 +1,7 @@
 #pragma once
 // A project resource's contents on the host, as an array of T (through GL; not while mapped).
 
-#include "ks/pipeline/session.hpp"
+#include "ks/scene/session.hpp"
 
 #include <cstring>
 #include <string>
@@ -10,7 +10,7 @@
 namespace ks::test {
 
 template <class T>
-std::vector<T> download(const ks::pipeline::Session& s, const std::string& name)
+std::vector<T> download(const ks::scene::Session& s, const std::string& name)
 {
     const auto bytes = s.pipeline().resources().download(name);
     std::vector<T> out(bytes.size() / sizeof(T));

@@ -6,8 +6,8 @@
 #include "ks/array/algorithm_source.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/pipeline/array_stages.hpp"
+#include "ks/pipeline/check.hpp"
 #include "ks/pipeline/kernel_signature.hpp"
-#include "ks/project/check.hpp"
 #include "ks/rtc/compiler.hpp"
 
 #include <gtest/gtest.h>
@@ -15,6 +15,7 @@
 #include <regex>
 
 using namespace ks::pipeline;
+using ks::project::ScalarType;
 namespace fs = std::filesystem;
 
 namespace {
@@ -101,14 +102,14 @@ TEST(ArrayMath, ValidateCompilesTheGeneratedKernel)
 {
     ks::rtc::CompileCache cache;
     const auto good = withStage(R"({"kind": "math", "name": "m", "expression": "vel = vel + dt*acc"})");
-    EXPECT_TRUE(ks::project::checkArrayStage(good, good.stages[0], cache).empty());
+    EXPECT_TRUE(ks::pipeline::checkArrayStage(good, good.stages[0], cache).empty());
     // Binds, but is not C++: the compile's error comes back as a problem at the stage.
     const auto bad = withStage(R"({"kind": "math", "name": "m", "expression": "vel = vel +* / acc"})");
-    const auto problems = ks::project::checkArrayStage(bad, bad.stages[0], cache);
+    const auto problems = ks::pipeline::checkArrayStage(bad, bad.stages[0], cache);
     ASSERT_FALSE(problems.empty());
     EXPECT_NE(problems[0].message.find("does not compile"), std::string::npos) << problems[0].message;
     const auto unbound = withStage(R"({"kind": "math", "name": "m", "expression": "vel = vel + wind"})");
-    EXPECT_EQ(ks::project::checkArrayStage(unbound, unbound.stages[0], cache).size(), 1u);
+    EXPECT_EQ(ks::pipeline::checkArrayStage(unbound, unbound.stages[0], cache).size(), 1u);
 }
 
 // ----- reductions
@@ -152,10 +153,10 @@ TEST(Reduce, EveryBuiltinAndCustomKernelCompilesForSm90)
     expectCompilesForSm90(ks::array::generateReduction(plan.spec).source, "reduce_custom.cu");
     EXPECT_EQ(n, 12);
     ks::rtc::CompileCache cache;
-    EXPECT_TRUE(ks::project::checkArrayStage(p, p.stages[0], cache).empty());
+    EXPECT_TRUE(ks::pipeline::checkArrayStage(p, p.stages[0], cache).empty());
     const auto bad = withStage(R"({"kind": "reduce", "source": "vel", "op": "custom", "reduce": "a +* b",
                                    "neutral": "0"})");
-    EXPECT_FALSE(ks::project::checkArrayStage(bad, bad.stages[0], cache).empty());
+    EXPECT_FALSE(ks::pipeline::checkArrayStage(bad, bad.stages[0], cache).empty());
 }
 
 TEST(Reduce, IntoMustHoldEveryComponent)
@@ -202,7 +203,7 @@ TEST(ArrayStages, ShippedProjectsValidate)
     for (const char* name : {"pi.json", "particles.json"}) {
         const auto loaded = ks::project::loadProject(ks::test::sourceDir() / "projects" / name);
         ASSERT_TRUE(loaded.ok()) << name;
-        for (const auto& problem : ks::project::checkProject(*loaded.project, cache))
+        for (const auto& problem : ks::pipeline::checkProject(*loaded.project, cache))
             ADD_FAILURE() << name << ": " << problem.format();
         bool arrays = false;
         for (const auto& s : loaded.project->stages)
@@ -227,7 +228,7 @@ TEST(RegisterFlags, KernelOutputsOfDiscardBuffersAreWriteDiscard)
             sig = k;
     ASSERT_TRUE(sig);
     const auto uses = deriveUses(p, {&*sig});
-    using F = ks::cuda::RegisterFlags;
+    using F = ks::interop::RegisterFlags;
     EXPECT_EQ(*deriveRegisterFlags(p.resources[0], uses[0]), F::ReadOnly);
     EXPECT_EQ(*deriveRegisterFlags(p.resources[1], uses[1]), F::WriteDiscard);
     EXPECT_EQ(*deriveRegisterFlags(p.resources[2], uses[2]), F::None);

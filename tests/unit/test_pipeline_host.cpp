@@ -5,9 +5,9 @@
 #include "ks/pipeline/kernel_signature.hpp"
 #include "ks/pipeline/kernel_stage.hpp"
 #include "ks/pipeline/resources.hpp"
-#include "ks/pipeline/session.hpp"
 #include "ks/render/camera.hpp"
 #include "ks/render/colormap.hpp"
+#include "ks/scene/session.hpp"
 
 #include "test_support.hpp"
 
@@ -15,7 +15,12 @@
 #include <fstream>
 
 using namespace ks::pipeline;
-using ks::cuda::RegisterFlags;
+using ks::interop::RegisterFlags;
+using ks::project::parseValueType;
+using ks::project::ScalarType;
+using ks::project::ValueType;
+using ks::scene::dumpDescr;
+using ks::scene::dumpShape;
 
 TEST(KernelSignature, FindsKernelsAndParameters)
 {

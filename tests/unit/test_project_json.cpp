@@ -1,6 +1,6 @@
 // The position-tracking JSON reader and project parsing: each malformed case gives its message at
 // its line:column, and a good project round-trips through save.
-#include "ks/project/check.hpp"
+#include "ks/pipeline/check.hpp"
 #include "ks/project/json.hpp"
 #include "ks/project/project.hpp"
 
@@ -218,7 +218,7 @@ TEST(ProjectCheck, BindingMismatchesNameBothSides)
     const LoadResult r = parseProject(text, dir / "p.json");
     ASSERT_TRUE(r.ok());
     ks::rtc::CompileCache cache;
-    const std::vector<Problem> problems = checkProject(*r.project, cache);
+    const std::vector<Problem> problems = ks::pipeline::checkProject(*r.project, cache);
     ASSERT_EQ(problems.size(), 4u);
     EXPECT_NE(problems[0].format().find(":10:24: error: argument 1 of k: buffer \"p\" holds \"float\" but the kernel "
                                         "takes 'const float4* p'"),
@@ -250,7 +250,7 @@ TEST(ProjectCheck, CompileErrorsPointAtTheKernelLine)
                                       dir / "p.json");
     ASSERT_TRUE(r.ok());
     ks::rtc::CompileCache cache;
-    const std::vector<Problem> problems = checkProject(*r.project, cache);
+    const std::vector<Problem> problems = ks::pipeline::checkProject(*r.project, cache);
     ASSERT_EQ(problems.size(), 1u);
     EXPECT_EQ(problems[0].file, dir / "k.cu");
     EXPECT_EQ(problems[0].pos.line, 3);
@@ -272,7 +272,7 @@ TEST(ProjectCheck, ShippedProjectsValidate)
             ADD_FAILURE() << p.format();
         if (!r.ok())
             continue;
-        for (const auto& p : checkProject(*r.project, cache))
+        for (const auto& p : ks::pipeline::checkProject(*r.project, cache))
             ADD_FAILURE() << p.format();
     }
     EXPECT_GE(count, 15); // 8 demos and 7 teaching projects

@@ -2,13 +2,13 @@
 #include "ks/core/unique_handle.hpp"
 #include "ks/cuda/context.hpp"
 #include "ks/cuda/event.hpp"
-#include "ks/cuda/graphics_resource.hpp"
 #include "ks/cuda/memory.hpp"
 #include "ks/cuda/module.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/cuda/surface.hpp"
 #include "ks/gl/egl_context.hpp"
 #include "ks/gl/objects.hpp"
+#include "ks/interop/graphics_resource.hpp"
 
 #include <gtest/gtest.h>
 
@@ -28,8 +28,8 @@ static_assert(kMoveOnly<ks::cuda::DeviceMemory>);
 static_assert(kMoveOnly<ks::cuda::PinnedHostMemory>);
 static_assert(kMoveOnly<ks::cuda::Module>);
 static_assert(kMoveOnly<ks::cuda::Function>);
-static_assert(kMoveOnly<ks::cuda::GraphicsResource>);
-static_assert(kMoveOnly<ks::cuda::ScopedMap>);
+static_assert(kMoveOnly<ks::interop::GraphicsResource>);
+static_assert(kMoveOnly<ks::interop::ScopedMap>);
 static_assert(kMoveOnly<ks::cuda::SurfaceObject>);
 static_assert(kMoveOnly<ks::cuda::TextureObject>);
 static_assert(kMoveOnly<ks::gl::Buffer>);
@@ -100,7 +100,7 @@ TEST(RaiiTypes, DefaultConstructedAreEmptyAndDestroyWithoutADriver)
     ks::cuda::DeviceMemory mem;
     ks::cuda::Module module;
     ks::cuda::Function fn;
-    ks::cuda::GraphicsResource res;
+    ks::interop::GraphicsResource res;
     ks::cuda::SurfaceObject surf;
     ks::gl::Buffer buf;
     ks::gl::Texture2D tex;

@@ -30,9 +30,9 @@ ThreadColorsDemo::ThreadColorsDemo(const DemoConfig& config, bool cudaReady)
         m_status = "not running: CUDA is unavailable";
         return;
     }
-    m_resource = cuda::GraphicsResource::registerImage(m_texture.name(), GL_TEXTURE_2D,
-                                                       cuda::RegisterFlags::SurfaceLoadStore |
-                                                           cuda::RegisterFlags::WriteDiscard);
+    m_resource = interop::GraphicsResource::registerImage(m_texture.name(), GL_TEXTURE_2D,
+                                                          interop::RegisterFlags::SurfaceLoadStore |
+                                                              interop::RegisterFlags::WriteDiscard);
     m_start = cuda::Event(cuda::Event::Create{});
     m_stop = cuda::Event(cuda::Event::Create{});
     m_status = "waiting for the first build of the kernel";
@@ -112,7 +112,7 @@ bool ThreadColorsDemo::frame(float timeSeconds, CUstream stream)
         return false;
     try {
         auto t0 = Clock::now();
-        cuda::ScopedMap map({&m_resource}, stream);
+        interop::ScopedMap map({&m_resource}, stream);
         m_timings.mapUs = microsSince(t0);
         cuda::SurfaceObject surface(map.array(0));
         CUsurfObject surf = surface.get();

@@ -15,6 +15,7 @@
 namespace ks::pipeline {
 
 using project::Project;
+using project::ScalarType;
 using project::StageDesc;
 
 namespace {

@@ -108,13 +108,13 @@ KernelParam parseParam(std::string_view text, int line)
     if (stars == 1) {
         p.kind = KernelParam::Kind::Pointer;
         p.constPointee = constBeforeStar;
-        p.type = parseValueType(baseName);
+        p.type = project::parseValueType(baseName);
     } else if (stars == 0 && (baseName == "cudaSurfaceObject_t" || baseName == "CUsurfObject")) {
         p.kind = KernelParam::Kind::Surface;
     } else if (stars == 0 && (baseName == "cudaTextureObject_t" || baseName == "CUtexObject")) {
         p.kind = KernelParam::Kind::Texture;
     } else if (stars == 0) {
-        p.type = parseValueType(baseName);
+        p.type = project::parseValueType(baseName);
         p.kind = p.type ? KernelParam::Kind::Value : KernelParam::Kind::Unknown;
     }
     return p;

@@ -10,6 +10,8 @@
 namespace ks::pipeline {
 
 using project::ArgBinding;
+using project::ScalarType;
+using project::ValueType;
 
 ArgSlot packValue(const ValueType& type, const std::array<double, 4>& values)
 {

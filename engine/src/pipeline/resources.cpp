@@ -3,8 +3,8 @@
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
 #include "ks/cuda/event.hpp"
-#include "ks/cuda/gl_shared_memory.hpp"
 #include "ks/cuda/memory.hpp"
+#include "ks/interop/gl_shared_memory.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -15,6 +15,7 @@ namespace ks::pipeline {
 
 using project::ArgBinding;
 using project::ResourceDesc;
+using project::ScalarType;
 using project::StageKind;
 using project::TextureFormat;
 
@@ -23,7 +24,7 @@ using project::TextureFormat;
 struct Resource::Mirror {
     static constexpr int kSlots = 3;
     cuda::Array array;
-    std::array<cuda::GlSharedBuffer, kSlots> slots;
+    std::array<interop::GlSharedBuffer, kSlots> slots;
     std::array<cuda::Event, kSlots> copied;
     std::array<GLsync, kSlots> readByGl{};
     std::array<std::int64_t, kSlots> version{}; // the copy each slot holds (0: none)
@@ -207,9 +208,9 @@ std::vector<ResourceUse> deriveUses(const project::Project& p, const std::vector
     return uses;
 }
 
-std::optional<cuda::RegisterFlags> deriveRegisterFlags(const ResourceDesc& d, const ResourceUse& u)
+std::optional<interop::RegisterFlags> deriveRegisterFlags(const ResourceDesc& d, const ResourceUse& u)
 {
-    using F = cuda::RegisterFlags;
+    using F = interop::RegisterFlags;
     if (!u.any())
         return std::nullopt;
     if (d.isTexture()) {
@@ -224,18 +225,18 @@ std::optional<cuda::RegisterFlags> deriveRegisterFlags(const ResourceDesc& d, co
     return F::None;
 }
 
-std::string describeFlags(cuda::RegisterFlags f)
+std::string describeFlags(interop::RegisterFlags f)
 {
     const unsigned v = unsigned(f);
     std::string out;
     auto add = [&](const char* s) { out += (out.empty() ? "" : " | ") + std::string(s); };
-    if (v & unsigned(cuda::RegisterFlags::ReadOnly))
+    if (v & unsigned(interop::RegisterFlags::ReadOnly))
         add("read-only");
-    if (v & unsigned(cuda::RegisterFlags::SurfaceLoadStore))
+    if (v & unsigned(interop::RegisterFlags::SurfaceLoadStore))
         add("surface load/store");
-    if (v & unsigned(cuda::RegisterFlags::WriteDiscard))
+    if (v & unsigned(interop::RegisterFlags::WriteDiscard))
         add("write-discard");
-    if (v & unsigned(cuda::RegisterFlags::TextureGather))
+    if (v & unsigned(interop::RegisterFlags::TextureGather))
         add("texture gather");
     return out.empty() ? "read/write" : out;
 }
@@ -271,7 +272,7 @@ ResourceSet::ResourceSet(const project::Project& project, const std::vector<Reso
         if (r->isTexture()) {
             createTexture(*r);
             if (r->flags && r->desc.sharedInterop) {
-                if (const std::string why = cuda::glSharedMemoryUnsupported(); why.empty())
+                if (const std::string why = interop::glSharedMemoryUnsupported(); why.empty())
                     createMirror(*r);
                 else
                     log::warning("texture \"" + r->desc.name + "\": \"interop\": \"shared\" is unavailable (" + why +
@@ -350,7 +351,7 @@ void ResourceSet::createMirror(Resource& r)
     m->array = cuda::Array(d.width, d.height, rgba8 ? CU_AD_FORMAT_UNSIGNED_INT8 : CU_AD_FORMAT_FLOAT,
                            d.format == TextureFormat::R32F ? 1u : 4u);
     for (int i = 0; i < Resource::Mirror::kSlots; ++i) {
-        m->slots[std::size_t(i)] = cuda::GlSharedBuffer(d.bytes());
+        m->slots[std::size_t(i)] = interop::GlSharedBuffer(d.bytes());
         m->copied[std::size_t(i)] = cuda::Event(cuda::Event::Create{});
     }
     clearArray(m->array.get(), d); // the same initial contents as the GL texture
@@ -392,7 +393,7 @@ void ResourceSet::createBuffers()
         }
         b->buffer = gl::Buffer(data.size(), data.data());
         if (b->flags)
-            b->registration = cuda::GraphicsResource::registerBuffer(b->buffer.name(), *b->flags);
+            b->registration = interop::GraphicsResource::registerBuffer(b->buffer.name(), *b->flags);
         for (Resource* r : b->members) {
             r->buffer.name = b->buffer.name();
             r->registrations += b->flags ? 1 : 0;
@@ -459,7 +460,7 @@ void ResourceSet::registerTexture(Resource& r)
     r.textureObject = {};
     r.objectsArray = nullptr;
     r.registration = {};
-    r.registration = cuda::GraphicsResource::registerImage(r.texture.name(), GL_TEXTURE_2D, *r.flags);
+    r.registration = interop::GraphicsResource::registerImage(r.texture.name(), GL_TEXTURE_2D, *r.flags);
     ++r.registrations;
 }
 
@@ -570,7 +571,7 @@ double ResourceSet::map(CUstream stream)
     using Clock = std::chrono::steady_clock;
     auto us = [](Clock::time_point a, Clock::time_point b) { return std::chrono::duration<double, std::micro>(b - a).count(); };
     const auto t0 = Clock::now();
-    m_map = cuda::ScopedMap(m_handles, stream);
+    m_map = interop::ScopedMap(m_handles, stream);
     const auto t1 = Clock::now();
     m_costs.mapCallUs = us(t0, t1);
     // One query per registration: pointers and arrays may differ on every map, so they are never
@@ -602,7 +603,7 @@ int ResourceSet::makeObjects(Resource& r)
     r.textureObject = {};
     r.objectsArray = nullptr;
     int made = 0;
-    if (unsigned(*r.flags) & unsigned(cuda::RegisterFlags::SurfaceLoadStore)) {
+    if (unsigned(*r.flags) & unsigned(interop::RegisterFlags::SurfaceLoadStore)) {
         r.surfaceObject = cuda::SurfaceObject(r.array);
         ++made;
     }

@@ -15,8 +15,6 @@
 namespace ks::project {
 
 namespace fs = std::filesystem;
-using pipeline::ScalarType;
-using pipeline::ValueType;
 
 std::string Problem::format() const
 {
@@ -267,7 +265,7 @@ std::optional<ValueType> readType(ObjectReader& r, const std::string& key, Conte
     const Json* v = r.typed(key, Json::Type::String, required);
     if (!v)
         return std::nullopt;
-    auto t = pipeline::parseValueType(v->string());
+    auto t = parseValueType(v->string());
     if (!t)
         ctx.error(v->pos(), "unknown type " + inQuotes(v->string()) +
                                 "; expected a CUDA scalar or vector type such as \"float\", \"int\", \"uint\", "
@@ -291,12 +289,12 @@ void readValues(const Json& v, const ValueType& type, std::array<double, 4>& out
     if (!(v.isNumber() || v.isBool() || arrayOk) || values.size() != n) {
         ctx.error(v.pos(), what + " must be " + (n == 1 ? std::string("a number") : "an array of " + std::to_string(n) +
                                                                                          " numbers") +
-                               " for type " + inQuotes(pipeline::cudaTypeName(type)));
+                               " for type " + inQuotes(cudaTypeName(type)));
         return;
     }
     for (std::size_t i = 0; i < n; ++i) {
-        if (!pipeline::isFloat(type.scalar) && values[i] != std::floor(values[i])) {
-            ctx.error(v.pos(), what + " must be integers for type " + inQuotes(pipeline::cudaTypeName(type)));
+        if (!isFloat(type.scalar) && values[i] != std::floor(values[i])) {
+            ctx.error(v.pos(), what + " must be integers for type " + inQuotes(cudaTypeName(type)));
             return;
         }
         out[i] = values[i];
@@ -707,9 +705,9 @@ void resolveNames(Project& p, Context& ctx)
             ctx.error(v.pos, "view " + inQuotes(v.name) + " needs a 2-D buffer (with \"shape\"); " + inQuotes(src->name) +
                                  " is 1-D");
         if (src && v.kind == ViewKind::Points && !src->isTexture() &&
-            (src->element.components < 2 || !pipeline::isFloat(src->element.scalar)))
+            (src->element.components < 2 || !isFloat(src->element.scalar)))
             ctx.error(v.pos, "a points view needs float2, float3 or float4 positions; " + inQuotes(src->name) + " is " +
-                                 pipeline::cudaTypeName(src->element));
+                                 cudaTypeName(src->element));
         needResource(v.colors, v.pos, "\"colors\" of view " + inQuotes(v.name), ResourceKind::Buffer);
         needResource(v.scalar, v.pos, "\"scalar\" of view " + inQuotes(v.name), ResourceKind::Buffer);
     }
@@ -788,7 +786,7 @@ using OJson = nlohmann::ordered_json;
 
 OJson values(const std::array<double, 4>& v, const ValueType& t)
 {
-    auto one = [&](double x) { return pipeline::isFloat(t.scalar) ? OJson(x) : OJson(std::int64_t(x)); };
+    auto one = [&](double x) { return isFloat(t.scalar) ? OJson(x) : OJson(std::int64_t(x)); };
     if (t.components == 1)
         return one(v[0]);
     OJson a = OJson::array();
@@ -801,7 +799,7 @@ std::string typeName(const ValueType& t)
 {
     if (t.color)
         return t.components == 3 ? "color3" : "color";
-    return pipeline::cudaTypeName(t) == "unsigned int" ? "uint" : pipeline::cudaTypeName(t);
+    return cudaTypeName(t) == "unsigned int" ? "uint" : cudaTypeName(t);
 }
 
 OJson dims(const std::array<unsigned, 3>& d)

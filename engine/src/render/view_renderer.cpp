@@ -11,7 +11,7 @@
 namespace ks::render {
 
 namespace fs = std::filesystem;
-using pipeline::ScalarType;
+using project::ScalarType;
 
 namespace {
 
@@ -45,7 +45,7 @@ void bindStorage(GLuint index, const gl::BufferRange& r)
         glBindBufferRange(GL_SHADER_STORAGE_BUFFER, index, r.name, GLintptr(r.offset), GLsizeiptr(r.size));
 }
 
-bool isFloatVector(const pipeline::ValueType& t, int components)
+bool isFloatVector(const project::ValueType& t, int components)
 {
     return t.scalar == ScalarType::Float32 && t.components == components;
 }
@@ -160,7 +160,7 @@ void ViewRenderer::drawImage(const project::ViewDesc& v, const ViewInputs& in, c
             mode = 3;
         else
             throwUsage("ViewRenderer", "an image view shows float (through a colour map), float4 or uchar4 buffers; \"" +
-                                           v.source + "\" holds " + pipeline::cudaTypeName(s.element));
+                                           v.source + "\" holds " + project::cudaTypeName(s.element));
     }
     const gl::ShaderProgram& p = program("image").program;
     glUseProgram(p.name());
@@ -270,7 +270,7 @@ void ViewRenderer::drawPlot(const project::ViewDesc& v, const ViewInputs& in)
     const ViewSource& s = in.source;
     if (s.buffer.empty() || !isFloatVector(s.element, 1))
         throwUsage("ViewRenderer", "a plot view draws a float buffer; \"" + v.source + "\" holds " +
-                                       pipeline::cudaTypeName(s.element));
+                                       project::cudaTypeName(s.element));
     const gl::ShaderProgram& p = program("plot").program;
     glUseProgram(p.name());
     bindStorage(0, s.buffer);

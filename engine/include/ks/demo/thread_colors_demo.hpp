@@ -13,9 +13,9 @@
 // status() says why nothing is launched.
 
 #include "ks/cuda/event.hpp"
-#include "ks/cuda/graphics_resource.hpp"
 #include "ks/cuda/module.hpp"
 #include "ks/gl/objects.hpp"
+#include "ks/interop/graphics_resource.hpp"
 #include "ks/rtc/compiler.hpp"
 #include "ks/rtc/kernel_signature.hpp"
 #include "ks/rtc/live_module.hpp"
@@ -103,7 +103,7 @@ private:
     gl::Texture2D m_texture;
     std::shared_ptr<const rtc::CompileResult> m_offered;
     // Declared after the texture: unregistered before the GL texture is deleted.
-    cuda::GraphicsResource m_resource;
+    interop::GraphicsResource m_resource;
     rtc::LiveModule m_live; // the last good module: the engine's swap rules
     cuda::Function m_kernel;
     std::string m_symbol;

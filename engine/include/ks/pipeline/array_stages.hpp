@@ -36,7 +36,7 @@ struct MathOperand {
     enum class Kind { Resource, Parameter, Builtin };
     Kind kind = Kind::Resource;
     std::string name;
-    ValueType type; // the resource's element, the parameter's or builtin's type
+    project::ValueType type; // the resource's element, the parameter's or builtin's type
 };
 
 struct MathPlan {
@@ -60,11 +60,12 @@ std::string mathSource(const MathPlan& plan);
 
 struct ReducePlan {
     std::string error;
-    std::string source;          // the buffer reduced
-    std::string into;            // optional buffer receiving the result (first element)
-    ValueType element;           // of the source
-    ScalarType accumulate = ScalarType::Float32; // the read-out's scalar type
-    array::ReductionSpec spec;   // reduces every component separately in one pass
+    std::string source;         // the buffer reduced
+    std::string into;           // optional buffer receiving the result (first element)
+    project::ValueType element; // of the source
+    // the read-out's scalar type
+    project::ScalarType accumulate = project::ScalarType::Float32;
+    array::ReductionSpec spec; // reduces every component separately in one pass
 };
 
 // sum, min, max of every component of `source` (a float4 buffer gives four values), or "custom":
@@ -78,7 +79,7 @@ ReducePlan planReduce(const project::Project& project, const project::StageDesc&
 struct RandomPlan {
     std::string error;
     std::string target;
-    ValueType element;
+    project::ValueType element;
 };
 // generator xorwow/philox/mrg32k3a/sobol32; uniform (in [low, high)), normal, lognormal into float or
 // double buffers; poisson into uint32 (or int32) buffers.

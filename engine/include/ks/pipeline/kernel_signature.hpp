@@ -7,7 +7,7 @@
 // found. When the compile service's parameter discovery (checked against cuFuncGetParamInfo) is
 // available it supersedes this for loaded modules.
 
-#include "ks/pipeline/value_type.hpp"
+#include "ks/project/value_type.hpp"
 
 #include <optional>
 #include <string>
@@ -21,7 +21,7 @@ struct KernelParam {
     Kind kind = Kind::Unknown;
     std::string name;
     std::string typeText;              // as written, whitespace normalised: "const float4 *"
-    std::optional<ValueType> type;     // pointee for Pointer, the value for Value; nullopt if not a CUDA type
+    std::optional<project::ValueType> type; // pointee for Pointer, the value for Value; nullopt if not a CUDA type
     bool constPointee = false;         // `const T*`: the kernel only reads
     int line = 0;                      // 1-based line of the parameter in the source
 };

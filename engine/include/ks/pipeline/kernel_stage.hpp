@@ -19,7 +19,7 @@ struct ArgSlot {
     std::size_t size = 0;
 };
 // `values` converted to `type` (C++ conversions), packed as CUDA lays the type out.
-ArgSlot packValue(const ValueType& type, const std::array<double, 4>& values);
+ArgSlot packValue(const project::ValueType& type, const std::array<double, 4>& values);
 ArgSlot packPointer(std::uint64_t value); // device pointers, surface and texture objects
 
 // The grid that covers `extent` (x, y) with `block`: ceil(extent / block) per axis.

@@ -15,7 +15,7 @@
 //
 // A texture with "interop": "shared" that CUDA uses is not registered: CUDA owns its texels in a
 // CUDA array (its `array` and objects always valid), and after each frame queueMirrors() copies
-// them into the next of three slots of memory CUDA shares with GL (ks/cuda/gl_shared_memory.hpp);
+// them into the next of three slots of memory CUDA shares with GL (ks/interop/gl_shared_memory.hpp);
 // publish() waits on the host for a slot's copy and copies it into the GL texture with a compute
 // pass, bit for bit. Before CUDA copies into a slot again, the host waits for GL's fence on
 // it. Nothing is mapped, so such a frame does not pay for ordering CUDA after GL and GL after CUDA
@@ -25,9 +25,9 @@
 // Contract: the GL context (and, with CUDA, the CUDA context on the GPU rendering GL) is current on
 // the calling thread for every call, construction and destruction included.
 
-#include "ks/cuda/graphics_resource.hpp"
 #include "ks/cuda/surface.hpp"
 #include "ks/gl/objects.hpp"
+#include "ks/interop/graphics_resource.hpp"
 #include "ks/pipeline/kernel_signature.hpp"
 #include "ks/project/project.hpp"
 
@@ -55,14 +55,14 @@ std::vector<ResourceUse> deriveUses(const project::Project& project,
                                     const std::vector<const KernelSignature*>& signatures);
 
 // The register flags for a resource used as `use`; nullopt when CUDA never touches it.
-std::optional<cuda::RegisterFlags> deriveRegisterFlags(const project::ResourceDesc& desc, const ResourceUse& use);
-std::string describeFlags(cuda::RegisterFlags flags); // "read-only", "surface load/store | write-discard"
+std::optional<interop::RegisterFlags> deriveRegisterFlags(const project::ResourceDesc& desc, const ResourceUse& use);
+std::string describeFlags(interop::RegisterFlags flags); // "read-only", "surface load/store | write-discard"
 
 // A typed view of a mapped buffer for this frame. (The random, math and reduce stages take
 // ks::array::DeviceArray views of the same pointer: array_stages.hpp.)
 struct BufferView {
     CUdeviceptr data = 0;
-    ValueType element;
+    project::ValueType element;
     std::int64_t count = 0;
     std::optional<std::array<std::int64_t, 2>> shape; // {height, width}
     std::size_t bytes() const { return std::size_t(count) * element.size(); }
@@ -80,13 +80,13 @@ struct InteropCosts {
 
 struct Resource {
     project::ResourceDesc desc;
-    std::optional<cuda::RegisterFlags> flags; // registered with these; nullopt: CUDA does not use it
+    std::optional<interop::RegisterFlags> flags; // registered with these; nullopt: CUDA does not use it
     // A buffer: its bytes in the GL buffer it shares with the other buffers of the same flags
     // (owned by the ResourceSet).
     gl::BufferRange buffer;
     gl::Texture2D texture;
     // A texture's registration. Declared after the texture: unregistered before it is deleted.
-    cuda::GraphicsResource registration;
+    interop::GraphicsResource registration;
     int registrations = 0; // how many times it was registered, or a shared texture's CUDA storage made
 
     ResourceUse use; // how the stages use it (decides which of the objects below exist)
@@ -177,9 +177,9 @@ public:
 private:
     // One GL buffer holding the buffers of one set of flags, registered once (when flags is set).
     struct SharedBuffer {
-        std::optional<cuda::RegisterFlags> flags;
+        std::optional<interop::RegisterFlags> flags;
         gl::Buffer buffer;
-        cuda::GraphicsResource registration; // after the buffer: unregistered before it is deleted
+        interop::GraphicsResource registration; // after the buffer: unregistered before it is deleted
         std::vector<Resource*> members;
     };
     // What the i-th handle of the map call is: a shared buffer or a texture.
@@ -198,9 +198,9 @@ private:
     std::vector<std::unique_ptr<Resource>> m_resources;
     std::vector<std::unique_ptr<SharedBuffer>> m_shared;
     std::vector<Resource*> m_registered;
-    cuda::ScopedMap m_map;
+    interop::ScopedMap m_map;
     std::vector<Mapped> m_mapped;                          // parallel to m_handles
-    std::vector<const cuda::GraphicsResource*> m_handles; // for the map call
+    std::vector<const interop::GraphicsResource*> m_handles; // for the map call
     InteropCosts m_costs;
     bool m_cuda = false;
     std::vector<Resource*> m_mirrored; // shared textures

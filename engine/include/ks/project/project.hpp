@@ -7,8 +7,8 @@
 // missing file, unknown name) is a Problem with the file, the line:column in it and what was
 // expected. A load with problems gives no project, so the caller keeps the one it has.
 
-#include "ks/pipeline/value_type.hpp"
 #include "ks/project/json.hpp"
+#include "ks/project/value_type.hpp"
 
 #include <array>
 #include <cstdint>
@@ -37,7 +37,7 @@ struct ResourceDesc {
     ResourceKind kind = ResourceKind::Buffer;
     SourcePos pos;
     // Buffers: element type and count; `shape` {height, width} when 2-D (count = height * width).
-    pipeline::ValueType element;
+    ValueType element;
     std::int64_t count = 0;
     std::optional<std::array<std::int64_t, 2>> shape;
     // Textures: format and size, or the size of the first view showing it ("size": "viewport").
@@ -63,7 +63,7 @@ struct ResourceDesc {
 struct ParameterDesc {
     std::string name;
     SourcePos pos;
-    pipeline::ValueType type;
+    ValueType type;
     std::array<double, 4> value{};
     double min = 0, max = 1; // slider range
 };
@@ -73,7 +73,7 @@ struct ArgBinding {
     enum class Kind { Resource, Surface, Texture, Parameter, Builtin, Count, Width, Height, Literal };
     Kind kind = Kind::Literal;
     std::string name; // resource, parameter or builtin name
-    pipeline::ValueType literalType;
+    ValueType literalType;
     std::array<double, 4> literal{};
     SourcePos pos;
 };
@@ -83,7 +83,7 @@ enum class Builtin { Time, TimeStep, Frame, Mouse, MouseButtons, Viewport, Seed 
 struct BuiltinInfo {
     Builtin id;
     const char* name;
-    pipeline::ValueType type;
+    ValueType type;
     const char* meaning;
 };
 const std::vector<BuiltinInfo>& builtins();
@@ -172,7 +172,7 @@ struct LoadResult {
 
 // Parses `text` as the project file `file` (used for messages and relative paths): JSON, every
 // field and its type, names resolved, referenced files present. Kernel signatures are not checked
-// here (see checkProject in ks/project/check.hpp).
+// here (see checkProject in ks/pipeline/check.hpp).
 LoadResult parseProject(std::string_view text, const std::filesystem::path& file);
 // Reads and parses `file`.
 LoadResult loadProject(const std::filesystem::path& file);

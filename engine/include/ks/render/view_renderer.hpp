@@ -8,7 +8,6 @@
 // Needs its GL context current for every call, construction and destruction included.
 
 #include "ks/gl/objects.hpp"
-#include "ks/pipeline/value_type.hpp"
 #include "ks/project/project.hpp"
 #include "ks/render/camera.hpp"
 
@@ -23,7 +22,7 @@ namespace ks::render {
 struct ViewSource {
     gl::BufferRange buffer; // a buffer resource's bytes (its GL buffer may hold other resources too)
     const gl::Texture2D* texture = nullptr;
-    pipeline::ValueType element;
+    project::ValueType element;
     std::int64_t count = 0;
     int cols = 0, rows = 0; // 2-D buffers
     bool valid() const { return !buffer.empty() || texture; }

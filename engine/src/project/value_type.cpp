@@ -1,8 +1,8 @@
-#include "ks/pipeline/value_type.hpp"
+#include "ks/project/value_type.hpp"
 
 #include <array>
 
-namespace ks::pipeline {
+namespace ks::project {
 
 std::size_t scalarSize(ScalarType s) noexcept
 {
@@ -132,4 +132,4 @@ std::optional<ValueType> parseValueType(std::string_view name)
     return std::nullopt;
 }
 
-} // namespace ks::pipeline
+} // namespace ks::project

@@ -1,6 +1,8 @@
 #pragma once
 // A project running: its pipeline, the views drawing its resources, the camera, and the render
 // pass's GL timer. The app's panels and the headless runner both drive one of these.
+// ks::scene is the layer above both ks::pipeline and ks::render that joins them; neither of
+// those includes the other.
 //
 // Contract: GL (and with CUDA the CUDA) context current for every call, construction and
 // destruction included.
@@ -16,14 +18,14 @@
 #include <string>
 #include <vector>
 
-namespace ks::pipeline {
+namespace ks::scene {
 
 class Session {
 public:
-    Session(project::Project project, const PipelineOptions& options, const std::filesystem::path& shaderDir);
+    Session(project::Project project, const pipeline::PipelineOptions& options, const std::filesystem::path& shaderDir);
 
-    Pipeline& pipeline() { return *m_pipeline; }
-    const Pipeline& pipeline() const { return *m_pipeline; }
+    pipeline::Pipeline& pipeline() { return *m_pipeline; }
+    const pipeline::Pipeline& pipeline() const { return *m_pipeline; }
     render::OrbitCamera& camera() { return m_camera; }
     render::ViewRenderer& renderer() { return m_renderer; }
 
@@ -55,7 +57,7 @@ public:
     void dump(const std::string& name, const std::filesystem::path& path) const;
 
 private:
-    std::unique_ptr<Pipeline> m_pipeline;
+    std::unique_ptr<pipeline::Pipeline> m_pipeline;
     render::ViewRenderer m_renderer;
     render::OrbitCamera m_camera;
     render::GpuTimer m_timer;
@@ -80,7 +82,7 @@ struct FailedFrame {
 // The --timings JSON of a run: every finished frame's timings plus per-stage medians; with
 // `failed`, the frame that did not finish is the timeline's last entry ("failed": true, what and
 // where) and "complete" is false.
-std::string timingsJson(const project::Project& project, const std::vector<FrameTimings>& frames,
+std::string timingsJson(const project::Project& project, const std::vector<pipeline::FrameTimings>& frames,
                         const std::string& device, const FailedFrame* failed = nullptr);
 
-} // namespace ks::pipeline
+} // namespace ks::scene

@@ -1,5 +1,5 @@
 #pragma once
-// The element types of pipeline buffers and the value types of constants and kernel arguments:
+// The element types of a project's buffers and the value types of constants and kernel arguments:
 // a CUDA scalar type and a component count (float4 = Float32 x 4). Host side only.
 
 #include <cstddef>
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace ks::pipeline {
+namespace ks::project {
 
 enum class ScalarType { Int8, UInt8, Int16, UInt16, Int32, UInt32, Int64, UInt64, Float32, Float64 };
 
@@ -38,4 +38,4 @@ std::string numpyDescr(ScalarType s);
 // unknown.
 std::optional<ValueType> parseValueType(std::string_view name);
 
-} // namespace ks::pipeline
+} // namespace ks::project

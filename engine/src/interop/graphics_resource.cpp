@@ -1,11 +1,11 @@
-#include "ks/cuda/graphics_resource.hpp"
+#include "ks/interop/graphics_resource.hpp"
 
 #include "ks/core/error.hpp"
 
 #include <string>
 #include <utility>
 
-namespace ks::cuda {
+namespace ks::interop {
 
 void GraphicsResourceTraits::destroy(CUgraphicsResource h) noexcept
 {
@@ -116,4 +116,4 @@ CUarray ScopedMap::array(std::size_t i, unsigned layer, unsigned mipLevel) const
     return a;
 }
 
-} // namespace ks::cuda
+} // namespace ks::interop

@@ -1,4 +1,4 @@
-#include "ks/pipeline/session.hpp"
+#include "ks/scene/session.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/io/npy.hpp"
@@ -7,7 +7,14 @@
 
 #include <algorithm>
 
-namespace ks::pipeline {
+namespace ks::scene {
+
+using pipeline::FrameTimings;
+using pipeline::Pipeline;
+using pipeline::PipelineOptions;
+using pipeline::Resource;
+using pipeline::ResourceSet;
+using pipeline::StageTiming;
 
 Session::Session(project::Project project, const PipelineOptions& options, const std::filesystem::path& shaderDir)
     : m_pipeline(std::make_unique<Pipeline>(std::move(project), options)), m_renderer(shaderDir)
@@ -233,4 +240,4 @@ std::string timingsJson(const project::Project& project, const std::vector<Frame
     return j.dump(2) + "\n";
 }
 
-} // namespace ks::pipeline
+} // namespace ks::scene

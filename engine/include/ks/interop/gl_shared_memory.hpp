@@ -7,13 +7,16 @@
 //
 // Contract: the GL context and the CUDA context on the GPU rendering GL are current on the calling
 // thread for construction and destruction. Destruction waits for GL to finish with the buffer.
+//
+// ks::interop holds what needs both CUDA and GL (this and graphics_resource.hpp), so that ks::cuda
+// never includes ks::gl.
 
 #include "ks/cuda/driver.hpp"
 
 #include <cstddef>
 #include <string>
 
-namespace ks::cuda {
+namespace ks::interop {
 
 // Empty when this GL context and CUDA driver can share memory; otherwise why not.
 std::string glSharedMemoryUnsupported();
@@ -48,4 +51,4 @@ private:
     GLuint m_memory = 0, m_buffer = 0;
 };
 
-} // namespace ks::cuda
+} // namespace ks::interop

@@ -4,7 +4,7 @@
 // Register once (registration is expensive), map every frame. All resources of a frame are mapped
 // with one cuGraphicsMapResources call and unmapped with one cuGraphicsUnmapResources call:
 //
-//     ks::cuda::ScopedMap map({&texResource, &bufResource}, stream);
+//     ks::interop::ScopedMap map({&texResource, &bufResource}, stream);
 //     CUarray level0 = map.array(0);
 //     float* p = map.pointer<float>(1);
 //     // ... launches on `stream` ...
@@ -20,7 +20,7 @@
 #include <initializer_list>
 #include <vector>
 
-namespace ks::cuda {
+namespace ks::interop {
 
 enum class RegisterFlags : unsigned {
     None = CU_GRAPHICS_REGISTER_FLAGS_NONE,
@@ -94,4 +94,4 @@ private:
     CUstream m_stream = nullptr;
 };
 
-} // namespace ks::cuda
+} // namespace ks::interop

@@ -1,11 +1,11 @@
-#include "ks/cuda/gl_shared_memory.hpp"
+#include "ks/interop/gl_shared_memory.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/gl/gl.hpp"
 
 #include <utility>
 
-namespace ks::cuda {
+namespace ks::interop {
 
 CUmemAllocationProp exportableProperties()
 {
@@ -23,9 +23,9 @@ std::string glSharedMemoryUnsupported()
 {
     if (!GLAD_GL_EXT_memory_object || !GLAD_GL_EXT_memory_object_fd)
         return "the GL driver lacks GL_EXT_memory_object_fd";
-    if (!driverStatus().available)
-        return driverStatus().reason;
-    const DriverApi& api = driver();
+    if (!cuda::driverStatus().available)
+        return cuda::driverStatus().reason;
+    const cuda::DriverApi& api = cuda::driver();
     if (!api.cuMemCreate || !api.cuMemExportToShareableHandle || !api.cuMemGetAllocationGranularity)
         return "the CUDA driver lacks cuMemCreate or cuMemExportToShareableHandle";
     return {};
@@ -42,9 +42,9 @@ GlSharedBuffer::GlSharedBuffer(std::size_t bytes)
         KS_CU(cuMemCreate, &m_handle, m_bytes, &prop, 0);
         CUdeviceptr ptr = 0;
         KS_CU(cuMemAddressReserve, &ptr, m_bytes, 0, 0, 0);
-        if (const CUresult r = driver().cuMemMap(ptr, m_bytes, 0, m_handle, 0); r != CUDA_SUCCESS) {
+        if (const CUresult r = cuda::driver().cuMemMap(ptr, m_bytes, 0, m_handle, 0); r != CUDA_SUCCESS) {
             KS_CU_NOTHROW(cuMemAddressFree, ptr, m_bytes);
-            check(r, "cuMemMap");
+            cuda::check(r, "cuMemMap");
         }
         m_ptr = ptr;
         CUmemAccessDesc access{};
@@ -108,4 +108,4 @@ void GlSharedBuffer::release() noexcept
     m_bytes = 0;
 }
 
-} // namespace ks::cuda
+} // namespace ks::interop

@@ -1,4 +1,4 @@
-#include "ks/project/check.hpp"
+#include "ks/pipeline/check.hpp"
 
 #include "ks/array/algorithm_source.hpp"
 #include "ks/pipeline/array_stages.hpp"
@@ -6,23 +6,30 @@
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 
-namespace ks::project {
+namespace ks::pipeline {
 
-using pipeline::KernelParam;
-using pipeline::ValueType;
+using project::ArgBinding;
+using project::BuiltinInfo;
+using project::ParameterDesc;
+using project::Problem;
+using project::Project;
+using project::ResourceDesc;
+using project::StageDesc;
+using project::StageKind;
+using project::ValueType;
 
 namespace {
 
 std::string typeText(const ValueType& t)
 {
-    return "\"" + pipeline::cudaTypeName(t) + "\"";
+    return "\"" + project::cudaTypeName(t) + "\"";
 }
 
 // A value of type `have` may be passed where `want` is expected: same component count and both
 // integers or both floating point (widths convert).
 bool valueCompatible(const ValueType& have, const ValueType& want)
 {
-    return have.components == want.components && pipeline::isFloat(have.scalar) == pipeline::isFloat(want.scalar);
+    return have.components == want.components && project::isFloat(have.scalar) == project::isFloat(want.scalar);
 }
 
 } // namespace
@@ -30,7 +37,7 @@ bool valueCompatible(const ValueType& have, const ValueType& want)
 std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b, const KernelParam& param)
 {
     using Kind = ArgBinding::Kind;
-    const std::string paramText = pipeline::describeParam(param);
+    const std::string paramText = describeParam(param);
     if (param.kind == KernelParam::Kind::Unknown)
         return "parameter " + paramText + " has a type Kernelscope cannot bind";
     switch (b.kind) {
@@ -64,7 +71,7 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
     case Kind::Count:
     case Kind::Width:
     case Kind::Height: {
-        ValueType have{pipeline::ScalarType::Int32, 1};
+        ValueType have{project::ScalarType::Int32, 1};
         std::string what;
         if (b.kind == Kind::Parameter) {
             const ParameterDesc* q = p.parameter(b.name);
@@ -73,7 +80,7 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
             have = q->type;
             what = "parameter \"" + b.name + "\"";
         } else if (b.kind == Kind::Builtin) {
-            const BuiltinInfo* info = findBuiltin(b.name);
+            const BuiltinInfo* info = project::findBuiltin(b.name);
             if (!info)
                 return "\"" + b.name + "\" is not a builtin";
             have = info->type;
@@ -95,7 +102,7 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
     return std::nullopt;
 }
 
-std::vector<Problem> checkStageBindings(const Project& p, const StageDesc& s, const pipeline::KernelSignature& k)
+std::vector<Problem> checkStageBindings(const Project& p, const StageDesc& s, const KernelSignature& k)
 {
     std::vector<Problem> out;
     const std::filesystem::path file = p.file;
@@ -117,14 +124,14 @@ std::vector<Problem> checkArrayStage(const Project& p, const StageDesc& s, rtc::
     std::string error, source;
     try {
         if (s.kind == StageKind::Random) {
-            error = pipeline::planRandom(p, s).error;
+            error = planRandom(p, s).error;
         } else if (s.kind == StageKind::Math) {
-            const pipeline::MathPlan plan = pipeline::planMath(p, s);
+            const MathPlan plan = planMath(p, s);
             error = plan.error;
             if (error.empty())
-                source = pipeline::mathSource(plan);
+                source = mathSource(plan);
         } else if (s.kind == StageKind::Reduce) {
-            const pipeline::ReducePlan plan = pipeline::planReduce(p, s);
+            const ReducePlan plan = planReduce(p, s);
             error = plan.error;
             if (error.empty())
                 source = array::generateReduction(plan.spec).source;
@@ -168,8 +175,8 @@ std::vector<Problem> checkProject(const Project& p, rtc::CompileCache& cache, co
             out.push_back({p.file, s.filePos, "cannot read kernel file: " + e.text()});
             continue;
         }
-        const auto kernels = pipeline::findKernels(source);
-        const pipeline::KernelSignature* sig = nullptr;
+        const auto kernels = findKernels(source);
+        const KernelSignature* sig = nullptr;
         for (const auto& k : kernels)
             if (k.name == s.kernel && !k.templated)
                 sig = &k;
@@ -196,4 +203,4 @@ std::vector<Problem> checkProject(const Project& p, rtc::CompileCache& cache, co
     return out;
 }
 
-} // namespace ks::project
+} // namespace ks::pipeline

@@ -74,6 +74,7 @@ struct CheckedRecord {
     unsigned claimed;           // set by atomicCAS by the thread that recorded `first`
     unsigned failures;          // every refused access of the launch, the first included
 };
+static_assert(sizeof(CheckedFault) == 104 && sizeof(CheckedRecord) == 176, "one layout for NVRTC and the host");
 
 // The counters every variant gets (an array of kCounterCount unsigned ints, cleared by the host).
 enum Counter : unsigned {

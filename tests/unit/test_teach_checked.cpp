@@ -196,6 +196,19 @@ TEST(Checked, SmallKernelsCompileForHopper)
     EXPECT_NE(surface.compile.ptx.find("suld."), std::string::npos) << "the checked read is still made";
 }
 
+// __builtin_LINE() works under NVRTC and gives the user's line: the line of the access (set here
+// with #line to a number that stands out) is a constant in the code that fills the record.
+TEST(Checked, RecordsTheUsersLineOfTheAccess)
+{
+    const std::string src = "extern \"C\" __global__ void k(float* out, cudaSurfaceObject_t img)\n{\n"
+                            "#line 4321\n    out[threadIdx.x + 7] = 1.f;\n"
+                            "#line 8765\n    surf2Dwrite(2.f, img, 4 * threadIdx.x, 0);\n}\n";
+    const auto b = buildChecked(src, "k");
+    ASSERT_TRUE(b.compile.ok) << b.compile.log;
+    EXPECT_NE(b.compile.ptx.find(", 4321;"), std::string::npos) << b.compile.ptx;
+    EXPECT_NE(b.compile.ptx.find(", 8765;"), std::string::npos) << b.compile.ptx;
+}
+
 TEST(Checked, TemplateKernelCompiles)
 {
     const std::string src = ks::paths::readTextFile(ks::test::sourceDir() / "kernels" / "teaching" / "write_patterns.cu");

@@ -15,6 +15,7 @@
 #include "ks/teach/timeline.hpp"
 #include "ks/teach/variant_runner.hpp"
 
+#include "teach_test_support.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -26,69 +27,15 @@ using ks::cuda::LaunchConfig;
 using ks::teach::VariantKind;
 using ks::teach::WhoRecord;
 using ks::test::CudaTest;
+using ks::test::Loaded;
+using ks::test::SurfaceArray;
+using ks::test::download;
+using ks::test::expectBitwiseEqual;
+using ks::test::loadOriginal;
+using ks::test::loadVariant;
+using ks::test::teachingSource;
 
 namespace {
-
-ks::rtc::CompileOptions deviceOptions()
-{
-    ks::rtc::CompileOptions o;
-    o.arch = ks::cuda::queryDevice(0).archName();
-    o.includePaths.push_back((ks::test::sourceDir() / "kernels" / "include").string());
-    return o;
-}
-
-std::string teachingSource(const std::string& file)
-{
-    return ks::paths::readTextFile(ks::test::sourceDir() / "kernels" / "teaching" / file);
-}
-
-// A compiled kernel and the module that keeps it valid.
-struct Loaded {
-    ks::cuda::Module module;
-    ks::cuda::Function function;
-};
-
-Loaded loadOriginal(const std::string& source, const std::string& kernel, const std::string& templateArgs = {})
-{
-    std::vector<std::string> names;
-    if (!templateArgs.empty())
-        names.push_back(kernel + "<" + templateArgs + ">");
-    const auto r = ks::rtc::compile(source, "original.cu", deviceOptions(), names);
-    if (!r.ok)
-        throw std::runtime_error(r.log);
-    Loaded l{ks::cuda::Module(r.cubin.data()), {}};
-    l.function = l.module.function(names.empty() ? kernel : r.loweredNames.at(0));
-    return l;
-}
-
-Loaded loadVariant(const std::string& source, const std::string& kernel, VariantKind kind,
-                   const std::string& output = {}, const std::string& templateArgs = {})
-{
-    const auto b = ks::teach::buildVariant({source, "user.cu", kernel, kind, output}, deviceOptions(), templateArgs);
-    if (!b.compile.ok)
-        throw std::runtime_error(b.compile.log + "\n" + b.variant.source);
-    Loaded l{ks::cuda::Module(b.compile.cubin.data()), {}};
-    l.function = l.module.function(b.loweredEntry);
-    return l;
-}
-
-template <class T>
-std::vector<T> download(const ks::cuda::DeviceMemory& m)
-{
-    std::vector<T> v(m.size() / sizeof(T));
-    m.download(v.data(), m.size());
-    return v;
-}
-
-template <class T>
-void expectBitwiseEqual(const std::vector<T>& a, const std::vector<T>& b)
-{
-    ASSERT_EQ(a.size(), b.size());
-    std::size_t differing = 0;
-    for (std::size_t i = 0; i < a.size(); ++i)
-        differing += std::memcmp(&a[i], &b[i], sizeof(T)) != 0;
-    EXPECT_EQ(differing, 0u) << "elements where the instrumented variant differs from the original";
-}
 
 // What the canonical mapping says about element (x, y, z) of a launch with `block`.
 void expectWriter(const WhoRecord& r, unsigned x, unsigned y, unsigned z, Dim3 block, int smCount, const char* where)
@@ -133,46 +80,6 @@ void expectConsistentBlocks(const std::vector<WhoRecord>& records, const LaunchC
         EXPECT_LT(*orders.rbegin(), int(blocks));
     }
 }
-
-// An RGBA8 CUDA array that surfaces can write.
-struct SurfaceArray {
-    CUarray array = nullptr;
-    SurfaceArray(unsigned width, unsigned height)
-    {
-        CUDA_ARRAY3D_DESCRIPTOR d{};
-        d.Width = width;
-        d.Height = height;
-        d.Format = CU_AD_FORMAT_UNSIGNED_INT8;
-        d.NumChannels = 4;
-        d.Flags = CUDA_ARRAY3D_SURFACE_LDST;
-        KS_CU(cuArray3DCreate, &array, &d);
-    }
-    ~SurfaceArray() { KS_CU_NOTHROW(cuArrayDestroy, array); }
-    SurfaceArray(const SurfaceArray&) = delete;
-    SurfaceArray& operator=(const SurfaceArray&) = delete;
-
-    void copy(void* host, unsigned width, unsigned height, bool toArray) const
-    {
-        CUDA_MEMCPY2D c{};
-        c.WidthInBytes = width * 4;
-        c.Height = height;
-        if (toArray) {
-            c.srcMemoryType = CU_MEMORYTYPE_HOST;
-            c.srcHost = host;
-            c.srcPitch = width * 4;
-            c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-            c.dstArray = array;
-        } else {
-            c.srcMemoryType = CU_MEMORYTYPE_ARRAY;
-            c.srcArray = array;
-            c.dstMemoryType = CU_MEMORYTYPE_HOST;
-            c.dstHost = host;
-            c.dstPitch = width * 4;
-        }
-        KS_CU(cuMemcpy2DAsync, &c, nullptr);
-        KS_CU(cuCtxSynchronize);
-    }
-};
 
 class TeachGpu : public CudaTest {
 protected:

@@ -5,6 +5,7 @@
 #include "ks/teach/instrument.hpp"
 #include "ks/teach/kernel_source.hpp"
 
+#include "kernel_options.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -19,10 +20,7 @@ using ks::teach::VariantKind;
 
 ks::rtc::CompileOptions hopper()
 {
-    ks::rtc::CompileOptions o;
-    o.arch = "sm_90";
-    o.includePaths.push_back((ks::test::sourceDir() / "kernels" / "include").string());
-    return o;
+    return ks::test::kernelOptions("sm_90");
 }
 
 std::string teachingSource(const std::string& file)

@@ -77,14 +77,56 @@ std::string closeNamespaces(const KernelDefinition& k)
     return s;
 }
 
-std::string callUser(const KernelDefinition& k, std::size_t recorded, const std::string& recordedArgument)
+// The call of the user's code; `arguments[i]`, where not empty, replaces the wrapper's ks_p<i>.
+std::string callUser(const KernelDefinition& k, const std::vector<std::string>& arguments)
 {
     std::string c = "    ks_user_" + k.name + userArguments(k) + "(";
     for (std::size_t i = 0; i < k.params.size(); ++i) {
         c += i ? ", " : "";
-        c += i == recorded ? recordedArgument : "ks_p" + std::to_string(i);
+        c += i < arguments.size() && !arguments[i].empty() ? arguments[i] : "ks_p" + std::to_string(i);
     }
     return c + ");\n";
+}
+
+bool isSurfaceObject(const KernelParam& p)
+{
+    return p.kind == ParamKind::Surface && p.type.find("cudaSurfaceObject_t") != std::string::npos;
+}
+
+// Checked: every pointer parameter becomes a CheckedPtr, every cudaSurfaceObject_t a CheckedSurface,
+// in the user's code (edits) and in the wrapper's call (arguments).
+void checkParameters(const KernelDefinition& k, std::vector<Edit>& edits, std::vector<std::string>& arguments,
+                     std::vector<ParamKind>& checkedKinds)
+{
+    arguments.assign(k.params.size(), "");
+    checkedKinds.assign(k.params.size(), ParamKind::Value);
+    for (std::size_t i = 0; i < k.params.size(); ++i) {
+        const KernelParam& p = k.params[i];
+        const std::string index = std::to_string(i);
+        const std::string name = p.name.empty() ? "ks_unnamed_" + index : p.name;
+        const std::string context = "ks::teach::CheckContext{ks_record, ks_extents[" + index + "].size, ks_extents[" +
+                                    index + "].height, " + index + "u}";
+        if (p.kind == ParamKind::Pointer) {
+            const std::string type = "ks::teach::CheckedPtr<" + p.elementType + ">";
+            edits.push_back({p.range, type + " " + name});
+            arguments[i] = type + "(ks_p" + index + ", " + context + ")";
+            checkedKinds[i] = ParamKind::Pointer;
+        } else if (isSurfaceObject(p)) {
+            edits.push_back({p.range, "ks::teach::CheckedSurface " + name});
+            arguments[i] = "ks::teach::CheckedSurface{ks_p" + index + ", " + context + "}";
+            checkedKinds[i] = ParamKind::Surface;
+        }
+    }
+}
+
+std::string_view wrapperPrefix(VariantKind kind)
+{
+    switch (kind) {
+    case VariantKind::WhoWrote: return "ks_who_";
+    case VariantKind::BlockTimeline: return "ks_timeline_";
+    case VariantKind::Checked: return "ks_checked_";
+    }
+    return "ks_";
 }
 
 } // namespace
@@ -118,7 +160,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
     for (const SourceRange& r : k.attributeRanges)
         edits.push_back({r, ""});
 
-    std::string recordedArgument;
+    std::vector<std::string> arguments; // for the user's call, by parameter; "" passes ks_p<i>
     const std::size_t none = k.params.size();
     v.outputIndex = none;
     if (req.kind == VariantKind::WhoWrote) {
@@ -150,22 +192,26 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
         v.outputKind = out.kind;
         const std::string paramName = out.name.empty() ? "ks_unnamed_output" : out.name;
         const std::string raw = "ks_p" + std::to_string(v.outputIndex);
+        arguments.assign(k.params.size(), "");
         if (out.kind == ParamKind::Pointer) {
             edits.push_back({out.range, "ks::teach::RecordingPtr<" + out.elementType + "> " + paramName});
-            recordedArgument = "ks::teach::RecordingPtr<" + out.elementType + ">(" + raw + ", ks_ctx)";
+            arguments[v.outputIndex] = "ks::teach::RecordingPtr<" + out.elementType + ">(" + raw + ", ks_ctx)";
         } else {
             edits.push_back({out.range, "ks::teach::RecordingSurface " + paramName});
-            recordedArgument = "ks::teach::RecordingSurface{" + raw + ", ks_ctx}";
+            arguments[v.outputIndex] = "ks::teach::RecordingSurface{" + raw + ", ks_ctx}";
         }
+    } else if (req.kind == VariantKind::Checked) {
+        checkParameters(k, edits, arguments, v.checkedKinds);
     }
 
-    std::string s = "#include <ks/teach/instrument.cuh>\n#line 1 \"" + req.fileName + "\"\n";
+    const char* header = req.kind == VariantKind::Checked ? "checked" : "instrument";
+    std::string s = "#include <ks/teach/" + std::string(header) + ".cuh>\n#line 1 \"" + req.fileName + "\"\n";
     s += applyEdits(req.source, std::move(edits));
     if (s.empty() || s.back() != '\n')
         s += '\n';
     s += "#line 1 \"" + std::string(kGeneratedFileName) + "\"\n";
     s += openNamespaces(k);
-    const std::string name = (req.kind == VariantKind::WhoWrote ? "ks_who_" : "ks_timeline_") + k.name;
+    const std::string name = std::string(wrapperPrefix(req.kind)) + k.name;
     s += wrapperHead(k, name);
     v.entry = k.isTemplate() ? k.qualifier() + name : name; // extern "C": no qualifier
     if (req.kind == VariantKind::WhoWrote) {
@@ -177,7 +223,11 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
              "    __syncthreads();\n"
              "    const ks::teach::WhoContext ks_ctx{ks_records, ks_recordCount, ks_rowWidth, ks_counters, "
              "ks_blockOrder};\n";
-        s += callUser(k, v.outputIndex, recordedArgument);
+        s += callUser(k, arguments);
+        s += "}\n";
+    } else if (req.kind == VariantKind::Checked) {
+        s += "const ks::teach::CheckedExtent* ks_extents, ks::teach::CheckedRecord* ks_record)\n{\n";
+        s += callUser(k, arguments);
         s += "}\n";
     } else {
         s += "ks::teach::BlockRecord* ks_blocks, unsigned* ks_counters)\n{\n"
@@ -189,7 +239,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
              "        ks_startClock = clock64();\n"
              "        ks_startNs = ks::teach::globalTimer();\n"
              "    }\n";
-        s += callUser(k, none, "");
+        s += callUser(k, arguments);
         s += "    __syncthreads();\n"
              "    if (ks::teach::isFirstThreadOfBlock()) {\n"
              "        const unsigned long long ks_endNs = ks::teach::globalTimer();\n"

@@ -84,6 +84,10 @@ std::shared_ptr<const StageProbe::Built> StageProbe::build(const pipeline::Pipel
 bool StageProbe::request(pipeline::Pipeline& p, const ProbeRequest& request)
 {
     m_error.clear();
+    if (request.kind == VariantKind::Checked) {
+        m_error = "the probe does not run the checked variant yet (teach::runCheckedVariant does)";
+        return false;
+    }
     const pipeline::KernelStage* stage = kernelStage(p, request.stage);
     if (!stage) {
         m_error = "stage " + std::to_string(request.stage) + " is not a kernel stage";

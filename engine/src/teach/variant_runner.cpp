@@ -3,7 +3,9 @@
 #include "ks/core/error.hpp"
 #include "ks/cuda/memory.hpp"
 
+#include <algorithm>
 #include <array>
+#include <string>
 
 namespace ks::teach {
 namespace {
@@ -61,6 +63,31 @@ TimelineRun runTimelineVariant(const cuda::Function& wrapper, const cuda::Launch
         throwUsage("teach::runTimelineVariant", "the launch has no blocks");
     run.blocksStarted = launchAndCollect(wrapper, launch, userArguments, {}, run.blocks, stream)[kCounterBlockOrder];
     return run;
+}
+
+CheckedRecord runCheckedVariant(const cuda::Function& wrapper, const cuda::LaunchConfig& launch,
+                                const std::vector<void*>& userArguments, const std::vector<CheckedExtent>& extents,
+                                CUstream stream)
+{
+    if (extents.size() != userArguments.size())
+        throwUsage("teach::runCheckedVariant", "give one extent per parameter of the kernel (" +
+                                                   std::to_string(userArguments.size()) + " arguments, " +
+                                                   std::to_string(extents.size()) + " extents)");
+    cuda::DeviceMemory extentMemory(std::max<std::size_t>(1, extents.size()) * sizeof(CheckedExtent));
+    cuda::DeviceMemory recordMemory(sizeof(CheckedRecord));
+    if (!extents.empty())
+        KS_CU(cuMemcpyHtoDAsync, extentMemory.get(), extents.data(), extents.size() * sizeof(CheckedExtent), stream);
+    KS_CU(cuMemsetD8Async, recordMemory.get(), 0, recordMemory.size(), stream);
+    CUdeviceptr extentsPtr = extentMemory.get();
+    CUdeviceptr recordPtr = recordMemory.get();
+    std::vector<void*> params = userArguments;
+    params.push_back(&extentsPtr);
+    params.push_back(&recordPtr);
+    wrapper.launch(launch, stream, params.data());
+    CheckedRecord record{};
+    KS_CU(cuMemcpyDtoHAsync, &record, recordMemory.get(), sizeof record, stream);
+    KS_CU(cuStreamSynchronize, stream);
+    return record;
 }
 
 } // namespace ks::teach

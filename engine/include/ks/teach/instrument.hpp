@@ -7,7 +7,11 @@
 // attributes (__launch_bounds__, ...) move to the wrapper, and for the "who wrote it" variant the
 // chosen output parameter's type becomes ks::teach::RecordingPtr<T> or ks::teach::RecordingSurface
 // (kernels/include/ks/teach/instrument.cuh, which also documents what writes are and are not
-// captured). A generated wrapper kernel, ks_who_<name> or ks_timeline_<name>, is appended after
+// captured); for the checked variant ("find the fault") every pointer parameter's type becomes
+// ks::teach::CheckedPtr<T> (T keeps its const) and every cudaSurfaceObject_t parameter's
+// ks::teach::CheckedSurface (kernels/include/ks/teach/checked.cuh, which also documents what is and
+// is not checked). A generated wrapper kernel, ks_who_<name>, ks_timeline_<name> or
+// ks_checked_<name>, is appended after
 // `#line 1 "ks_generated"`: it takes the user's parameters followed by the variant's own (below),
 // and calls the user's code as a function, so an early `return` in it is fine.
 //
@@ -19,9 +23,16 @@
 //       value (records are indexed by element offset from the parameter's pointer).
 //   ks_timeline_<name>(..., ks::teach::BlockRecord* blocks, unsigned* counters)
 //       blocks: one per block of the launch, indexed by the linear block index.
+//   ks_checked_<name>(..., const ks::teach::CheckedExtent* extents, ks::teach::CheckedRecord* record)
+//       extents: one per parameter of the kernel, by index (records.cuh says what each holds;
+//       entries of parameters that are not checked are not read); record: one, cleared to zero
+//       before the launch; after it, record.claimed != 0 when an access was refused and
+//       record.first is the first of them (describeCheckedRun in ks/teach/fault_report.hpp words it).
 //   counters: ks::teach::kCounterCount unsigned ints, cleared to zero before the launch.
 // The variants add a little shared memory (4 bytes for "who", 20 for the timeline) and a few
-// registers, which can change occupancy at its edges; compare the variant's attributes.
+// registers, which can change occupancy at its edges; compare the variant's attributes. The checked
+// variant adds no shared memory but many registers and a check per access: it is for finding a
+// fault, not for timing.
 
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/compiler.hpp"
@@ -32,7 +43,7 @@
 
 namespace ks::teach {
 
-enum class VariantKind { WhoWrote, BlockTimeline };
+enum class VariantKind { WhoWrote, BlockTimeline, Checked };
 
 // Name of the generated section in diagnostics: an error there is the engine's, not the user's.
 inline constexpr std::string_view kGeneratedFileName = "ks_generated";
@@ -56,6 +67,9 @@ struct InstrumentedKernel {
     KernelDefinition kernel;
     std::size_t outputIndex = 0; // WhoWrote: the recorded parameter
     ParamKind outputKind = ParamKind::Value;
+    // Checked: per parameter, Pointer or Surface where the variant checks it, else Value (a
+    // parameter of type unsigned long long is a Surface to the scanner but is not checked).
+    std::vector<ParamKind> checkedKinds;
 
     // The kernel's name for the driver: `entry` for a non-template kernel (extern "C"), else the
     // name expression entry<templateArguments> whose lowered name NVRTC reports.

@@ -65,6 +65,7 @@ public:
     // arranges for it to replace the stage's launch in the next frame that runs the stage. Returns
     // false, with error() saying why, when the stage is not a loaded kernel stage, the kernel cannot
     // be instrumented, the variant does not compile, or the output is not bound to a resource.
+    // VariantKind::Checked is not run by the probe yet (false, with the reason).
     bool request(pipeline::Pipeline& pipeline, const ProbeRequest& request);
     bool pending(const pipeline::Pipeline& pipeline) const;
     // The newest finished capture of each kind; null before the first.

@@ -34,4 +34,13 @@ struct TimelineRun {
 TimelineRun runTimelineVariant(const cuda::Function& wrapper, const cuda::LaunchConfig& launch,
                                const std::vector<void*>& userArguments, CUstream stream);
 
+// Runs a checked variant (VariantKind::Checked): `extents` holds one CheckedExtent per parameter of
+// the kernel, by index (records.cuh says what each holds; use kExtentUnchecked where the size is not
+// known). Returns the launch's record: claimed != 0 when an access was refused, `first` the first of
+// them (describeCheckedRun in ks/teach/fault_report.hpp words it). A fault the checks do not cover
+// (an access through a raw pointer) still faults, and throws ks::Error.
+CheckedRecord runCheckedVariant(const cuda::Function& wrapper, const cuda::LaunchConfig& launch,
+                                const std::vector<void*>& userArguments, const std::vector<CheckedExtent>& extents,
+                                CUstream stream);
+
 } // namespace ks::teach

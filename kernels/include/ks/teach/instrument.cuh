@@ -90,6 +90,9 @@ struct WriteSite {
     __device__ __forceinline__ void record() const { recordWrite(ctx, element); }
 };
 
+// Applies X to every compound assignment operator (for the element references here and in checked.cuh).
+#define KS_TEACH_FOR_EACH_COMPOUND(X) X(+=) X(-=) X(*=) X(/=) X(%=) X(&=) X(|=) X(^=) X(<<=) X(>>=)
+
 // An element (or one member of it) of a recording output: reads pass through, every way of writing
 // it stores the value and records the writer.
 template <class V>
@@ -112,16 +115,7 @@ struct RecordedValue {
         site.record();                                                                                                \
         return *this;                                                                                                 \
     }
-    KS_TEACH_COMPOUND(+=)
-    KS_TEACH_COMPOUND(-=)
-    KS_TEACH_COMPOUND(*=)
-    KS_TEACH_COMPOUND(/=)
-    KS_TEACH_COMPOUND(%=)
-    KS_TEACH_COMPOUND(&=)
-    KS_TEACH_COMPOUND(|=)
-    KS_TEACH_COMPOUND(^=)
-    KS_TEACH_COMPOUND(<<=)
-    KS_TEACH_COMPOUND(>>=)
+    KS_TEACH_FOR_EACH_COMPOUND(KS_TEACH_COMPOUND)
 #undef KS_TEACH_COMPOUND
     __device__ __forceinline__ RecordedValue& operator++() { ++*ptr; site.record(); return *this; }
     __device__ __forceinline__ RecordedValue& operator--() { --*ptr; site.record(); return *this; }
@@ -162,27 +156,36 @@ struct MemberCount {
         !HasX<T>::value ? 0 : !HasY<T>::value ? 1 : !HasZ<T>::value ? 2 : !HasW<T>::value ? 3 : 4;
 };
 
-// x, y, z, w of a recorded vector element (float4, uchar4, int2, a struct with x and y, ...).
-template <class T, int N = MemberCount<T>::value>
-struct RecordedMembers {
-    __device__ __forceinline__ RecordedMembers(T*, const WriteSite&) {}
+// The type of member m of a T (const when T is const), without the reference.
+template <class U>
+struct KsNoRef { using type = U; };
+template <class U>
+struct KsNoRef<U&> { using type = U; };
+#define KS_TEACH_MEMBER_TYPE(m) typename KsNoRef<decltype((((T*)nullptr)->m))>::type
+
+// x, y, z, w of a vector element (float4, uchar4, int2, a struct with x and y, ...), each a
+// Ref<member type>{&p->m, site}: recorded members for "who wrote it", checked ones for the
+// checked variant (checked.cuh).
+template <template <class> class Ref, class Site, class T, int N = MemberCount<T>::value>
+struct ElementMembers {
+    __device__ __forceinline__ ElementMembers(T*, const Site&) {}
 };
-#define KS_TEACH_MEMBER(m) ComponentRef<decltype(((T*)nullptr)->m)> m
+#define KS_TEACH_MEMBER(m) Ref<KS_TEACH_MEMBER_TYPE(m)> m
 #define KS_TEACH_INIT(m) m{&p->m, s}
-template <class T>
-struct RecordedMembers<T, 1> {
-    __device__ __forceinline__ RecordedMembers(T* p, const WriteSite& s) : KS_TEACH_INIT(x) {}
+template <template <class> class Ref, class Site, class T>
+struct ElementMembers<Ref, Site, T, 1> {
+    __device__ __forceinline__ ElementMembers(T* p, const Site& s) : KS_TEACH_INIT(x) {}
     KS_TEACH_MEMBER(x);
 };
-template <class T>
-struct RecordedMembers<T, 2> {
-    __device__ __forceinline__ RecordedMembers(T* p, const WriteSite& s) : KS_TEACH_INIT(x), KS_TEACH_INIT(y) {}
+template <template <class> class Ref, class Site, class T>
+struct ElementMembers<Ref, Site, T, 2> {
+    __device__ __forceinline__ ElementMembers(T* p, const Site& s) : KS_TEACH_INIT(x), KS_TEACH_INIT(y) {}
     KS_TEACH_MEMBER(x);
     KS_TEACH_MEMBER(y);
 };
-template <class T>
-struct RecordedMembers<T, 3> {
-    __device__ __forceinline__ RecordedMembers(T* p, const WriteSite& s)
+template <template <class> class Ref, class Site, class T>
+struct ElementMembers<Ref, Site, T, 3> {
+    __device__ __forceinline__ ElementMembers(T* p, const Site& s)
         : KS_TEACH_INIT(x), KS_TEACH_INIT(y), KS_TEACH_INIT(z)
     {
     }
@@ -190,9 +193,9 @@ struct RecordedMembers<T, 3> {
     KS_TEACH_MEMBER(y);
     KS_TEACH_MEMBER(z);
 };
-template <class T>
-struct RecordedMembers<T, 4> {
-    __device__ __forceinline__ RecordedMembers(T* p, const WriteSite& s)
+template <template <class> class Ref, class Site, class T>
+struct ElementMembers<Ref, Site, T, 4> {
+    __device__ __forceinline__ ElementMembers(T* p, const Site& s)
         : KS_TEACH_INIT(x), KS_TEACH_INIT(y), KS_TEACH_INIT(z), KS_TEACH_INIT(w)
     {
     }
@@ -203,6 +206,10 @@ struct RecordedMembers<T, 4> {
 };
 #undef KS_TEACH_MEMBER
 #undef KS_TEACH_INIT
+#undef KS_TEACH_MEMBER_TYPE
+
+template <class T>
+using RecordedMembers = ElementMembers<ComponentRef, WriteSite, T>;
 
 // out[i] of a recording output; a vector or struct element also has recorded members x, y, z, w.
 template <class T>

@@ -1,0 +1,26 @@
+#pragma once
+// Words for what the checked variant found ("find the fault", ks/teach/instrument.hpp,
+// VariantKind::Checked): the first refused access of a launch as one teaching sentence,
+//   thread (5,0,0) of block (3,0,0) wrote out[1028], 4 elements past the end of out (1024
+//   elements), at line 12
+// Pure functions of the record the device filled (kernels/include/ks/teach/records.cuh); no device.
+
+#include "ks/teach/kernel_source.hpp"
+
+#include <ks/teach/records.cuh>
+
+#include <string>
+#include <string_view>
+
+namespace ks::teach {
+
+// The sentence for one refused access of the parameter called `paramName` (a pointer or a
+// surface, as fault.resource says). Ends with ", at line N" when the line is known.
+std::string describeFault(const CheckedFault& fault, std::string_view paramName);
+
+// What a checked launch found: "no access was out of bounds or misaligned" when nothing was
+// refused, else describeFault of the first, with the kernel's name for the parameter and how many
+// more accesses were refused.
+std::string describeCheckedRun(const CheckedRecord& record, const KernelDefinition& kernel);
+
+} // namespace ks::teach

@@ -1,0 +1,147 @@
+// A stand-in for the app's GPU worker, for the supervision tests (test_shell_link.cpp): the unit
+// test executable runs it when started as `ks_unit_tests --fake-worker MODE N`. It speaks the real
+// protocol (ks/proc channel, app/supervise/protocol.hpp) and misbehaves as MODE says after N
+// frames, so the shell's handling of each way a worker can end is tested without a GPU.
+//
+//   good       answers every frame
+//   exit       exits with status 5
+//   kill       kills itself (SIGKILL), as the kernel's OOM killer would
+//   silent     stops sending anything (no frames, no heartbeats) and sleeps
+//   truncated  sends half a message and exits
+//   garbage    sends bytes without the protocol's magic
+//   notjson    sends a well-framed body that is not JSON
+//   badfield   sends a "frame-done" whose width is a string
+//   fault      sends a fault notice (as the worker does after a sticky CUDA error) and exits 3
+//   slow       starts the frame and never finishes it, heartbeating (a kernel that never ends)
+//   nohello    exits with status 7 before saying hello
+//
+// After a Restore it sends a ClipboardSet "restored <fault kind>|<summary>|<projectPath>", which the
+// tests read back through ShellLink::takeClipboard(); every frame's pixels are the frame's number.
+#include "fake_worker.hpp"
+
+#include "supervise/protocol.hpp"
+
+#include "ks/proc/child_process.hpp"
+#include "ks/proc/shared_memory.hpp"
+
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <unistd.h>
+
+namespace ks::test {
+
+namespace sv = ks::app::supervise;
+
+int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
+{
+    std::optional<proc::Channel> channel = proc::inheritedChannel();
+    if (!channel)
+        return 2;
+    if (mode == "nohello")
+        return 7;
+    constexpr int kSide = 16;
+    constexpr std::uint64_t kSlot = kSide * kSide * 4;
+    proc::SharedMemory frames = proc::SharedMemory::create("ks-fake-frames", 2 * kSlot);
+    sv::Hello hello;
+    hello.pid = int(::getpid());
+    hello.frameBytes = 2 * kSlot;
+    hello.slotBytes = kSlot;
+    hello.device = "fake worker (" + mode + ")";
+    channel->send(sv::encode(hello), {frames.fd()});
+
+    int served = 0;
+    for (;;) {
+        std::optional<proc::Message> m = channel->receive(std::chrono::milliseconds(50));
+        if (!m)
+            continue;
+        const std::string type = m->type();
+        if (type == sv::Quit::kType)
+            return 0;
+        if (type == sv::Restore::kType) {
+            auto r = sv::decode<sv::Restore>(m->body);
+            sv::ClipboardSet c;
+            c.text = "restored " + (r && r->fault ? r->fault->kind + "|" + r->fault->summary : std::string("-|-")) + "|" +
+                     (r ? r->state.projectPath : std::string());
+            channel->send(sv::encode(c));
+            continue;
+        }
+        if (type != sv::FrameRequest::kType)
+            continue;
+        if (served >= framesBeforeTrouble && mode != "good") {
+            if (mode == "exit")
+                return 5;
+            if (mode == "kill")
+                ::raise(SIGKILL);
+            if (mode == "silent")
+                for (;;)
+                    std::this_thread::sleep_for(std::chrono::seconds(1));
+            if (mode == "truncated") {
+                const unsigned char header[12] = {'K', 'S', 'M', '1', 100, 0, 0, 0, 0, 0, 0, 0};
+                proc::sendRaw(channel->fd(), header, sizeof header);
+                proc::sendRaw(channel->fd(), "{\"type\":", 8);
+                return 0;
+            }
+            if (mode == "garbage") {
+                proc::sendRaw(channel->fd(), "HELLO WORLD, NOT A MESSAGE", 26);
+                for (;;)
+                    std::this_thread::sleep_for(std::chrono::seconds(1));
+            }
+            if (mode == "notjson") {
+                const char body[] = "{frame: done";
+                unsigned char header[12] = {'K', 'S', 'M', '1', sizeof body - 1, 0, 0, 0, 0, 0, 0, 0};
+                proc::sendRaw(channel->fd(), header, sizeof header);
+                proc::sendRaw(channel->fd(), body, sizeof body - 1);
+                for (;;)
+                    std::this_thread::sleep_for(std::chrono::seconds(1));
+            }
+            if (mode == "badfield") {
+                channel->send({{"type", "frame-done"}, {"slot", 0}, {"width", "wide"}, {"height", 4}});
+                for (;;)
+                    std::this_thread::sleep_for(std::chrono::seconds(1));
+            }
+            if (mode == "fault") {
+                sv::FaultNotice n;
+                n.kind = "fault";
+                n.frame = served;
+                n.stage = "scatter";
+                n.kernel = "scatter_points";
+                n.file = "kernels/scatter.cu";
+                n.error = "cuEventSynchronize CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered";
+                n.summary = "frame " + std::to_string(served) + ": stage \"scatter\" faulted";
+                channel->send(sv::encode(n));
+                return 3;
+            }
+            if (mode == "slow") {
+                const auto began = std::chrono::steady_clock::now();
+                for (;;) {
+                    sv::Heartbeat hb;
+                    hb.busy = true;
+                    hb.pipelineFrame = served;
+                    hb.gpuFrameMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - began).count();
+                    hb.busyMs = hb.gpuFrameMs;
+                    hb.stage = "spin";
+                    hb.kernel = "spin_forever";
+                    hb.file = "kernels/spin.cu";
+                    channel->send(sv::encode(hb));
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                }
+            }
+        }
+        auto request = sv::decode<sv::FrameRequest>(m->body);
+        const int slot = served % 2;
+        std::memset(static_cast<char*>(frames.data()) + slot * kSlot, served & 0xff, kSlot);
+        sv::FrameDone done;
+        done.slot = slot;
+        done.width = kSide;
+        done.height = kSide;
+        done.appFrame = served;
+        done.status = "fake frame " + std::to_string(served) + (request ? " of " + std::to_string(request->width) : "");
+        channel->send(sv::encode(done));
+        ++served;
+    }
+}
+
+} // namespace ks::test

@@ -1,0 +1,227 @@
+// The window's supervision of its GPU worker (app/supervise/shell_link.hpp), without a GPU: the
+// worker is this test executable as a fake (fake_worker.cpp) that misbehaves on cue. For each way
+// a worker can end, the shell survives, says what happened, starts a new worker, and hands it the
+// state it kept and the notice of what happened.
+#include "supervise/shell_link.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <thread>
+#include <unistd.h>
+
+using namespace ks::app;
+using namespace std::chrono_literals;
+
+namespace {
+
+int openDescriptors()
+{
+    int n = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd"))
+        ++n;
+    return n;
+}
+
+int childProcesses()
+{
+    // Children of this process that still exist (running or zombie).
+    int n = 0;
+    const std::string self = std::to_string(::getpid());
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream stat(e.path() / "stat");
+        std::string pid, comm, state, ppid;
+        if (stat >> pid >> comm >> state >> ppid && ppid == self)
+            ++n;
+    }
+    return n;
+}
+
+ShellLink::Config fake(const std::string& mode, int framesBeforeTrouble)
+{
+    ShellLink::Config c;
+    c.executable = workerExecutable();
+    c.args = {"--fake-worker", mode, std::to_string(framesBeforeTrouble)};
+    c.frameLimitMs = 300;
+    c.silenceLimitMs = 400;
+    c.startLimitMs = 10000;
+    return c;
+}
+
+// Requests and pumps frames until `done` or the time is up; returns the frames shown.
+int drive(ShellLink& link, const std::function<bool()>& done, std::chrono::milliseconds limit = 10s)
+{
+    int frames = 0;
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (!done() && std::chrono::steady_clock::now() < until) {
+        if (link.readyForFrame())
+            link.requestFrame({64, 64, 0, 0, {}, std::nullopt});
+        if (link.pump(20ms))
+            ++frames;
+    }
+    return frames;
+}
+
+// The worker that replaced the first got the Restore: it says so through the clipboard message.
+std::string restoreSeen(ShellLink& link)
+{
+    std::string seen;
+    drive(link, [&] { return !(seen = link.takeClipboard()).empty(); }, 5s);
+    return seen;
+}
+
+} // namespace
+
+TEST(ShellLink, GoodWorkerShowsFramesFromSharedMemory)
+{
+    ShellLink link(fake("good", 0));
+    int pixel = -1;
+    std::int64_t appFrame = -1;
+    int shown = 0;
+    const auto until = std::chrono::steady_clock::now() + 10s;
+    while (shown < 5 && std::chrono::steady_clock::now() < until) {
+        if (link.readyForFrame())
+            link.requestFrame({64, 64, 0, 0, {}, std::nullopt});
+        if (auto f = link.pump(20ms)) {
+            ASSERT_EQ(f->width, 16);
+            pixel = static_cast<const unsigned char*>(f->pixels)[f->width * f->height * 4 - 1];
+            appFrame = f->appFrame;
+            ++shown;
+        }
+    }
+    ASSERT_EQ(shown, 5);
+    EXPECT_EQ(appFrame, 4);
+    EXPECT_EQ(pixel, 4); // the fake paints frame n with the byte n
+    EXPECT_EQ(link.restarts(), 0);
+    EXPECT_EQ(link.dialog(), ShellLink::Dialog::None);
+    EXPECT_NE(link.lastStatus().find("fake frame 4 of 64"), std::string::npos) << link.lastStatus();
+}
+
+struct Misbehaviour {
+    const char* mode;
+    const char* said; // in the notice's summary
+    const char* kind;
+};
+
+class ShellLinkSurvives : public ::testing::TestWithParam<Misbehaviour> {};
+
+TEST_P(ShellLinkSurvives, ReplacesTheWorkerSaysWhatHappenedAndRestores)
+{
+    const Misbehaviour m = GetParam();
+    ShellLink link(fake(m.mode, 2));
+    const pid_t first = link.workerPid();
+    const int framesBefore = drive(link, [&] { return link.restarts() > 0; });
+    EXPECT_EQ(framesBefore, 2);
+    ASSERT_EQ(link.restarts(), 1) << "the worker was not replaced";
+    EXPECT_NE(link.workerPid(), first);
+    EXPECT_FALSE(std::filesystem::exists("/proc/" + std::to_string(first))) << "the old worker was not reaped";
+    ASSERT_EQ(link.history().size(), 1u);
+    const auto& notice = link.history().back();
+    EXPECT_EQ(notice.kind, m.kind);
+    EXPECT_NE(notice.summary.find(m.said), std::string::npos) << notice.summary;
+    // The new worker is told what happened, then shows frames again.
+    const std::string seen = restoreSeen(link);
+    EXPECT_EQ(seen.rfind("restored " + std::string(m.kind) + "|", 0), 0u) << seen;
+    EXPECT_NE(seen.find(notice.summary), std::string::npos) << seen;
+    EXPECT_GE(drive(link, [] { return false; }, 300ms), 1) << "no frame from the new worker";
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Each, ShellLinkSurvives,
+    ::testing::Values(Misbehaviour{"exit", "exited with status 5", "crash"},
+                      Misbehaviour{"kill", "killed by signal 9", "crash"},
+                      Misbehaviour{"silent", "stopped answering for 0.4 s", "not answering"},
+                      Misbehaviour{"truncated", "in the middle of a message", "crash"},
+                      Misbehaviour{"garbage", "magic bytes", "crash"},
+                      Misbehaviour{"notjson", "not a JSON object", "crash"},
+                      Misbehaviour{"badfield", "\"frame-done\" message is malformed", "crash"},
+                      Misbehaviour{"fault", "stage \"scatter\" faulted", "fault"}),
+    [](const auto& info) { return std::string(info.param.mode); });
+
+TEST(ShellLink, FaultNoticeKeepsWhereAndWhat)
+{
+    ShellLink link(fake("fault", 3));
+    drive(link, [&] { return link.restarts() > 0; });
+    ASSERT_EQ(link.history().size(), 1u);
+    const auto& n = link.history().back();
+    EXPECT_EQ(n.frame, 3);
+    EXPECT_EQ(n.stage, "scatter");
+    EXPECT_EQ(n.kernel, "scatter_points");
+    EXPECT_NE(n.error.find("CUDA_ERROR_ILLEGAL_ADDRESS (700)"), std::string::npos);
+}
+
+TEST(ShellLink, FrameOverTheLimitAsksThenStopRestores)
+{
+    ShellLink link(fake("slow", 1));
+    drive(link, [&] { return link.dialog() == ShellLink::Dialog::FrameTooLong; });
+    ASSERT_EQ(link.dialog(), ShellLink::Dialog::FrameTooLong);
+    const std::string text = link.dialogText();
+    EXPECT_NE(text.find("past the frame limit of 0.3 s"), std::string::npos) << text;
+    EXPECT_NE(text.find("stage \"spin\" (kernel spin_forever in spin.cu) in frame 1"), std::string::npos) << text;
+    EXPECT_EQ(link.restarts(), 0) << "a slow frame is the user's call, not a crash";
+
+    // Wait: asked again only after another limit.
+    link.wait();
+    EXPECT_EQ(link.dialog(), ShellLink::Dialog::None);
+    const auto t0 = std::chrono::steady_clock::now();
+    drive(link, [&] { return link.dialog() == ShellLink::Dialog::FrameTooLong; });
+    EXPECT_GE(std::chrono::steady_clock::now() - t0, 250ms);
+    ASSERT_EQ(link.dialog(), ShellLink::Dialog::FrameTooLong);
+
+    // Stop: a new worker, told why.
+    link.stopAndRestore();
+    EXPECT_EQ(link.restarts(), 1);
+    EXPECT_EQ(link.history().back().kind, "time limit");
+    EXPECT_NE(link.history().back().summary.find("ran past the frame limit and was stopped"), std::string::npos);
+    EXPECT_EQ(restoreSeen(link).rfind("restored time limit|", 0), 0u);
+}
+
+TEST(ShellLink, GivesUpAfterWorkersThatNeverStartAndSaysHowToGoOn)
+{
+    ShellLink link(fake("nohello", 0));
+    drive(link, [&] { return link.dialog() == ShellLink::Dialog::GaveUp; });
+    ASSERT_EQ(link.dialog(), ShellLink::Dialog::GaveUp);
+    EXPECT_NE(link.dialogText().find("3 times in a row"), std::string::npos) << link.dialogText();
+    EXPECT_NE(link.dialogText().find("exited with status 7"), std::string::npos) << link.dialogText();
+    EXPECT_NE(link.dialogText().find("--no-supervise"), std::string::npos);
+    EXPECT_FALSE(link.readyForFrame());
+}
+
+TEST(ShellLink, MissingWorkerExecutableIsReported)
+{
+    ShellLink::Config c = fake("good", 0);
+    c.executable = "/nonexistent/kernelscope";
+    ShellLink link(c);
+    drive(link, [&] { return link.dialog() == ShellLink::Dialog::GaveUp; });
+    ASSERT_EQ(link.dialog(), ShellLink::Dialog::GaveUp);
+    EXPECT_NE(link.dialogText().find("exited with status 127"), std::string::npos) << link.dialogText();
+}
+
+TEST(ShellLink, ManyCrashesLeaveNoProcessAndNoDescriptorBehind)
+{
+    const int fdsBefore = openDescriptors();
+    const int childrenBefore = childProcesses();
+    {
+        ShellLink link(fake("kill", 1));
+        drive(link, [&] { return link.restarts() >= 20; }, 60s);
+        EXPECT_EQ(link.restarts(), 20);
+        EXPECT_EQ(childProcesses(), childrenBefore + 1); // the current worker only
+    }
+    EXPECT_EQ(childProcesses(), childrenBefore);
+    EXPECT_EQ(openDescriptors(), fdsBefore);
+}
+
+TEST(ShellLink, QuitEndsTheWorker)
+{
+    pid_t pid;
+    {
+        ShellLink link(fake("good", 0));
+        drive(link, [&] { return link.running(); });
+        pid = link.workerPid();
+        ASSERT_TRUE(std::filesystem::exists("/proc/" + std::to_string(pid)));
+    }
+    EXPECT_FALSE(std::filesystem::exists("/proc/" + std::to_string(pid)));
+}

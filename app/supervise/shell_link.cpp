@@ -265,7 +265,12 @@ void ShellLink::stopAndRestore()
 
 void ShellLink::died(const std::string& how)
 {
-    const proc::ExitStatus status = m_process.kill(); // reaps it (it may still run: silent or broken)
+    // A worker that closed the connection is usually on its way out: give it a moment to end by
+    // itself, so its own exit status is what is reported; one that is silent or broken is killed.
+    std::optional<proc::ExitStatus> ended;
+    if (how.rfind("closed the connection", 0) == 0)
+        ended = m_process.wait(std::chrono::milliseconds(500));
+    const proc::ExitStatus status = ended ? *ended : m_process.kill(); // reaps it
     supervise::FaultNotice n;
     if (m_notice) {
         n = *m_notice; // its own account: the sticky error, with frame, stage and kernel

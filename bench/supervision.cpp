@@ -1,0 +1,364 @@
+// What the supervised GPU process costs and how fast it recovers (issue 15), on the GPU host.
+// Every row: name, median, goal (where the issue sets one) and met/missed.
+//   1. Fault to next good frame: a project whose kernel writes far out of bounds at frame 3
+//      (tests/projects/faults/oob_write.json) runs in a worker under a ShellLink, as the window
+//      runs it; from the request of the frame that faulted to the first frame of the replacement
+//      worker (start, CUDA context, compile-cache hit, restore, render), median of --faults runs.
+//   2. A kernel that never ends (faults/spin.json) with a 1 s frame limit: how long past the limit
+//      the shell asks the user, whether it names the stage and kernel, and stop-to-next-frame.
+//   3. A whole-app frame at 1920x1080 (the default demo's texture at 1920x1080; then the 16M
+//      particles project) in this process, as --no-supervise runs it, against the same frame
+//      across the boundary: request, worker frame, its pixels read into shared memory, and the
+//      shell's upload into its own GL texture (what the window then draws). Steady loops.
+// Usage: ks_bench_supervision [--json out.json] [--faults N] [--frames N] [--kernelscope PATH]
+//        [--only fault|runaway|frame]
+// The worker is the app binary: --kernelscope, $KS_KERNELSCOPE, or ../app/kernelscope beside this.
+#include "platform/platforms.hpp"
+#include "supervise/shell_link.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+#include "ks/gl/egl_context.hpp"
+#include "ks/gl/objects.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace ks;
+using namespace std::chrono_literals;
+using Clock = std::chrono::steady_clock;
+namespace fs = std::filesystem;
+
+namespace {
+
+double median(std::vector<double> v)
+{
+    if (v.empty())
+        return -1;
+    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
+    return v[v.size() / 2];
+}
+
+double msBetween(Clock::time_point a, Clock::time_point b)
+{
+    return std::chrono::duration<double, std::milli>(b - a).count();
+}
+
+struct Report {
+    nlohmann::ordered_json json;
+    void row(const std::string& name, double value, const char* unit, std::optional<double> goal = std::nullopt,
+             const std::string& note = {})
+    {
+        std::printf("  %-62s %10.3f %-3s", name.c_str(), value, unit);
+        nlohmann::ordered_json j{{"name", name}, {"median", value}, {"unit", unit}};
+        if (goal) {
+            const bool met = value >= 0 && value <= *goal;
+            std::printf("  goal <= %g %s: %s", *goal, unit, met ? "met" : "MISSED");
+            j["goal"] = *goal;
+            j["met"] = met;
+        }
+        if (!note.empty()) {
+            std::printf("  (%s)", note.c_str());
+            j["note"] = note;
+        }
+        std::printf("\n");
+        json["rows"].push_back(j);
+    }
+    void section(const std::string& t) { std::printf("\n%s\n", t.c_str()); }
+    void note(const std::string& t)
+    {
+        std::printf("  %s\n", t.c_str());
+        json["notes"].push_back(t);
+    }
+};
+
+fs::path findApp(const std::string& given)
+{
+    if (!given.empty())
+        return given;
+    if (const char* e = std::getenv("KS_KERNELSCOPE"))
+        return e;
+    return fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "app" / "kernelscope";
+}
+
+app::ShellLink::Config workerConfig(const fs::path& exe, std::vector<std::string> args, double frameLimitMs)
+{
+    app::ShellLink::Config c;
+    c.executable = exe;
+    c.args = std::move(args);
+    c.args.insert(c.args.end(), {"--worker", "window"});
+    c.frameLimitMs = frameLimitMs;
+    return c;
+}
+
+app::supervise::FrameRequest request(int w, int h, double t)
+{
+    app::supervise::FrameRequest r;
+    r.width = w;
+    r.height = h;
+    r.time = t;
+    r.dt = 1.0 / 60;
+    return r;
+}
+
+// Frames until `n` arrived (or the limit); the last frame's arrival time.
+int driveFrames(app::ShellLink& link, int n, int w, int h, std::chrono::seconds limit = 120s)
+{
+    int got = 0;
+    const auto until = Clock::now() + limit;
+    while (got < n && Clock::now() < until && link.dialog() != app::ShellLink::Dialog::GaveUp) {
+        if (link.readyForFrame())
+            link.requestFrame(request(w, h, got / 60.0));
+        if (link.pump(50ms))
+            ++got;
+    }
+    return got;
+}
+
+void faultToNextFrame(Report& rep, const fs::path& exe, int runs)
+{
+    const fs::path project = paths::dataRoot() / "tests" / "projects" / "faults" / "oob_write.json";
+    rep.section("1. fault to next good frame (" + project.filename().string() + ", out-of-bounds write at frame 3; " +
+                std::to_string(runs) + " runs)");
+    std::vector<double> total, detect, restart;
+    std::string said;
+    int failures = 0;
+    for (int i = 0; i < runs; ++i) {
+        app::ShellLink link(workerConfig(exe, {"--project", project.string(), "--size", "1280x720"}, 2000));
+        Clock::time_point lastRequest{}, seen{}, next{};
+        bool faulted = false;
+        const auto until = Clock::now() + 120s;
+        while (Clock::now() < until && link.dialog() != app::ShellLink::Dialog::GaveUp) {
+            if (link.readyForFrame()) {
+                link.requestFrame(request(1280, 720, 0));
+                if (!faulted)
+                    lastRequest = Clock::now();
+            }
+            std::optional<app::ShellLink::Frame> f = link.pump(5ms);
+            if (!faulted && link.restarts() > 0) {
+                faulted = true;
+                seen = Clock::now();
+            }
+            if (faulted && f) {
+                next = Clock::now();
+                break;
+            }
+        }
+        if (!faulted || next == Clock::time_point{}) {
+            ++failures;
+            rep.note("run " + std::to_string(i) + ": " + (faulted ? "no frame after the fault" : "no fault seen") +
+                     " (" + link.lastStatus() + ")");
+            continue;
+        }
+        said = link.history().back().summary + " | " + link.history().back().error;
+        total.push_back(msBetween(lastRequest, next));
+        detect.push_back(msBetween(lastRequest, seen));
+        restart.push_back(msBetween(seen, next));
+    }
+    rep.note("the shell was told: " + said);
+    rep.row("faulting frame requested -> next good frame shown", median(total) / 1000.0, "s", 1.5);
+    rep.row("  faulting frame requested -> worker's end seen", median(detect), "ms");
+    rep.row("  worker's end seen -> new worker's first frame (restored)", median(restart), "ms");
+    if (!total.empty()) {
+        std::sort(total.begin(), total.end());
+        rep.row("  fault -> next frame, slowest run", total.back() / 1000.0, "s");
+    }
+    rep.row("runs without a fault and a restored frame", failures, "");
+}
+
+void runaway(Report& rep, const fs::path& exe)
+{
+    const fs::path project = paths::dataRoot() / "tests" / "projects" / "faults" / "spin.json";
+    rep.section("2. a kernel that never ends (" + project.filename().string() + " from frame 3), frame limit 1 s");
+    app::ShellLink link(workerConfig(exe, {"--project", project.string(), "--size", "1280x720"}, 1000));
+    Clock::time_point lastRequest{};
+    const auto until = Clock::now() + 60s;
+    while (Clock::now() < until && link.dialog() != app::ShellLink::Dialog::FrameTooLong &&
+           link.dialog() != app::ShellLink::Dialog::GaveUp) {
+        if (link.readyForFrame()) {
+            link.requestFrame(request(1280, 720, 0));
+            lastRequest = Clock::now();
+        }
+        link.pump(5ms);
+    }
+    if (link.dialog() != app::ShellLink::Dialog::FrameTooLong) {
+        rep.note("the frame limit was never reported: " + link.dialogText());
+        return;
+    }
+    const double late = msBetween(lastRequest, Clock::now()) - 1000.0;
+    rep.row("limit passed -> the user is asked", late / 1000.0, "s", 0.5);
+    const std::string text = link.dialogText();
+    rep.note("the dialog says: " + text.substr(0, text.find('\n')));
+    rep.row("  the dialog names the stage and kernel (1 yes, 0 no)",
+            text.find("kernel spin") != std::string::npos && text.find("stage \"paint\"") != std::string::npos ? 1 : 0, "");
+    const auto stop = Clock::now();
+    link.stopAndRestore();
+    if (driveFrames(link, 1, 1280, 720, 60s) == 1)
+        rep.row("stop -> next frame (new worker, restored)", msBetween(stop, Clock::now()) / 1000.0, "s");
+    else
+        rep.note("no frame after stop: " + link.dialogText());
+}
+
+// The whole app in this process: total / frames of a steady loop (glFinish at the end).
+double inProcessMs(const std::vector<std::string>& args, int frames)
+{
+    std::vector<std::string> all = {"kernelscope", "--headless"};
+    all.insert(all.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (std::string& a : all)
+        argv.push_back(a.data());
+    app::ParseOutcome parsed = app::parseOptions(int(argv.size()), argv.data());
+    if (!parsed.options)
+        throw Error(ErrorDomain::Usage, "parseOptions", 0, "", "bad bench arguments");
+    app::HeadlessSession s(*parsed.options);
+    for (int f = 0; f < 20; ++f)
+        s.renderFrameAt(f / 60.f, 1 / 60.f);
+    glFinish();
+    const auto t0 = Clock::now();
+    for (int f = 0; f < frames; ++f)
+        s.renderFrameAt((20 + f) / 60.f, 1 / 60.f);
+    glFinish();
+    return msBetween(t0, Clock::now()) / frames;
+}
+
+// The same across the boundary: request, frame, upload into this process's GL texture.
+double acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w, int h, int frames,
+                std::vector<double>* workerMs)
+{
+    gl::EglContext egl{gl::EglOptions{}};
+    gl::Texture2D tex(w, h, GL_RGBA8);
+    app::ShellLink link(workerConfig(exe, args, 0));
+    auto one = [&] {
+        while (!link.readyForFrame())
+            if (link.pump(1ms) || link.dialog() == app::ShellLink::Dialog::GaveUp)
+                break;
+        link.requestFrame(request(w, h, 0));
+        for (;;) {
+            if (std::optional<app::ShellLink::Frame> f = link.pump(100ms)) {
+                glTextureSubImage2D(tex.name(), 0, 0, 0, f->width, f->height, GL_RGBA, GL_UNSIGNED_BYTE, f->pixels);
+                if (workerMs)
+                    workerMs->push_back(f->workerMs);
+                return true;
+            }
+            if (link.dialog() == app::ShellLink::Dialog::GaveUp || link.restarts() > 0)
+                return false;
+        }
+    };
+    for (int f = 0; f < 20; ++f)
+        if (!one())
+            return -1;
+    glFinish();
+    if (workerMs)
+        workerMs->clear();
+    const auto t0 = Clock::now();
+    for (int f = 0; f < frames; ++f)
+        if (!one())
+            return -1;
+    glFinish();
+    return msBetween(t0, Clock::now()) / frames;
+}
+
+// particles.json with `count` particles, in a temp folder (its kernel paths made absolute).
+fs::path particlesProject(std::int64_t count)
+{
+    const fs::path src = paths::dataRoot() / "projects" / "particles.json";
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(src));
+    for (auto& [name, r] : j["resources"].items())
+        if (r.contains("count"))
+            r["count"] = count;
+        else if (r.contains("shape"))
+            r["shape"] = nlohmann::json::array({count});
+    for (auto& s : j["stages"])
+        if (s.contains("file"))
+            s["file"] = fs::weakly_canonical(src.parent_path() / s["file"].get<std::string>()).string();
+    const fs::path out = fs::temp_directory_path() / ("ks-bench-particles-" + std::to_string(count) + ".json");
+    std::ofstream(out) << j.dump(2);
+    return out;
+}
+
+void frames(Report& rep, const fs::path& exe, int n)
+{
+    rep.section("3. whole-app frames at 1920x1080, in this process and across the boundary (" + std::to_string(n) +
+                " frames each)");
+    struct Case {
+        std::string name;
+        std::vector<std::string> args;
+        double goal;
+    };
+    const fs::path particles = particlesProject(16 * 1024 * 1024);
+    const std::vector<Case> cases = {
+        {"default demo, 1920x1080 texture", {"--size", "1920x1080", "--image-size", "1920x1080"}, 1.10},
+        {"16M particles project", {"--size", "1920x1080", "--project", particles.string()}, 1.05},
+    };
+    for (const Case& c : cases) {
+        const double in = inProcessMs(c.args, n);
+        std::vector<double> worker;
+        const double across = acrossMs(exe, c.args, 1920, 1080, n, &worker);
+        rep.row(c.name + ": in process (--no-supervise)", in, "ms");
+        rep.row(c.name + ": across the boundary", across, "ms");
+        rep.row("  of which the worker's frame (render + read into shared memory)", median(worker), "ms");
+        rep.row(c.name + ": across / in process", across > 0 && in > 0 ? across / in : -1, "x", c.goal);
+    }
+}
+
+} // namespace
+
+int main(int argc, char** argv)
+{
+    std::string jsonPath, only, appPath;
+    int faults = 20, frameCount = 120;
+    for (int i = 1; i < argc; ++i) {
+        if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
+            jsonPath = argv[++i];
+        else if (!std::strcmp(argv[i], "--faults") && i + 1 < argc)
+            faults = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--frames") && i + 1 < argc)
+            frameCount = std::atoi(argv[++i]);
+        else if (!std::strcmp(argv[i], "--kernelscope") && i + 1 < argc)
+            appPath = argv[++i];
+        else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
+        else {
+            std::fprintf(stderr,
+                         "usage: %s [--json out.json] [--faults N] [--frames N] [--kernelscope PATH] "
+                         "[--only fault|runaway|frame]\n",
+                         argv[0]);
+            return 2;
+        }
+    }
+    try {
+        const fs::path exe = findApp(appPath);
+        if (!fs::exists(exe)) {
+            std::fprintf(stderr, "ks_bench_supervision: no app binary at %s (give --kernelscope)\n", exe.c_str());
+            return 2;
+        }
+        Report rep;
+        rep.json["bench"] = "supervision";
+        rep.json["kernelscope"] = exe.string();
+        auto wanted = [&](const char* part) { return only.empty() || only == part; };
+        if (wanted("fault"))
+            faultToNextFrame(rep, exe, faults);
+        if (wanted("runaway"))
+            runaway(rep, exe);
+        if (wanted("frame"))
+            frames(rep, exe, frameCount);
+        if (!jsonPath.empty()) {
+            std::ofstream(jsonPath) << rep.json.dump(2) << "\n";
+            std::printf("wrote %s\n", jsonPath.c_str());
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "ks_bench_supervision: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}

@@ -1,0 +1,349 @@
+// The fault suite (issue 15), on the GPU: kernels that fault or never end, each run by the app in a
+// process of its own, never in this one (a sticky CUDA error would poison every later test here).
+//   - headless project runs (kernelscope --headless --project tests/projects/faults/K.json): the
+//     exit code, the message (frame, stage, kernel, CUDA error), the --timings JSON's failed frame;
+//   - the app's own loop: the window's worker (kernelscope --worker window) under a ShellLink, as the
+//     window runs it: the fault is reported with where and what, a new worker starts with the
+//     state kept, and it shows frames again;
+//   - 100 faults in a row leave no process, descriptor or device memory behind.
+// The app binary: $KS_KERNELSCOPE, else ../app/kernelscope beside this test executable.
+#include "test_support.hpp"
+
+#include "supervise/shell_link.hpp"
+
+#include "ks/cuda/context.hpp"
+#include "ks/cuda/driver.hpp"
+#include "ks/proc/child_process.hpp"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <iterator>
+#include <thread>
+#include <unistd.h>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace ks;
+using namespace std::chrono_literals;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path appBinary()
+{
+    if (const char* e = std::getenv("KS_KERNELSCOPE"))
+        return e;
+    return fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "app" / "kernelscope";
+}
+
+fs::path faultProject(const std::string& kind)
+{
+    return test::sourceDir() / "tests" / "projects" / "faults" / (kind + ".json");
+}
+
+struct AppRun {
+    int code = -1;
+    bool signaled = false;
+    std::string output;
+    double seconds = 0;
+};
+
+// Runs the app with `args`, stdout and stderr together, within `limit`.
+AppRun runApp(const std::vector<std::string>& args, const fs::path& dir, std::chrono::seconds limit = 120s)
+{
+    std::string command = "exec '" + appBinary().string() + "'";
+    for (const std::string& a : args)
+        command += " '" + a + "'";
+    command += " > '" + (dir / "output.txt").string() + "' 2>&1";
+    const auto t0 = std::chrono::steady_clock::now();
+    proc::ChildProcess child = proc::ChildProcess::spawn({"/bin/sh", {"-c", command}, {}, -1});
+    std::optional<proc::ExitStatus> s = child.wait(limit);
+    AppRun r;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!s) {
+        child.kill();
+        r.output = "(did not end within the limit)";
+        return r;
+    }
+    r.code = s->code;
+    r.signaled = s->signaled;
+    std::ifstream in(dir / "output.txt");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    r.output = ss.str();
+    return r;
+}
+
+#define KS_REQUIRE_APP()                                                                                   \
+    do {                                                                                                   \
+        KS_REQUIRE_CUDA();                                                                                 \
+        if (!fs::exists(appBinary()))                                                                      \
+            GTEST_SKIP() << "no app binary at " << appBinary() << " (set KS_KERNELSCOPE)";                 \
+    } while (0)
+
+struct FaultCase {
+    const char* kernel;
+    const char* error; // what the CUDA error must name; empty: any CUDA error
+};
+
+class HeadlessFault : public ::testing::TestWithParam<FaultCase> {};
+
+} // namespace
+
+// The good kernel of the suite: every frame finishes, the buffer holds the picture the host computes.
+TEST(FaultSuite, GoodKernelRunsEveryFrameAndMatches)
+{
+    KS_REQUIRE_APP();
+    test::TempDir dir;
+    const AppRun r = runApp({"--headless", "--project", faultProject("paint").string(), "--frames", "8", "--size",
+                          "256x256", "--dump", "out=" + (dir.path() / "out.npy").string(), "--timings",
+                          (dir.path() / "t.json").string()},
+                         dir.path());
+    ASSERT_EQ(r.code, 0) << r.output;
+    const nlohmann::json t = nlohmann::json::parse(std::ifstream(dir.path() / "t.json"));
+    EXPECT_EQ(t["frames"], 8);
+    EXPECT_EQ(t["complete"], true);
+    // The .npy file: a header, then the 64 x 64 floats.
+    std::ifstream npy(dir.path() / "out.npy", std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(npy)), std::istreambuf_iterator<char>());
+    ASSERT_GT(bytes.size(), 64u * 64u * 4u);
+    std::vector<float> v(64 * 64);
+    std::memcpy(v.data(), bytes.data() + bytes.size() - v.size() * 4, v.size() * 4);
+    for (int i = 0; i < 64 * 64; ++i)
+        ASSERT_FLOAT_EQ(v[i], float((i % 64) + (i / 64)) / 128.f) << "element " << i;
+}
+
+TEST_P(HeadlessFault, ExitsThreeAndSaysWhereAndWhat)
+{
+    KS_REQUIRE_APP();
+    const FaultCase c = GetParam();
+    test::TempDir dir;
+    const AppRun r = runApp({"--headless", "--project", faultProject(c.kernel).string(), "--frames", "8", "--size",
+                          "256x256", "--timings", (dir.path() / "t.json").string()},
+                         dir.path());
+    std::printf("[ %s ] exit %d after %.2f s:\n%s\n", c.kernel, r.code, r.seconds, r.output.c_str());
+    EXPECT_EQ(r.code, 3) << r.output;
+    EXPECT_NE(r.output.find("frame 3: stage \"paint\" (kernel " + std::string(c.kernel) + " in faults.cu) faulted"),
+              std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find(std::string("CUDA_ERROR_") + c.error), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("3 of 8 frames finished"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("ran "), std::string::npos) << "a run that faulted reported frames it did not finish";
+    const nlohmann::json t = nlohmann::json::parse(std::ifstream(dir.path() / "t.json"));
+    EXPECT_EQ(t["complete"], false);
+    EXPECT_EQ(t["frames"], 3);
+    EXPECT_EQ(t["failed"]["frame"], 3);
+    EXPECT_EQ(t["failed"]["kind"], "fault");
+    EXPECT_EQ(t["failed"]["stage"], "paint");
+}
+
+INSTANTIATE_TEST_SUITE_P(Each, HeadlessFault,
+                         ::testing::Values(FaultCase{"oob_write", "ILLEGAL_ADDRESS"},
+                                           FaultCase{"oob_read", "ILLEGAL_ADDRESS"},
+                                           FaultCase{"misaligned", "MISALIGNED_ADDRESS"},
+                                           FaultCase{"trap", ""},
+                                           FaultCase{"failed_assert", "ASSERT"},
+                                           FaultCase{"recursion", ""}),
+                         [](const auto& info) { return std::string(info.param.kernel); });
+
+TEST(FaultSuite, HeadlessKernelThatNeverEndsIsStoppedAtTheLimit)
+{
+    KS_REQUIRE_APP();
+    test::TempDir dir;
+    const AppRun r = runApp({"--headless", "--project", faultProject("spin").string(), "--frames", "8", "--size",
+                          "256x256", "--frame-limit", "1", "--timings", (dir.path() / "t.json").string()},
+                         dir.path(), 60s);
+    std::printf("[ spin ] exit %d after %.2f s:\n%s\n", r.code, r.seconds, r.output.c_str());
+    EXPECT_EQ(r.code, 4) << r.output;
+    EXPECT_NE(r.output.find("past the 1 s frame limit: stage \"paint\" (kernel spin in faults.cu) has not finished"),
+              std::string::npos)
+        << r.output;
+    EXPECT_LT(r.seconds, 20.0);
+    const nlohmann::json t = nlohmann::json::parse(std::ifstream(dir.path() / "t.json"));
+    EXPECT_EQ(t["complete"], false);
+    EXPECT_EQ(t["failed"]["kind"], "time limit");
+    EXPECT_EQ(t["failed"]["frame"], 3);
+}
+
+TEST(FaultSuite, HeadlessSlowFrameFinishesWhenTheLimitAllowsIt)
+{
+    KS_REQUIRE_APP();
+    test::TempDir dir;
+    // Frame 3 and later each take 1.5 s (the slow kernel waits `param` seconds from frame 3 on).
+    const fs::path project = dir.write("slow.json", [] {
+        nlohmann::json j = nlohmann::json::parse(std::ifstream(faultProject("slow")));
+        j["parameters"]["param"]["value"] = 1.5;
+        j["stages"][0]["file"] = (test::sourceDir() / "tests" / "projects" / "faults" / "faults.cu").string();
+        return j.dump(2);
+    }());
+    const AppRun stopped = runApp({"--headless", "--project", project.string(), "--frames", "5", "--size", "128x128",
+                                "--frame-limit", "1"},
+                               dir.path());
+    EXPECT_EQ(stopped.code, 4) << stopped.output;
+    const AppRun allowed = runApp({"--headless", "--project", project.string(), "--frames", "5", "--size", "128x128",
+                                "--frame-limit", "3", "--timings", (dir.path() / "t.json").string()},
+                               dir.path());
+    EXPECT_EQ(allowed.code, 0) << allowed.output;
+    const nlohmann::json t = nlohmann::json::parse(std::ifstream(dir.path() / "t.json"));
+    EXPECT_EQ(t["frames"], 5);
+    EXPECT_EQ(t["complete"], true);
+}
+
+namespace {
+
+app::ShellLink::Config workerConfig(const std::string& kind, double frameLimitMs = 2000)
+{
+    app::ShellLink::Config c;
+    c.executable = appBinary();
+    c.args = {"--project", faultProject(kind).string(), "--size", "640x360", "--worker", "window"};
+    c.frameLimitMs = frameLimitMs;
+    return c;
+}
+
+app::supervise::FrameRequest frameRequest()
+{
+    app::supervise::FrameRequest r;
+    r.width = 640;
+    r.height = 360;
+    r.dt = 1.0 / 60;
+    return r;
+}
+
+// Frames until `done()`; returns the frames shown.
+int drive(app::ShellLink& link, const std::function<bool()>& done, std::chrono::seconds limit = 90s)
+{
+    int frames = 0;
+    const auto until = std::chrono::steady_clock::now() + limit;
+    while (!done() && std::chrono::steady_clock::now() < until && link.dialog() != app::ShellLink::Dialog::GaveUp) {
+        if (link.readyForFrame())
+            link.requestFrame(frameRequest());
+        if (link.pump(20ms))
+            ++frames;
+    }
+    return frames;
+}
+
+int childProcesses()
+{
+    int n = 0;
+    const std::string self = std::to_string(::getpid());
+    for (const auto& e : fs::directory_iterator("/proc")) {
+        std::ifstream stat(e.path() / "stat");
+        std::string pid, comm, state, ppid;
+        if (stat >> pid >> comm >> state >> ppid && ppid == self)
+            ++n;
+    }
+    return n;
+}
+
+int openDescriptors()
+{
+    int n = 0;
+    for ([[maybe_unused]] const auto& e : fs::directory_iterator("/proc/self/fd"))
+        ++n;
+    return n;
+}
+
+class AppLoopFault : public ::testing::TestWithParam<FaultCase> {};
+
+} // namespace
+
+TEST_P(AppLoopFault, WorkerIsReplacedAndTheProjectComesBack)
+{
+    KS_REQUIRE_APP();
+    const FaultCase c = GetParam();
+    app::ShellLink link(workerConfig(c.kernel));
+    drive(link, [&] { return link.restarts() > 0; });
+    ASSERT_EQ(link.restarts(), 1) << "no fault seen: " << link.lastStatus();
+    const auto& n = link.history().back();
+    std::printf("[ %s ] %s | %s\n", c.kernel, n.summary.c_str(), n.error.c_str());
+    EXPECT_EQ(n.kind, "fault");
+    EXPECT_EQ(n.frame, 3);
+    EXPECT_EQ(n.stage, "paint");
+    EXPECT_EQ(n.kernel, c.kernel);
+    EXPECT_NE(n.error.find(std::string("CUDA_ERROR_") + c.error), std::string::npos) << n.error;
+    // The kept state had the project; the new worker opens it paused and shows the fault.
+    EXPECT_NE(link.keptState().projectPath.find(std::string(c.kernel) + ".json"), std::string::npos);
+    EXPECT_GE(drive(link, [] { return false; }, 3s), 3) << link.lastStatus();
+    EXPECT_EQ(link.restarts(), 1) << "the restored project faulted again: it should come back paused";
+    EXPECT_NE(link.lastStatus().find("GPU process replaced"), std::string::npos) << link.lastStatus();
+}
+
+INSTANTIATE_TEST_SUITE_P(Each, AppLoopFault,
+                         ::testing::Values(FaultCase{"oob_write", "ILLEGAL_ADDRESS"},
+                                           FaultCase{"oob_read", "ILLEGAL_ADDRESS"},
+                                           FaultCase{"misaligned", "MISALIGNED_ADDRESS"},
+                                           FaultCase{"trap", ""},
+                                           FaultCase{"failed_assert", "ASSERT"},
+                                           FaultCase{"recursion", ""}),
+                         [](const auto& info) { return std::string(info.param.kernel); });
+
+TEST(FaultSuite, AppLoopKernelThatNeverEndsAsksThenStopRestores)
+{
+    KS_REQUIRE_APP();
+    app::ShellLink link(workerConfig("spin", 1000));
+    drive(link, [&] { return link.dialog() == app::ShellLink::Dialog::FrameTooLong; });
+    ASSERT_EQ(link.dialog(), app::ShellLink::Dialog::FrameTooLong) << link.dialogText();
+    const std::string text = link.dialogText();
+    std::printf("[ spin ] %s\n", text.c_str());
+    EXPECT_NE(text.find("stage \"paint\" (kernel spin in faults.cu) in frame 3"), std::string::npos) << text;
+    link.stopAndRestore();
+    EXPECT_GE(drive(link, [] { return false; }, 5s), 3) << link.lastStatus();
+    EXPECT_EQ(link.restarts(), 1);
+    EXPECT_EQ(link.history().back().kind, "time limit");
+}
+
+TEST(FaultSuite, AppLoopSlowFrameFinishesWhenTheUserWaits)
+{
+    KS_REQUIRE_APP();
+    // faults/slow.json: frame 3 on take 3 s each; the limit is 1 s; the user waits.
+    app::ShellLink link(workerConfig("slow", 1000));
+    drive(link, [&] { return link.dialog() == app::ShellLink::Dialog::FrameTooLong; });
+    ASSERT_EQ(link.dialog(), app::ShellLink::Dialog::FrameTooLong) << link.dialogText();
+    int shown = 0;
+    const auto until = std::chrono::steady_clock::now() + 20s;
+    while (shown < 1 && std::chrono::steady_clock::now() < until) {
+        if (link.dialog() == app::ShellLink::Dialog::FrameTooLong)
+            link.wait();
+        if (link.readyForFrame())
+            link.requestFrame(frameRequest());
+        if (link.pump(20ms))
+            ++shown;
+    }
+    EXPECT_EQ(shown, 1) << "the slow frame never arrived";
+    EXPECT_EQ(link.restarts(), 0);
+}
+
+TEST(FaultSuite, HundredFaultsLeaveNothingBehind)
+{
+    KS_REQUIRE_APP();
+    cuda::PrimaryContext context(0);
+    context.makeCurrent();
+    std::size_t freeBefore = 0, total = 0, freeAfter = 0;
+    KS_CU(cuMemGetInfo, &freeBefore, &total);
+    const int fdsBefore = openDescriptors();
+    const int childrenBefore = childProcesses();
+    const int runs = std::getenv("KS_FAULT_RUNS") ? std::atoi(std::getenv("KS_FAULT_RUNS")) : 100;
+    int faults = 0;
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int i = 0; i < runs; ++i) {
+        app::ShellLink link(workerConfig("oob_write"));
+        drive(link, [&] { return link.restarts() > 0; }, 60s);
+        faults += link.restarts() > 0 && link.history().back().kind == "fault";
+    }
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("[ %d faults ] in %.1f s\n", faults, seconds);
+    EXPECT_EQ(faults, runs);
+    std::this_thread::sleep_for(500ms); // the driver frees a dead process's memory right after it exits
+    KS_CU(cuMemGetInfo, &freeAfter, &total);
+    EXPECT_EQ(childProcesses(), childrenBefore);
+    EXPECT_EQ(openDescriptors(), fdsBefore);
+    EXPECT_GE(freeAfter + (64u << 20), freeBefore) << "device memory free before " << freeBefore << ", after "
+                                                   << freeAfter;
+}

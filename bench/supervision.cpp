@@ -137,7 +137,8 @@ void faultToNextFrame(Report& rep, const fs::path& exe, int runs)
         app::ShellLink link(workerConfig(exe, {"--project", project.string(), "--size", "1280x720"}, 2000));
         Clock::time_point lastRequest{}, seen{}, next{};
         bool faulted = false;
-        const auto until = Clock::now() + 120s;
+        const auto until = Clock::now() + 30s;
+        int shown = 0;
         while (Clock::now() < until && link.dialog() != app::ShellLink::Dialog::GaveUp) {
             if (link.readyForFrame()) {
                 link.requestFrame(request(1280, 720, 0));
@@ -145,6 +146,7 @@ void faultToNextFrame(Report& rep, const fs::path& exe, int runs)
                     lastRequest = Clock::now();
             }
             std::optional<app::ShellLink::Frame> f = link.pump(5ms);
+            shown += f.has_value();
             if (!faulted && link.restarts() > 0) {
                 faulted = true;
                 seen = Clock::now();
@@ -157,7 +159,9 @@ void faultToNextFrame(Report& rep, const fs::path& exe, int runs)
         if (!faulted || next == Clock::time_point{}) {
             ++failures;
             rep.note("run " + std::to_string(i) + ": " + (faulted ? "no frame after the fault" : "no fault seen") +
-                     " (" + link.lastStatus() + ")");
+                     " in 30 s, " + std::to_string(shown) + " frames (" + link.lastStatus() + ")");
+            if (failures >= 2)
+                break;
             continue;
         }
         said = link.history().back().summary + " | " + link.history().back().error;

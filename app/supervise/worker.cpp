@@ -20,6 +20,7 @@
 #include <chrono>
 #include <condition_variable>
 #include <cstdio>
+#include <cstdlib>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -144,6 +145,15 @@ int runWorker(const AppOptions& options)
         return 2;
     }
     proc::Channel& channel = *inherited;
+    // KS_WORKER_TRACE=1: one line per step on stderr, with milliseconds since the start (diagnosis).
+    const bool trace = std::getenv("KS_WORKER_TRACE") != nullptr;
+    const auto started = Clock::now();
+    auto step = [&](const std::string& what) {
+        if (trace)
+            std::fprintf(stderr, "kernelscope worker %d: %8.1f ms: %s\n", int(::getpid()),
+                         std::chrono::duration<double, std::milli>(Clock::now() - started).count(), what.c_str());
+    };
+    step("started");
     AppOptions o = options;
     o.headless = true;
     HeadlessSession session(o);
@@ -168,6 +178,7 @@ int runWorker(const AppOptions& options)
     hello.slotBytes = slotBytes;
     hello.device = app.statusLine();
     channel.send(supervise::encode(hello), {frames.fd()});
+    step("hello sent: " + hello.device);
 
     Activity activity;
     Reporter reporter(channel, app, activity);
@@ -189,8 +200,10 @@ int runWorker(const AppOptions& options)
         if (type == supervise::Quit::kType)
             return 0;
         if (type == supervise::Restore::kType) {
-            if (auto r = supervise::decode<supervise::Restore>(m->body, &error))
+            if (auto r = supervise::decode<supervise::Restore>(m->body, &error)) {
                 app.restore(*r);
+                step("restored");
+            }
             else
                 log::error(error);
             continue;
@@ -218,6 +231,8 @@ int runWorker(const AppOptions& options)
         }
         activity.busy = false;
         ++frameCount;
+        if (trace)
+            step("frame " + std::to_string(frameCount) + " done: " + app.statusLine());
         if (const std::optional<supervise::FaultNotice> lost = app.lostContext()) {
             // Nothing CUDA works in this process again: say what happened and end it; the shell
             // starts a new worker with the state it kept (sent after every frame).

@@ -334,8 +334,19 @@ TEST(FaultSuite, HundredFaultsLeaveNothingBehind)
     const auto t0 = std::chrono::steady_clock::now();
     for (int i = 0; i < runs; ++i) {
         app::ShellLink link(workerConfig("oob_write"));
-        drive(link, [&] { return link.restarts() > 0; }, 60s);
-        faults += link.restarts() > 0 && link.history().back().kind == "fault";
+        const int shown = drive(link, [&] { return link.restarts() > 0; }, 30s);
+        const bool faulted = link.restarts() > 0 && link.history().back().kind == "fault";
+        faults += faulted;
+        if (!faulted) {
+            const auto& hb = link.heartbeat();
+            ADD_FAILURE() << "run " << i << ": no fault after " << shown << " frames; status: " << link.lastStatus()
+                          << "; dialog: " << link.dialogText() << "; heartbeat: "
+                          << (hb ? "busy " + std::to_string(hb->busy) + " " + std::to_string(hb->busyMs) +
+                                       " ms, pipeline frame " + std::to_string(hb->pipelineFrame) + ", gpu " +
+                                       std::to_string(hb->gpuFrameMs) + " ms, stage " + hb->stage
+                                 : std::string("none"));
+            break;
+        }
     }
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     std::printf("[ %d faults ] in %.1f s\n", faults, seconds);

@@ -257,6 +257,13 @@ bool Pipeline::frame(const InputState& input)
             t.stages.push_back(std::move(st));
         }
         t.queueMs = ms(q0, Clock::now());
+        if (m_options.containFaults && last >= 0 && m_resources.mapped()) {
+            // Watched first: a stage that never ends is seen and named while this waits.
+            watch(index, m_frame, t0, t.stages);
+            const auto w0 = Clock::now();
+            slot.events[std::size_t(last)].second.synchronize();
+            t.waitMs += ms(w0, Clock::now());
+        }
         t.unmapUs = m_resources.unmap();
         if (m_resources.sharedCount() > 0) {
             // Shared textures' arrays into their slots for GL: timed like a stage, after the stages.
@@ -296,8 +303,13 @@ bool Pipeline::frame(const InputState& input)
         }
     } catch (const Error& e) {
         recordFault(e);
-        if (m_resources.mapped())
-            m_resources.unmap();
+        if (m_resources.mapped() && !cuda::lostContext()) {
+            try {
+                m_resources.unmap();
+            } catch (const Error& again) {
+                log::warning(std::string("unmapping after a failed frame: ") + again.what());
+            }
+        }
         m_error = e.what();
         m_paused = true;
         log::error("pipeline paused: " + m_error);

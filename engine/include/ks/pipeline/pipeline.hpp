@@ -41,6 +41,12 @@ struct PipelineOptions {
     // readouts() are this frame's). N > 0: timings() and readouts() are of the newest finished frame
     // (older by up to N; finish() waits for all). The headless runner and tests use 0.
     int framesInFlight = 0;
+    // Wait for the frame's stages before unmapping its GL resources, so that a kernel that faults
+    // never leaves GL waiting on CUDA work that will not finish. Measured on the H100 (driver 580):
+    // with the unmap queued behind a faulting kernel, the faulting process took ~12 s to exit and the
+    // GPU ran no other process's work for up to ~19 s; with this wait neither happens (docs/
+    // supervision.md). Costs the overlap of the host's queueing of GL with the stages.
+    bool containFaults = true;
 };
 
 struct StageTiming {

@@ -121,10 +121,19 @@ App::~App()
 void App::applyCommands(double now)
 {
     Commands& c = m_state.commands;
+    if (c.findFault)
+        findFault();
     if (c.dismissFault) {
+        std::error_code ec;
+        if (m_state.fault && !m_state.fault->searchDir.empty())
+            std::filesystem::remove_all(m_state.fault->searchDir, ec);
         m_state.fault.reset();
-        for (auto& tab : m_state.editor.tabs)
+        for (auto& tab : m_state.editor.tabs) {
             tab->faultNote.clear();
+            tab->faultSearch = FaultSearchState::Unavailable;
+            tab->faultFinding.clear();
+            tab->faultMark.reset();
+        }
     }
     if (c.setBlock && m_state.demo)
         m_state.demo->setBlock(*c.setBlock);
@@ -172,6 +181,7 @@ void App::frame(float timeSeconds, float deltaSeconds)
     pollFiles();
     fireTypingPauses(double(timeSeconds));
     pollBuilds();
+    takeFaultSearch();
 
     if (!s.project.session && s.demo && s.demo->running() && s.demo->frame(timeSeconds, s.stream.get())) {
         const auto& t = s.demo->timings();

@@ -69,11 +69,20 @@ public:
     // the project is being replaced.
     std::optional<pipeline::FrameProgress> frameProgress() const;
 
+    // "Find the fault" (app_find_fault.cpp): re-runs the shown fault's frame in a throwaway process
+    // with the checked variant of its kernel, in the background. Returns false (and logs why) when
+    // there is no fault to look for, no project, or a search already runs. Its finding shows in the
+    // fault banner and marks the line in the editor once it is back (see frame()).
+    bool findFault();
+    bool faultSearchRunning() const noexcept { return m_state.faultSearch.running(); }
+
     // The file the demo stage runs.
     const std::filesystem::path& stagePath() const noexcept { return m_state.editor.stagePath; }
 
 private:
     void applyCommands(double now);
+    void takeFaultSearch();
+    EditorTab* faultTab();
     // The frame pipeline: open/save/close projects, run the open project's frame.
     void applyProjectCommands(ProjectCommands& commands);
     bool openProject(const std::filesystem::path& file);

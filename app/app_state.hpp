@@ -3,6 +3,7 @@
 // a panel never reaches into another panel: it pushes a Command that App applies after the UI.
 
 #include "editor_state.hpp"
+#include "find_fault.hpp"
 #include "teach_state.hpp"
 
 #include "ks/core/file_watcher.hpp"
@@ -77,6 +78,7 @@ struct Commands {
     std::optional<std::pair<std::filesystem::path, std::string>> setStage; // file, kernel
     std::optional<JumpTo> jumpTo; // from another panel: show this line in the editor
     bool dismissFault = false;
+    bool findFault = false; // the fault banner's "Find the fault"
     ProjectCommands project;
     TeachCommands teach;
 };
@@ -132,6 +134,7 @@ struct ShownFault {
     std::string stage, kernel;
     std::filesystem::path file;
     std::string error, summary;
+    std::filesystem::path searchDir; // the running or last search's folder (a copy of the project, its report)
 };
 
 struct AppState {
@@ -159,6 +162,7 @@ struct AppState {
     EditorState editor;
     Commands commands;
     std::optional<ShownFault> fault; // shown until dismissed or the project runs again
+    FaultSearch faultSearch;         // "Find the fault": the checked re-run's process, watched from a thread
     float fps = 0;
     double lastFrameMs = 0;
     double smoothedFrameMs = 0;

@@ -100,6 +100,8 @@ void App::restore(const supervise::Restore& r)
                 tab->faultNote = "This kernel " + std::string(f.kind == "time limit" ? "was stopped" : "faulted") +
                                  ": " + f.summary + ". Kernelscope replaced its GPU process and restored your work; "
                                  "the project is paused. Fix the kernel, then press Run in the Project panel.";
+                if (f.kind == "fault" && !f.stage.empty() && s.project.session)
+                    tab->faultSearch = FaultSearchState::Offered;
                 s.editor.selectTab = int(std::find_if(s.editor.tabs.begin(), s.editor.tabs.end(),
                                                       [&](auto& t) { return t.get() == tab; }) -
                                          s.editor.tabs.begin());

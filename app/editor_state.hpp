@@ -7,6 +7,7 @@
 #include "ks/project/kernel_document.hpp"
 #include "ks/project/recovery_store.hpp"
 #include "ks/rtc/compiler.hpp"
+#include "ks/rtc/diagnostics.hpp"
 #include "ks/rtc/kernel_signature.hpp"
 
 #include <cstdint>
@@ -19,6 +20,9 @@
 struct ImFont;
 
 namespace ks::app {
+
+// "Find the fault" for the kernel of a fault banner (app/find_fault.hpp).
+enum class FaultSearchState { Unavailable, Offered, Running, Done };
 
 // The builds of one document.
 struct BuildState {
@@ -48,6 +52,9 @@ struct EditorTab {
     std::uint64_t recoveredRevision = 0;            // the revision last written to the recovery file
     std::string message;                            // the last save/reload message for this file
     std::string faultNote; // this file's kernel faulted in the previous GPU process (a banner until dismissed)
+    FaultSearchState faultSearch = FaultSearchState::Unavailable; // the banner's "Find the fault"
+    std::string faultFinding;                 // under the note: "Looking for the fault...", then what was found
+    std::optional<rtc::Diagnostic> faultMark; // the bad access's line, marked like a compile error
 
     // Widget-side state (owned by the editor panel).
     int cursorLine = 1, cursorColumn = 1;

@@ -113,6 +113,20 @@ ParseOutcome parseOptions(int argc, char** argv)
                  "Run the GPU work in the window's own process (by default a supervised worker process does it, "
                  "so a faulting or endless kernel cannot take the app down)");
     cli.add_option("--worker", o.workerMode, "Internal: run as the supervised worker of a window")->group("");
+    cli.add_flag("--find-faults", o.findFaults,
+                 "Headless with --project: when a frame faults, re-run it in a new process with a checked variant "
+                 "of the kernel and print the first bad access as FILE:LINE: error: ... (the exit status stays 3)");
+    cli.add_option("--find-faults-limit", o.findFaultsLimit, "Seconds the checked re-run of --find-faults may take")
+        ->check(CLI::Range(1.0, 3600.0))
+        ->capture_default_str();
+    cli.add_option("--checked-frame", o.checkedFrame, "Internal: the checked re-run of a faulting frame")
+        ->check(CLI::NonNegativeNumber)
+        ->group("");
+    cli.add_option("--checked-stage", o.checkedStage, "Internal: the stage of --checked-frame")->group("");
+    cli.add_option("--checked-report", o.checkedReport, "Internal: where --checked-frame writes its report")->group("");
+    cli.add_option("--checked-source", o.checkedSource, "Internal: the text of --checked-stage's kernel file")
+        ->check(CLI::ExistingFile)
+        ->group("");
     std::uint64_t seed = 0;
     auto* seedOption = cli.add_option("--seed", seed, "Seed for the project's random stages (overrides the project's)");
 
@@ -169,6 +183,15 @@ ParseOutcome parseOptions(int argc, char** argv)
             }
         }
         o.ui = o.ui || o.overlayMode >= 0 || o.timeline || o.inspect || !o.layout.empty();
+        if (o.findFaults && (o.project.empty() || o.checkedFrame >= 0))
+            throw CLI::ValidationError("--find-faults", "needs --project (and is not for a checked re-run)");
+        if (o.checkedFrame >= 0 && (o.project.empty() || o.checkedStage.empty() || o.checkedReport.empty()))
+            throw CLI::ValidationError("--checked-frame", "needs --project, --checked-stage and --checked-report");
+        if (o.checkedFrame < 0 && (!o.checkedStage.empty() || !o.checkedReport.empty() || !o.checkedSource.empty()))
+            throw CLI::ValidationError("--checked-stage", "--checked-stage, --checked-report and --checked-source "
+                                                          "go with --checked-frame");
+        if (o.checkedFrame >= 0)
+            o.headless = true; // a throwaway process: never a window, never the app's panels
         if ((o.editAtFrame > 0) != !o.editWith.empty())
             throw CLI::ValidationError("--edit-at-frame", "--edit-at-frame and --edit-with go together");
     } catch (const CLI::ParseError& e) {

@@ -65,6 +65,15 @@ struct AppOptions {
     std::string workerMode;                // --worker MODE (internal): "window" = the shell's worker
     std::vector<std::string> rawArgs;      // argv[1..] as given (the shell passes them to its worker)
     std::filesystem::path recoveryDir;     // where unsaved edits are kept; default RecoveryStore's
+    // Find the fault (app/find_fault.hpp, docs/teaching/instrumentation.md).
+    bool findFaults = false;               // --find-faults: a headless run that faults re-runs the frame checked
+    double findFaultsLimit = 60;           // --find-faults-limit S: the checked re-run is stopped after this
+    // The checked re-run itself (internal options, set by the process that spawns it): run frames
+    // 0..checkedFrame-1, then the checked variant of stage checkedStage, and write checkedReport.
+    std::int64_t checkedFrame = -1;        // --checked-frame F; -1: not a checked re-run
+    std::string checkedStage;              // --checked-stage NAME
+    std::filesystem::path checkedReport;   // --checked-report FILE.json
+    std::filesystem::path checkedSource;   // --checked-source FILE: the text of the stage's kernel file
     CheckOptions check;
 };
 

@@ -319,9 +319,16 @@ void drawBanners(int index, EditorTab& tab, Commands& commands)
         if (b >= 0)
             commands.recovery = {index, b == 0};
     }
-    if (!tab.faultNote.empty() &&
-        banner("##fault", theme::kBannerConflict, tab.faultNote, {"Dismiss"}) == 0)
-        commands.dismissFault = true;
+    if (!tab.faultNote.empty()) {
+        const std::string text = tab.faultFinding.empty() ? tab.faultNote : tab.faultNote + "\n\n" + tab.faultFinding;
+        if (tab.faultSearch == FaultSearchState::Offered) {
+            const int b = banner("##fault", theme::kBannerConflict, text, {"Find the fault", "Dismiss"});
+            commands.findFault = commands.findFault || b == 0;
+            commands.dismissFault = commands.dismissFault || b == 1;
+        } else if (banner("##fault", theme::kBannerConflict, text, {"Dismiss"}) == 0) {
+            commands.dismissFault = true;
+        }
+    }
     if (tab.doc.conflict()) {
         const int b = banner("##conflict", theme::kBannerConflict,
                              name + " changed on disk while you have unsaved edits here. Nothing is overwritten until "
@@ -400,7 +407,11 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     const float inputW = std::max(avail - gutterW, longest + charW * 40.f);
     const float inputH = std::max(visibleH - 2.f, float(lineCount + 4) * lineH + framePadding.y * 2.f);
 
-    const auto diagnostics = byLine(tab.build.result.get(), tab.doc.path().filename().string());
+    auto diagnostics = byLine(tab.build.result.get(), tab.doc.path().filename().string());
+    if (tab.faultMark) { // the bad access "Find the fault" found, first on its line
+        auto& at = diagnostics[tab.faultMark->line];
+        at.insert(at.begin(), &*tab.faultMark);
+    }
     const int firstVisible = std::max(0, int((scrollY - framePadding.y) / lineH) - 1);
     const int lastVisible = std::min(lineCount - 1, int((scrollY + visibleH) / lineH) + 1);
 

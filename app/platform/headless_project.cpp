@@ -11,6 +11,9 @@
 #include "ks/pipeline/check.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/scene/session.hpp"
+#include "ks/teach/fault_report.hpp"
+#include "ks/teach/stage_probe.hpp"
+#include "find_fault.hpp"
 #include "watchdog.hpp"
 
 #include <cstdio>
@@ -18,6 +21,7 @@
 #include <fstream>
 #include <mutex>
 #include <optional>
+#include <sstream>
 
 namespace ks::app {
 
@@ -27,6 +31,127 @@ void printProblems(const std::vector<project::Problem>& problems)
 {
     for (const project::Problem& p : problems)
         std::fprintf(stderr, "%s\n", p.format().c_str());
+}
+
+// --checked-frame: what the checked re-run knows of its stage, and its report.
+struct CheckedRun {
+    std::size_t stage = 0;
+    CheckedReport report;
+
+    // Writes the report and says so; returns the exit status (0 once a report is written).
+    int finish(const AppOptions& options)
+    {
+        if (!writeCheckedReport(options.checkedReport, report)) {
+            std::fprintf(stderr, "kernelscope: error: cannot write %s\n", options.checkedReport.string().c_str());
+            return 1;
+        }
+        std::printf("kernelscope: checked frame %lld of stage \"%s\": %s\n", (long long)report.frame,
+                    report.stage.c_str(), report.ran ? report.sentence.c_str() : report.error.c_str());
+        return 0;
+    }
+};
+
+std::string accessWord(unsigned access)
+{
+    switch (access) {
+    case teach::kCheckedRead: return "read";
+    case teach::kCheckedWrite: return "write";
+    case teach::kCheckedUpdate: return "update";
+    default: return "access";
+    }
+}
+
+// Finds options.checkedStage among the kernel stages and gives it (and every stage that builds the
+// same file) the text of --checked-source. False, with the report's error set, when there is none.
+bool prepareCheckedRun(const AppOptions& options, pipeline::Pipeline& pipe, CheckedRun& run)
+{
+    const pipeline::KernelStage* checked = nullptr;
+    for (std::size_t i = 0; i < pipe.stageCount() && !checked; ++i)
+        if (pipe.stage(i).desc().name == options.checkedStage)
+            if ((checked = dynamic_cast<const pipeline::KernelStage*>(&pipe.stage(i))))
+                run.stage = i;
+    if (!checked) {
+        run.report.error = "the project has no kernel stage \"" + options.checkedStage + "\"";
+        return false;
+    }
+    const std::filesystem::path file = pipe.project().resolve(checked->desc().file);
+    run.report.kernel = checked->desc().kernel;
+    run.report.file = file.string();
+    if (options.checkedSource.empty())
+        return true;
+    const std::string text = paths::readTextFile(options.checkedSource);
+    for (std::size_t i = 0; i < pipe.stageCount(); ++i)
+        if (auto* k = dynamic_cast<pipeline::KernelStage*>(&pipe.stage(i)); k && pipe.project().resolve(k->desc().file) == file)
+            k->setSourceText(text);
+    return true;
+}
+
+// The checked variant's capture of frame options.checkedFrame, into the report.
+void takeCheckedCapture(const teach::StageProbe& probe, CheckedRun& run)
+{
+    const teach::ProbeCapture* c = probe.latest(teach::VariantKind::Checked);
+    if (!c || c->frame != run.report.frame) {
+        run.report.error = "the checked variant did not run in frame " + std::to_string(run.report.frame) +
+                           (probe.error().empty() ? "" : ": " + probe.error());
+        return;
+    }
+    const teach::CheckedFault& f = c->checked.first;
+    run.report.ran = true;
+    run.report.found = c->checked.claimed != 0;
+    run.report.sentence = teach::describeCheckedRun(c->checked, c->definition);
+    run.report.failures = c->checked.failures;
+    if (!run.report.found)
+        return;
+    run.report.line = int(f.line);
+    run.report.access = accessWord(f.access);
+    run.report.element = f.element;
+    if (f.param < c->definition.params.size())
+        run.report.param = c->definition.params[f.param].name;
+    if (f.param < c->bindings.resources.size())
+        run.report.resource = c->bindings.resources[f.param];
+}
+
+// --find-faults, after the run's CUDA context is gone: the checked re-run of the faulting frame in
+// a new process, its finding printed for people and for editors (FILE:LINE: error: ...).
+void findTheFault(const AppOptions& options, const pipeline::FaultReport& fault)
+{
+    const std::vector<std::string> stages = fault.stage >= 0 ? std::vector<std::string>{fault.stageName} : fault.candidates;
+    if (stages.empty()) {
+        std::fprintf(stderr, "kernelscope: cannot look for the fault: no kernel stage is known to have run\n");
+        return;
+    }
+    std::error_code ec;
+    std::string pattern = (std::filesystem::temp_directory_path(ec) / "kernelscope-find-fault-XXXXXX").string();
+    if (!::mkdtemp(pattern.data())) {
+        std::fprintf(stderr, "kernelscope: cannot look for the fault: no temporary folder (%s)\n", pattern.c_str());
+        return;
+    }
+    const std::filesystem::path work = pattern;
+    FindFaultRequest request;
+    request.executable = kernelscopeExecutable();
+    request.project = std::filesystem::absolute(options.project);
+    request.frame = fault.frame;
+    request.workDir = work;
+    request.faultText = fault.describe();
+    request.extraArgs = checkedRunOptions(options);
+    request.limit = std::chrono::milliseconds(std::int64_t(options.findFaultsLimit * 1000.0));
+    for (const std::string& stage : stages) {
+        request.stage = stage;
+        std::fprintf(stderr, "kernelscope: looking for the fault: frame %lld again in a new process, with a checked "
+                             "variant of stage \"%s\"\n", (long long)fault.frame, stage.c_str());
+        const FindFaultResult r = findFault(request);
+        std::fprintf(stderr, "kernelscope: %s\n", r.message.c_str());
+        if (const std::string line = compilerStyleLine(r); !line.empty())
+            std::fprintf(stderr, "%s\n", line.c_str());
+        if (!r.logTail.empty()) {
+            std::istringstream tail(r.logTail);
+            for (std::string l; std::getline(tail, l);)
+                std::fprintf(stderr, "  | %s\n", l.c_str());
+        }
+        if (r.outcome == FindFaultResult::Outcome::Found)
+            break;
+    }
+    std::filesystem::remove_all(work, ec);
 }
 
 } // namespace
@@ -52,8 +177,16 @@ int runValidate(const AppOptions& options)
     return 0;
 }
 
-int runProjectHeadless(const AppOptions& options)
+namespace {
+
+// The run of runProjectHeadless (or, with --checked-frame, the checked re-run); `faultOut` gets
+// the report of a frame that faulted.
+int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& faultOut)
 {
+    const bool checking = options.checkedFrame >= 0;
+    CheckedRun checkedRun;
+    checkedRun.report.frame = options.checkedFrame;
+    checkedRun.report.stage = options.checkedStage;
     const project::LoadResult loaded = project::loadProject(options.project);
     if (!loaded.ok()) {
         printProblems(loaded.problems);
@@ -82,18 +215,29 @@ int runProjectHeadless(const AppOptions& options)
     } else if (!loaded.project->stages.empty()) {
         std::fprintf(stderr, "kernelscope: error: the project has stages but CUDA is unavailable: %s\n",
                      cuda::driverStatus().reason.c_str());
+        if (checking) {
+            checkedRun.report.error = "CUDA is unavailable: " + cuda::driverStatus().reason;
+            checkedRun.finish(options);
+        }
         return 1;
     }
     po.compile.ptxasVerbose = false;
     po.seed = options.seed;
 
+    rtc::CompileCache cache(rtc::CompileCache::defaultDirectory());
+    teach::StageProbe probe(&cache); // before the session: a request pending on its pipeline refers to it
     scene::Session session(*loaded.project, po, dataRoot / "shaders");
     pipeline::Pipeline& pipe = session.pipeline();
-    rtc::CompileCache cache(rtc::CompileCache::defaultDirectory());
+    if (checking && !prepareCheckedRun(options, pipe, checkedRun))
+        return checkedRun.finish(options);
     const std::vector<project::Problem> buildProblems = pipe.buildAll(cache);
     if (!buildProblems.empty()) {
         printProblems(buildProblems);
         std::fprintf(stderr, "kernelscope: error: the project's kernels did not build\n");
+        if (checking) {
+            checkedRun.report.error = "the project's kernels did not build: " + buildProblems.front().format();
+            return checkedRun.finish(options);
+        }
         return 1;
     }
     const std::size_t views = loaded.project->tabs ? std::min<std::size_t>(1, session.viewCount()) : session.viewCount();
@@ -133,9 +277,15 @@ int runProjectHeadless(const AppOptions& options)
     pipeline::InputState input;
     if (!sizes.empty())
         input.viewportWidth = sizes[0][0], input.viewportHeight = sizes[0][1];
-    for (int f = 0; f < options.frames; ++f) {
+    const int frames = checking ? int(options.checkedFrame) + 1 : options.frames;
+    for (int f = 0; f < frames; ++f) {
         if (!sizes.empty())
             session.followViewport(sizes[0][0], sizes[0][1]);
+        if (checking && f == options.checkedFrame &&
+            !probe.request(pipe, {checkedRun.stage, teach::VariantKind::Checked, {}, 0})) {
+            checkedRun.report.error = probe.error();
+            return checkedRun.finish(options);
+        }
         if (cudaAvailable && !pipe.frame(input)) {
             scene::FailedFrame failed{f, pipe.fault() ? "fault" : "error", "", pipe.error()};
             if (const auto& fault = pipe.fault()) {
@@ -145,9 +295,25 @@ int runProjectHeadless(const AppOptions& options)
                 std::fprintf(stderr, "kernelscope: error: frame %d failed: %s\n", f, pipe.error().c_str());
             }
             watchdog.stop();
+            if (checking) {
+                checkedRun.report.faulted = pipe.fault() && f == options.checkedFrame;
+                checkedRun.report.error = (f == options.checkedFrame ? "" : "frame " + std::to_string(f) +
+                                                                                " failed before the checked frame: ") +
+                                          (pipe.fault() ? pipe.fault()->describe() + ": " : "") + pipe.error();
+                return checkedRun.finish(options);
+            }
             writeTimings(&failed);
             std::fprintf(stderr, "kernelscope: %d of %d frames finished\n", f, options.frames);
+            faultOut = pipe.fault();
             return pipe.fault() ? kExitFault : 1;
+        }
+        if (checking) { // no views, timings or output: only the checked frame's record matters
+            if (f == options.checkedFrame) {
+                watchdog.stop();
+                takeCheckedCapture(probe, checkedRun);
+                return checkedRun.finish(options);
+            }
+            continue;
         }
         if (!sizes.empty()) {
             session.renderViews(sizes);
@@ -191,6 +357,19 @@ int runProjectHeadless(const AppOptions& options)
     std::printf("kernelscope: ran %s for %d frames (%s)\n", loaded.project->name.c_str(), options.frames,
                 device.c_str());
     return 0;
+}
+
+} // namespace
+
+int runProjectHeadless(const AppOptions& options)
+{
+    std::optional<pipeline::FaultReport> fault;
+    const int status = runProject(options, fault);
+    // Here every CUDA object of the run is gone, so the faulted context does not stand in the way
+    // of the new process's.
+    if (status == kExitFault && options.findFaults && fault)
+        findTheFault(options, *fault);
+    return status;
 }
 
 } // namespace ks::app

@@ -26,6 +26,7 @@
 
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <thread>
@@ -40,8 +41,11 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
     std::optional<proc::Channel> channel = proc::inheritedChannel();
     if (!channel)
         return 2;
+    // Statuses are exited with at once, the channel still open: returning would close it first, and a
+    // shell that sees the channel close may kill the process before it exits (status or signal is
+    // then a race, which the tests must not depend on).
     if (mode == "nohello")
-        return 7;
+        std::_Exit(7);
     constexpr int kSide = 16;
     constexpr std::uint64_t kSlot = kSide * kSide * 4;
     proc::SharedMemory frames = proc::SharedMemory::create("ks-fake-frames", 2 * kSlot);
@@ -72,7 +76,7 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
             continue;
         if (served >= framesBeforeTrouble && mode != "good") {
             if (mode == "exit")
-                return 5;
+                std::_Exit(5);
             if (mode == "kill")
                 ::raise(SIGKILL);
             if (mode == "silent")
@@ -112,7 +116,7 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
                 n.error = "cuEventSynchronize CUDA_ERROR_ILLEGAL_ADDRESS (700): an illegal memory access was encountered";
                 n.summary = "frame " + std::to_string(served) + ": stage \"scatter\" faulted";
                 channel->send(sv::encode(n));
-                return 3;
+                std::_Exit(3);
             }
             if (mode == "slow") {
                 const auto began = std::chrono::steady_clock::now();

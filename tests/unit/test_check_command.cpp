@@ -2,7 +2,7 @@
 // Real NVRTC compiles for sm_90; no GPU, no GL.
 #include "ks/rtc/check.hpp"
 
-#include "../../app/options.hpp"
+#include "parse_options.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -25,11 +25,7 @@ struct CheckFixture : ::testing::Test {
 
 ks::app::ParseOutcome parse(std::vector<std::string> args)
 {
-    args.insert(args.begin(), "kernelscope");
-    std::vector<char*> argv;
-    for (auto& a : args)
-        argv.push_back(a.data());
-    return ks::app::parseOptions(int(argv.size()), argv.data());
+    return ks::test::parseOptions(std::move(args));
 }
 
 } // namespace

@@ -63,10 +63,21 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec)
         envp.push_back(e.data());
     envp.push_back(nullptr);
 
+    int outputFd = -1;
+    if (!spec.output.empty()) {
+        outputFd = ::open(spec.output.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+        if (outputFd < 0)
+            throw ChannelError(ChannelError::Kind::System,
+                               "open " + spec.output.string() + ": " + std::strerror(errno));
+    }
     const pid_t parent = ::getpid();
     const pid_t pid = ::fork();
-    if (pid < 0)
-        throw ChannelError(ChannelError::Kind::System, std::string("fork: ") + std::strerror(errno));
+    if (pid < 0) {
+        const int error = errno;
+        if (outputFd >= 0)
+            ::close(outputFd);
+        throw ChannelError(ChannelError::Kind::System, std::string("fork: ") + std::strerror(error));
+    }
     if (pid == 0) {
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) // the parent died before prctl took effect
@@ -77,9 +88,13 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec)
             else if (::dup2(spec.channelFd, 3) < 0)
                 ::_exit(126);
         }
+        if (outputFd >= 0 && (::dup2(outputFd, 1) < 0 || ::dup2(outputFd, 2) < 0))
+            ::_exit(126);
         ::execve(argv[0], argv.data(), envp.data());
         ::_exit(127);
     }
+    if (outputFd >= 0)
+        ::close(outputFd);
     ChildProcess child;
     child.m_pid = pid;
     return child;

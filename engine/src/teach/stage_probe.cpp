@@ -77,6 +77,8 @@ std::shared_ptr<const StageProbe::Built> StageProbe::build(const pipeline::Pipel
     built->module = cuda::Module(b.compile.cubin.data());
     built->function = built->module.function(b.loweredEntry);
     built->outputIndex = b.variant.outputIndex;
+    built->checkedKinds = b.variant.checkedKinds;
+    built->definition = b.variant.kernel;
     m_built[key] = built;
     return built;
 }
@@ -84,10 +86,6 @@ std::shared_ptr<const StageProbe::Built> StageProbe::build(const pipeline::Pipel
 bool StageProbe::request(pipeline::Pipeline& p, const ProbeRequest& request)
 {
     m_error.clear();
-    if (request.kind == VariantKind::Checked) {
-        m_error = "the probe does not run the checked variant yet (teach::runCheckedVariant does)";
-        return false;
-    }
     const pipeline::KernelStage* stage = kernelStage(p, request.stage);
     if (!stage) {
         m_error = "stage " + std::to_string(request.stage) + " is not a kernel stage";
@@ -167,11 +165,25 @@ void StageProbe::run(const Built& built, const pipeline::KernelStage& stage, pip
         capture.who = runWhoVariant(built.function, capture.launch, arguments, count, std::size_t(capture.width),
                                     ctx.stream);
         m_who = std::move(capture);
-    } else {
+    } else if (capture.kind == VariantKind::BlockTimeline) {
         capture.timeline = runTimelineVariant(built.function, capture.launch, arguments, ctx.stream);
         capture.model = analyzeTimeline(capture.timeline.blocks, capture.model.smCount,
                                         unsigned(std::max(1, capture.residentBlocksPerSm)));
         m_timeline = std::move(capture);
+    } else {
+        // The kinds the scanner saw, padded to the launch's arguments (a signature the scanner
+        // could not read in full leaves the rest unchecked).
+        std::vector<ParamKind> kinds = built.checkedKinds;
+        kinds.resize(arguments.size(), ParamKind::Value);
+        const pipeline::ResourceSet& resources = *ctx.resources;
+        capture.bindings = checkedBindings(stage.desc(), kinds, [&resources](std::string_view name) {
+            const pipeline::Resource* r = resources.find(name);
+            return r ? &r->desc : nullptr;
+        });
+        capture.definition = built.definition;
+        capture.checked = runCheckedVariant(built.function, capture.launch, arguments, capture.bindings.extents,
+                                            ctx.stream);
+        m_checked = std::move(capture);
     }
 }
 
@@ -182,7 +194,9 @@ bool StageProbe::pending(const pipeline::Pipeline& p) const
 
 const ProbeCapture* StageProbe::latest(VariantKind kind) const
 {
-    const std::optional<ProbeCapture>& c = kind == VariantKind::WhoWrote ? m_who : m_timeline;
+    const std::optional<ProbeCapture>& c = kind == VariantKind::WhoWrote        ? m_who
+                                           : kind == VariantKind::BlockTimeline ? m_timeline
+                                                                                : m_checked;
     return c ? &*c : nullptr;
 }
 
@@ -191,6 +205,7 @@ void StageProbe::reset()
     m_built.clear();
     m_who.reset();
     m_timeline.reset();
+    m_checked.reset();
     m_error.clear();
 }
 

@@ -113,3 +113,15 @@ extern "C" __global__ void slow(float* out, int width, int height, int frame, in
         }
     }
 }
+
+// A near overrun, the teaching case of "Find the fault": thread 5 writes 4 elements past the end of
+// `out` from `faultFrame` on. It rarely faults (the memory past a buffer is usually mapped: project
+// buffers share one GL buffer), so it is found by running the checked variant on purpose
+// (tests/interop/test_find_faults_interop.cpp runs `--checked-frame`), not after a fault.
+extern "C" __global__ void oob_near(float* out, int width, int height, int frame, int faultFrame, float param)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    paintAt(out, width, height, i);
+    if (frame >= faultFrame && i == 5)
+        out[width * height + 4] = 1.0f;
+}

@@ -30,13 +30,15 @@ struct SpawnSpec {
     std::vector<std::string> args;                        // argv[1..]
     std::vector<std::pair<std::string, std::string>> env; // set in the child (the rest is inherited)
     int channelFd = -1;                                   // becomes descriptor 3 in the child; -1: none
+    std::filesystem::path output; // the child's stdout and stderr go to this file (created or
+                                  // truncated); empty: inherited
 };
 
 class ChildProcess {
 public:
     ChildProcess() = default;
-    // Throws ChannelError (System) when fork fails. An executable that cannot be started makes the
-    // child exit with status 127 at once.
+    // Throws ChannelError (System) when fork fails or `output` cannot be opened. An executable that
+    // cannot be started makes the child exit with status 127 at once.
     static ChildProcess spawn(const SpawnSpec& spec);
     ~ChildProcess();
     ChildProcess(ChildProcess&& other) noexcept;

@@ -1,7 +1,7 @@
 #pragma once
 // Instrumented runs of one kernel stage of a running pipeline, for the teaching panels: the "who
-// wrote it" variant (overlays, the pixel inspector) and the block timeline variant
-// (ks/teach/instrument.hpp). The variant runs IN PLACE of the stage's own launch for one frame, with
+// wrote it" variant (overlays, the pixel inspector), the block timeline variant and the checked
+// variant ("find the fault") (ks/teach/instrument.hpp). The variant runs IN PLACE of the stage's own launch for one frame, with
 // the same arguments and launch configuration, so the frame the user sees is the frame that was
 // recorded (and a kernel that reads what it writes, like `a[i] *= 2`, is not run twice). A stage
 // that runs only once ("when": "once") is rerun by restarting the pipeline.
@@ -12,6 +12,7 @@
 #include "ks/cuda/module.hpp"
 #include "ks/pipeline/pipeline.hpp"
 #include "ks/rtc/cache.hpp"
+#include "ks/teach/checked_extents.hpp"
 #include "ks/teach/instrument.hpp"
 #include "ks/teach/timeline.hpp"
 #include "ks/teach/variant_runner.hpp"
@@ -47,6 +48,9 @@ struct ProbeCapture {
     TimelineRun timeline;              // BlockTimeline
     TimelineModel model;               // BlockTimeline: analysed
     int residentBlocksPerSm = 0;       // BlockTimeline: the driver's occupancy of the variant
+    CheckedRecord checked{};           // Checked: the launch's first refused access and count
+    CheckedBindings bindings;          // Checked: what each parameter was checked against
+    KernelDefinition definition;       // Checked: the kernel as the scanner read it (parameter names)
 };
 
 // A kernel stage's parameters that can be recorded (non-const pointers and surfaces bound to a
@@ -65,7 +69,8 @@ public:
     // arranges for it to replace the stage's launch in the next frame that runs the stage. Returns
     // false, with error() saying why, when the stage is not a loaded kernel stage, the kernel cannot
     // be instrumented, the variant does not compile, or the output is not bound to a resource.
-    // VariantKind::Checked is not run by the probe yet (false, with the reason).
+    // VariantKind::Checked checks every pointer parameter bound to a buffer and every surface bound
+    // to a texture (checkedBindings); a fault it does not cover still faults the frame.
     bool request(pipeline::Pipeline& pipeline, const ProbeRequest& request);
     bool pending(const pipeline::Pipeline& pipeline) const;
     // The newest finished capture of each kind; null before the first.
@@ -82,6 +87,8 @@ private:
         cuda::Module module;
         cuda::Function function;
         std::size_t outputIndex = 0;
+        std::vector<ParamKind> checkedKinds; // Checked
+        KernelDefinition definition;
     };
     std::shared_ptr<const Built> build(const pipeline::Pipeline& pipeline, const pipeline::KernelStage& stage,
                        const ProbeRequest& request, std::string& outputParam);
@@ -89,7 +96,7 @@ private:
 
     rtc::CompileCache* m_cache = nullptr;
     std::map<std::string, std::shared_ptr<const Built>> m_built; // by variant kind, output and source key
-    std::optional<ProbeCapture> m_who, m_timeline;
+    std::optional<ProbeCapture> m_who, m_timeline, m_checked;
     std::string m_error;
     std::uint64_t m_serial = 0;
 };

@@ -18,7 +18,13 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader 2>
 for t in ${KS_GPU_SUITE_LABELS:-unit gl cuda interop}; do
     bin="$build/tests/ks_${t}_tests"
     [ -x "$bin" ] || continue
-    "$bin" > "$out/tests-$t.log" 2>&1
+    # The fault suite last, in a run of its own: on the lent H100 every GL wait of every process
+    # stalls after a kernel has faulted (docs/supervision.md), which would slow the tests after it.
+    if [ "$t" = interop ]; then
+        "$bin" --gtest_filter='-FaultSuite*:Each/HeadlessFault*:Each/AppLoopFault*:FindFaults*' > "$out/tests-$t.log" 2>&1
+    else
+        "$bin" > "$out/tests-$t.log" 2>&1
+    fi
     rc=$?
     passed=$(grep -oE '^\[  PASSED  \] [0-9]+' "$out/tests-$t.log" | grep -oE '[0-9]+$' || echo 0)
     failed=$(grep -oE '^\[  FAILED  \] [0-9]+ test' "$out/tests-$t.log" | grep -oE '[0-9]+' || echo 0)
@@ -26,6 +32,9 @@ for t in ${KS_GPU_SUITE_LABELS:-unit gl cuda interop}; do
     summary+=("tests $t: rc=$rc passed=${passed:-0} failed=${failed:-0} skipped=${skipped:-0}")
     grep -E '^\[  FAILED  \] [A-Za-z]' "$out/tests-$t.log" | sort -u | head -20
 done
+
+faults_after_bench=0
+[ -x "$build/tests/ks_interop_tests" ] && faults_after_bench=1
 
 if [ $bench -eq 1 ]; then
     for bin in "$build"/bench/ks_bench_*; do
@@ -41,6 +50,15 @@ if [ -x "$build/app/kernelscope" ]; then
     summary+=("app default demo: rc=$?")
     docs/teaching/screenshots.sh "$build/app/kernelscope" "$out/teaching" > "$out/teaching.log" 2>&1
     summary+=("teaching screenshots: rc=$? ($(grep -c ': ok' "$out/teaching.log") ok)")
+fi
+
+if [ $faults_after_bench -eq 1 ]; then
+    KS_FAULT_RUNS=${KS_FAULT_RUNS:-100} "$build/tests/ks_interop_tests" \
+        --gtest_filter='FaultSuite*:Each/HeadlessFault*:Each/AppLoopFault*:FindFaults*' > "$out/tests-faults.log" 2>&1
+    rc=$?
+    passed=$(grep -oE '^\[  PASSED  \] [0-9]+' "$out/tests-faults.log" | grep -oE '[0-9]+$' || echo 0)
+    failed=$(grep -oE '^\[  FAILED  \] [0-9]+ test' "$out/tests-faults.log" | grep -oE '[0-9]+' || echo 0)
+    summary+=("tests fault suite (last): rc=$rc passed=${passed:-0} failed=${failed:-0}")
 fi
 
 printf '%s\n' "${summary[@]}"

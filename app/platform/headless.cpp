@@ -1,6 +1,7 @@
 #include "platforms.hpp"
 
 #include "app.hpp"
+#include "watchdog.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/cuda/driver.hpp"
@@ -12,6 +13,9 @@
 #include <imgui_impl_opengl3.h>
 
 #include <chrono>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
 #include <cstdio>
 #include <filesystem>
 
@@ -61,6 +65,7 @@ struct HeadlessSession::Impl {
     App app;
     std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
     int frames = 0;
+    gl::PixelReader reader; // readPixelsBottomUp's pixel-pack buffer
 
     explicit Impl(const AppOptions& o)
         : options(o), context(eglOptionsFor(o)), imgui(o, float(o.width), float(o.height)), window(o.width, o.height),
@@ -118,7 +123,8 @@ void HeadlessSession::readPixelsBottomUp(void* dst)
     Impl& m = *m_impl;
     glBindFramebuffer(GL_READ_FRAMEBUFFER, m.window.name());
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    glReadPixels(0, 0, m.options.width, m.options.height, GL_RGBA, GL_UNSIGNED_BYTE, dst);
+    // Through a pixel-pack buffer, waited for by polling a fence (gl::PixelReader).
+    m.reader.read(0, 0, m.options.width, m.options.height, dst);
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
 }
 
@@ -141,7 +147,7 @@ void HeadlessSession::renderFrameAt(float timeSeconds, float deltaSeconds)
 
 image::Rgba8Image HeadlessSession::screenshot()
 {
-    glFinish();
+    gl::finishPolled();
     return {m_impl->options.width, m_impl->options.height, m_impl->window.readPixels()};
 }
 
@@ -167,6 +173,12 @@ int runHeadless(const AppOptions& options)
         std::printf("kernelscope: wrote screenshot %s (%dx%d, after %d frames%s)\n",
                     std::filesystem::absolute(options.screenshot).c_str(), options.width, options.height,
                     options.frames, options.headlessBecauseNoDisplay ? "; no display, so ran headless" : "");
+    }
+    // A kernel that faulted stops the GPU work of every later frame: the run did not do what it said.
+    if (const std::optional<cuda::LostContext> lost = cuda::lostContext()) {
+        std::fprintf(stderr, "kernelscope: error: a kernel faulted, so the frames after it ran no GPU work: %s\n",
+                     lost->message.c_str());
+        return kExitFault;
     }
     return 0;
 }

@@ -8,6 +8,7 @@
 #include "ks/cuda/driver.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/gl/egl_context.hpp"
+#include "ks/gl/objects.hpp"
 #include "ks/pipeline/check.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/scene/session.hpp"
@@ -327,7 +328,7 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
         }
     }
     watchdog.stop();
-    glFinish();
+    gl::finishPolled();
     for (const pipeline::Readout& r : session.pipeline().readouts()) {
         std::string values;
         for (double v : r.values) {

@@ -224,6 +224,8 @@ int runWorker(const AppOptions& options)
             app.settleBuilds(std::chrono::seconds(60)); // a run of a given length shows finished builds
         activity.since = t0.time_since_epoch().count();
         activity.busy = true;
+        if (trace)
+            step("frame " + std::to_string(frameCount + 1) + " requested");
         try {
             session.renderFrameAt(float(request->time), float(request->dt));
         } catch (const Error& e) {
@@ -243,7 +245,11 @@ int runWorker(const AppOptions& options)
             std::fflush(stderr);
             std::_Exit(kExitFault);
         }
+        if (trace)
+            step("frame " + std::to_string(frameCount) + " rendered");
         session.readPixelsBottomUp(static_cast<std::uint8_t*>(frames.data()) + std::size_t(slot) * slotBytes);
+        if (trace)
+            step("frame " + std::to_string(frameCount) + " read");
         supervise::FrameDone done;
         done.slot = slot;
         done.width = session.width();

@@ -185,6 +185,9 @@ void checkNoThrow(CUresult result, const char* call, std::source_location where)
 {
     if (result == CUDA_SUCCESS)
         return;
+    // Cleanup after a sticky error fails the same way for every object: the first report said it.
+    if (isStickyError(result) && lostContext() && lostContext()->code == result)
+        return;
     try {
         log::error(formatError(where.file_name(), where.line(), call, result, resultName(result),
                                noteIfSticky(result, call, where)));

@@ -2,7 +2,9 @@
 
 #include "ks/core/error.hpp"
 
+#include <chrono>
 #include <cstring>
+#include <thread>
 #include <initializer_list>
 
 namespace ks::gl {
@@ -170,11 +172,59 @@ void Framebuffer::bind() const
     KS_GL(glViewport(0, 0, width(), height()));
 }
 
+void finishPolled()
+{
+    GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+    if (!fence)
+        throw Error(ErrorDomain::Gl, "glFenceSync", int(glGetError()), "", "could not create a fence");
+    GLenum r = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
+    for (int spins = 0; r == GL_TIMEOUT_EXPIRED; ++spins) {
+        if (spins > 100)
+            std::this_thread::sleep_for(std::chrono::microseconds(50));
+        else
+            std::this_thread::yield();
+        r = glClientWaitSync(fence, 0, 0);
+    }
+    glDeleteSync(fence);
+    if (r == GL_WAIT_FAILED)
+        throw Error(ErrorDomain::Gl, "glClientWaitSync", int(glGetError()), "GL_WAIT_FAILED", "waiting for GL failed");
+}
+
+PixelReader::~PixelReader()
+{
+    if (m_buffer)
+        glDeleteBuffers(1, &m_buffer);
+}
+
+void PixelReader::read(int x, int y, int width, int height, void* dst)
+{
+    const std::size_t bytes = std::size_t(width) * std::size_t(height) * 4;
+    if (bytes == 0)
+        return;
+    if (bytes > m_bytes) {
+        if (m_buffer)
+            glDeleteBuffers(1, &m_buffer);
+        glCreateBuffers(1, &m_buffer);
+        KS_GL(glNamedBufferStorage(m_buffer, GLsizeiptr(bytes), nullptr, GL_MAP_READ_BIT | GL_CLIENT_STORAGE_BIT));
+        m_bytes = bytes;
+    }
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, m_buffer);
+    KS_GL(glReadPixels(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, nullptr));
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    finishPolled();
+    const void* mapped = glMapNamedBufferRange(m_buffer, 0, GLsizeiptr(bytes), GL_MAP_READ_BIT);
+    if (!mapped)
+        throw Error(ErrorDomain::Gl, "glMapNamedBufferRange", int(glGetError()), "", "could not map the pixel buffer");
+    std::memcpy(dst, mapped, bytes);
+    glUnmapNamedBuffer(m_buffer);
+}
+
 std::vector<std::uint8_t> readPixelsTopDown(int x, int y, int width, int height)
 {
     std::vector<std::uint8_t> pixels(std::size_t(width) * height * 4);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    KS_GL(glReadPixels(x, y, width, height, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data()));
+    PixelReader reader;
+    reader.read(x, y, width, height, pixels.data());
     const std::size_t row = std::size_t(width) * 4;
     std::vector<std::uint8_t> tmp(row);
     for (int r = 0; r < height / 2; ++r) {

@@ -84,8 +84,13 @@ Pipeline::~Pipeline()
     } catch (const Error& e) {
         log::error(std::string("pipeline: ") + e.what());
     }
-    if (m_resources.mapped())
-        m_resources.unmap();
+    if (m_resources.mapped()) {
+        try {
+            m_resources.unmap();
+        } catch (const Error& e) {
+            log::error(std::string("pipeline: ") + e.what());
+        }
+    }
 }
 
 double Pipeline::complete(std::size_t index)
@@ -303,11 +308,12 @@ bool Pipeline::frame(const InputState& input)
         }
     } catch (const Error& e) {
         recordFault(e);
-        if (m_resources.mapped() && !cuda::lostContext()) {
+        if (m_resources.mapped()) {
             try {
-                m_resources.unmap();
+                m_resources.unmap(); // forgets the mapping even when the call fails (a lost context)
             } catch (const Error& again) {
-                log::warning(std::string("unmapping after a failed frame: ") + again.what());
+                if (!cuda::lostContext())
+                    log::warning(std::string("unmapping after a failed frame: ") + again.what());
             }
         }
         m_error = e.what();

@@ -2,6 +2,7 @@
 
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
+#include "ks/cuda/driver.hpp"
 #include "ks/cuda/event.hpp"
 #include "ks/cuda/memory.hpp"
 #include "ks/interop/gl_shared_memory.hpp"
@@ -305,7 +306,17 @@ ResourceSet::ResourceSet(const project::Project& project, const std::vector<Reso
 
 ResourceSet::~ResourceSet()
 {
-    m_map.unmap();
+    unmapQuietly();
+}
+
+void ResourceSet::unmapQuietly() noexcept
+{
+    try {
+        m_map.unmap();
+    } catch (const Error& e) {
+        if (!cuda::lostContext()) // after a sticky error every call fails: nothing to add
+            log::error(std::string("resources: ") + e.what());
+    }
 }
 
 ResourceSet::ResourceSet(ResourceSet&& o) noexcept
@@ -319,7 +330,7 @@ ResourceSet::ResourceSet(ResourceSet&& o) noexcept
 ResourceSet& ResourceSet::operator=(ResourceSet&& o) noexcept
 {
     if (this != &o) {
-        m_map.unmap();
+        unmapQuietly();
         m_map = std::move(o.m_map);
         m_shared = std::move(o.m_shared);
         m_resources = std::move(o.m_resources);

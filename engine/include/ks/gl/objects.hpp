@@ -121,4 +121,25 @@ private:
 // Reads RGBA8 pixels of the currently bound read framebuffer, rows top to bottom.
 std::vector<std::uint8_t> readPixelsTopDown(int x, int y, int width, int height);
 
+// Waits until GL has finished every command issued so far by polling a fence (glClientWaitSync
+// with a zero timeout, yielding between polls) rather than by a blocking wait. Tried against the
+// stall of every GL wait that the lent H100 shows after any kernel has faulted (docs/supervision.md):
+// it did not help there (the GL work itself does not finish). Throws ks::Error (Gl).
+void finishPolled();
+
+// Reads RGBA8 pixels of the bound read framebuffer, rows bottom to top (GL's order), into `dst`
+// through a pixel-pack buffer and finishPolled(). Keeps the buffer between reads.
+class PixelReader {
+public:
+    PixelReader() = default;
+    ~PixelReader();
+    PixelReader(const PixelReader&) = delete;
+    PixelReader& operator=(const PixelReader&) = delete;
+    void read(int x, int y, int width, int height, void* dst);
+
+private:
+    GLuint m_buffer = 0;
+    std::size_t m_bytes = 0;
+};
+
 } // namespace ks::gl

@@ -42,10 +42,10 @@ struct PipelineOptions {
     // (older by up to N; finish() waits for all). The headless runner and tests use 0.
     int framesInFlight = 0;
     // Wait for the frame's stages before unmapping its GL resources, so that a kernel that faults
-    // never leaves GL waiting on CUDA work that will not finish. Measured on the H100 (driver 580):
-    // with the unmap queued behind a faulting kernel, the faulting process took ~12 s to exit and the
-    // GPU ran no other process's work for up to ~19 s; with this wait neither happens (docs/
-    // supervision.md). Costs the overlap of the host's queueing of GL with the stages.
+    // never leaves GL waiting on CUDA work that will not finish. Measured on the lent H100 (driver
+    // 580): with the unmap queued behind a faulting kernel, the faulting headless run took ~15 s to
+    // end (its GL teardown waited); with this wait, 0.4-1.1 s. Costs the overlap of the host's
+    // queueing of GL with the stages (docs/supervision.md).
     bool containFaults = true;
 };
 

@@ -175,6 +175,8 @@ public:
     std::vector<std::uint8_t> downloadElement(std::string_view name, std::size_t element) const;
 
 private:
+    // Unmaps what is mapped; a failure (a lost context) is logged, never thrown (destructors use it).
+    void unmapQuietly() noexcept;
     // One GL buffer holding the buffers of one set of flags, registered once (when flags is set).
     struct SharedBuffer {
         std::optional<interop::RegisterFlags> flags;

@@ -16,6 +16,7 @@
 // Without a CUDA device only the GL rows of 3 run (Mesa's software GL: they show the bench works,
 // not GPU numbers).
 // Usage: ks_bench_pipeline [--json out.json] [--frames N] [--particles N] [--only interop|particles|texture]
+#include "bench_support.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/cuda/context.hpp"
@@ -45,13 +46,7 @@ using Clock = std::chrono::steady_clock;
 
 namespace {
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return -1;
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-    return v[v.size() / 2];
-}
+using bench::median;
 
 project::Project load(const std::string& name)
 {

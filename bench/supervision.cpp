@@ -13,6 +13,7 @@
 // Usage: ks_bench_supervision [--json out.json] [--faults N] [--frames N] [--kernelscope PATH]
 //        [--only fault|runaway|frame]
 // The worker is the app binary: --kernelscope, $KS_KERNELSCOPE, or ../app/kernelscope beside this.
+#include "bench_support.hpp"
 #include "platform/platforms.hpp"
 #include "supervise/shell_link.hpp"
 
@@ -41,13 +42,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-double median(std::vector<double> v)
-{
-    if (v.empty())
-        return -1;
-    std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
-    return v[v.size() / 2];
-}
+using bench::median;
 
 double msBetween(Clock::time_point a, Clock::time_point b)
 {

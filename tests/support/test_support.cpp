@@ -3,14 +3,15 @@
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <stdexcept>
+#include <string>
+#include <unistd.h>
 
 namespace ks::test {
 
@@ -80,6 +81,27 @@ std::filesystem::path TempDir::write(const std::string& name, const std::string&
     std::filesystem::create_directories(p.parent_path());
     writeFile(p, text);
     return p;
+}
+
+int openDescriptors()
+{
+    int n = 0;
+    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd"))
+        ++n;
+    return n;
+}
+
+int childProcesses()
+{
+    int n = 0;
+    const std::string self = std::to_string(::getpid());
+    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
+        std::ifstream stat(e.path() / "stat");
+        std::string pid, comm, state, parent;
+        if (stat >> pid >> comm >> state >> parent && parent == self)
+            ++n;
+    }
+    return n;
 }
 
 void CudaTest::SetUp()

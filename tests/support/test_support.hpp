@@ -21,6 +21,11 @@ namespace ks::test {
 std::filesystem::path sourceDir();    // the repository root
 std::filesystem::path referenceDir(); // tests/reference
 
+// How many descriptors this process has open (/proc/self/fd), and how many child processes it has
+// (running or not yet reaped): what a test compares before and after to find leaks.
+int openDescriptors();
+int childProcesses();
+
 // Points XDG_CONFIG_HOME and XDG_STATE_HOME at a folder of this test process, so that runs of the
 // whole app (recent projects, unsaved-edit recovery) never touch the user's own. Call first in main.
 void isolateUserFolders();

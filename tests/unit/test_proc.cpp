@@ -5,6 +5,8 @@
 #include "ks/proc/child_process.hpp"
 #include "ks/proc/shared_memory.hpp"
 
+#include "test_support.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -19,13 +21,6 @@ using namespace std::chrono_literals;
 
 namespace {
 
-int openDescriptors()
-{
-    int n = 0;
-    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd"))
-        ++n;
-    return n;
-}
 
 ChannelError::Kind receiveError(Channel& c)
 {
@@ -156,7 +151,7 @@ TEST(ProcChannel, DescriptorCountMismatchIsMalformed)
 
 TEST(ProcChannel, ReceivedDescriptorsAreClosedWithTheMessage)
 {
-    const int before = openDescriptors();
+    const int before = ks::test::openDescriptors();
     {
         auto [a, b] = Channel::pair();
         SharedMemory mem = SharedMemory::create("ks-test", 4096);
@@ -167,7 +162,7 @@ TEST(ProcChannel, ReceivedDescriptorsAreClosedWithTheMessage)
             ASSERT_EQ(m->fds.size(), 2u);
         }
     }
-    EXPECT_EQ(openDescriptors(), before);
+    EXPECT_EQ(ks::test::openDescriptors(), before);
 }
 
 TEST(ProcChild, ExitStatusAndSignalAreDescribed)

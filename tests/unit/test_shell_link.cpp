@@ -4,6 +4,8 @@
 // state it kept and the notice of what happened.
 #include "supervise/shell_link.hpp"
 
+#include "test_support.hpp"
+
 #include <gtest/gtest.h>
 
 #include <chrono>
@@ -18,27 +20,7 @@ using namespace std::chrono_literals;
 
 namespace {
 
-int openDescriptors()
-{
-    int n = 0;
-    for ([[maybe_unused]] const auto& e : std::filesystem::directory_iterator("/proc/self/fd"))
-        ++n;
-    return n;
-}
 
-int childProcesses()
-{
-    // Children of this process that still exist (running or zombie).
-    int n = 0;
-    const std::string self = std::to_string(::getpid());
-    for (const auto& e : std::filesystem::directory_iterator("/proc")) {
-        std::ifstream stat(e.path() / "stat");
-        std::string pid, comm, state, ppid;
-        if (stat >> pid >> comm >> state >> ppid && ppid == self)
-            ++n;
-    }
-    return n;
-}
 
 ShellLink::Config fake(const std::string& mode, int framesBeforeTrouble)
 {
@@ -202,16 +184,16 @@ TEST(ShellLink, MissingWorkerExecutableIsReported)
 
 TEST(ShellLink, ManyCrashesLeaveNoProcessAndNoDescriptorBehind)
 {
-    const int fdsBefore = openDescriptors();
-    const int childrenBefore = childProcesses();
+    const int fdsBefore = ks::test::openDescriptors();
+    const int childrenBefore = ks::test::childProcesses();
     {
         ShellLink link(fake("kill", 1));
         drive(link, [&] { return link.restarts() >= 20; }, 60s);
         EXPECT_EQ(link.restarts(), 20);
-        EXPECT_EQ(childProcesses(), childrenBefore + 1); // the current worker only
+        EXPECT_EQ(ks::test::childProcesses(), childrenBefore + 1); // the current worker only
     }
-    EXPECT_EQ(childProcesses(), childrenBefore);
-    EXPECT_EQ(openDescriptors(), fdsBefore);
+    EXPECT_EQ(ks::test::childProcesses(), childrenBefore);
+    EXPECT_EQ(ks::test::openDescriptors(), fdsBefore);
 }
 
 TEST(ShellLink, QuitEndsTheWorker)

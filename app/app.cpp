@@ -91,6 +91,7 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
     ed.options.arch = arch;
     ed.options.fastCompile = rtc::parseFastCompile(options.check.fastCompile).value_or(rtc::FastCompile::Off);
     ed.archFromDevice = s.cuda.has_value();
+    ed.frameLimitSeconds = float(options.frameLimit);
     openDocument(options.kernelFile.empty() ? s.dataRoot / "kernels" / "thread_colors.cu" : options.kernelFile, true);
     for (const auto& file : options.editFiles)
         openDocument(file, false);

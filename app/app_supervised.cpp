@@ -41,6 +41,7 @@ supervise::AppSnapshot App::snapshot() const
     }
     snap.layout = s.teach.layout == Layout::Classroom ? "classroom" : "standard";
     snap.teachStage = s.teach.stage;
+    snap.frameLimit = s.editor.frameLimitSeconds;
     if (s.demo) {
         snap.blockX = int(s.demo->config().block.x);
         snap.blockY = int(s.demo->config().block.y);
@@ -55,6 +56,8 @@ void App::restore(const supervise::Restore& r)
     if (!snap.imguiIni.empty() && ImGui::GetCurrentContext())
         ImGui::LoadIniSettingsFromMemory(snap.imguiIni.c_str(), snap.imguiIni.size());
     s.teach.layout = snap.layout == "classroom" ? Layout::Classroom : Layout::Standard;
+    if (snap.frameLimit >= 0)
+        s.editor.frameLimitSeconds = float(snap.frameLimit);
     if (s.demo)
         s.demo->setBlock({unsigned(std::max(1, snap.blockX)), unsigned(std::max(1, snap.blockY)), 1});
     if (!snap.projectPath.empty()) {

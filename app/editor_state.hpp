@@ -79,6 +79,9 @@ struct EditorState {
     rtc::CompileOptions options;     // for every build of the session
     bool archFromDevice = false;     // the target is the running device's (no picker)
     bool buildOnPause = true;
+    // The window's frame limit in seconds (0: none): a frame running longer asks the user to wait or
+    // stop it. The supervising shell reads it from the state the worker sends (--frame-limit sets it).
+    float frameLimitSeconds = 2.f;
     double pauseSeconds = 0.35;
     // Text fields of the options UI (parsed into `options` when applied).
     std::string definesText, includesText;

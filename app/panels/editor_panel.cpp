@@ -245,6 +245,13 @@ void drawOptionsPopup(EditorState& ed, Commands& commands)
             }
         ImGui::EndCombo();
     }
+    ImGui::Separator();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    if (ImGui::InputFloat("frame limit (s)", &ed.frameLimitSeconds, 0.5f, 2.f, "%.1f"))
+        ed.frameLimitSeconds = std::clamp(ed.frameLimitSeconds, 0.f, 3600.f);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A frame running longer than this asks you to wait or stop it (0: never).\n"
+                          "Applies to the window's GPU process (not with --no-supervise).");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
     ImGui::InputTextWithHint("defines", "NAME NAME=VALUE ...", &ed.definesText);
     changed |= ImGui::IsItemDeactivatedAfterEdit();

@@ -108,10 +108,11 @@ struct AppSnapshot {
     std::string layout;       // "standard" or "classroom"
     int teachStage = -1;
     int blockX = 16, blockY = 16; // the demo's block
+    double frameLimit = -1;   // seconds (0: none); -1: not said (the shell keeps its own)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, stagePath, stageKernel, projectPath,
                                                 projectJson, camera, pipelineFrame, imguiIni, layout, teachStage,
-                                                blockX, blockY)
+                                                blockX, blockY, frameLimit)
 
 struct StateUpdate {
     static constexpr const char* kType = "state";

@@ -138,6 +138,8 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         if (auto s = supervise::decode<supervise::StateUpdate>(message.body, &error)) {
             m_kept = std::move(s->state);
             m_haveKept = true;
+            if (m_kept.frameLimit >= 0) // the user changed it in the editor's options
+                m_config.frameLimitMs = m_kept.frameLimit * 1000.0;
         } else
             return malformed();
     } else if (type == supervise::FaultNotice::kType) {

@@ -13,6 +13,7 @@
 //   badfield   sends a "frame-done" whose width is a string
 //   fault      sends a fault notice (as the worker does after a sticky CUDA error) and exits 3
 //   slow       starts the frame and never finishes it, heartbeating (a kernel that never ends)
+//   limitoff   as slow, after saying (in its state) that the user set the frame limit to 0: off
 //   nohello    exits with status 7 before saying hello
 //
 // After a Restore it sends a ClipboardSet "restored <fault kind>|<summary>|<projectPath>", which the
@@ -118,7 +119,7 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
                 channel->send(sv::encode(n));
                 std::_Exit(3);
             }
-            if (mode == "slow") {
+            if (mode == "slow" || mode == "limitoff") {
                 const auto began = std::chrono::steady_clock::now();
                 for (;;) {
                     sv::Heartbeat hb;
@@ -137,6 +138,11 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
         auto request = sv::decode<sv::FrameRequest>(m->body);
         const int slot = served % 2;
         std::memset(static_cast<char*>(frames.data()) + slot * kSlot, served & 0xff, kSlot);
+        if (mode == "limitoff") {
+            sv::StateUpdate update;
+            update.state.frameLimit = 0;
+            channel->send(sv::encode(update));
+        }
         sv::FrameDone done;
         done.slot = slot;
         done.width = kSide;

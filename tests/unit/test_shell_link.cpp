@@ -161,6 +161,18 @@ TEST(ShellLink, FrameOverTheLimitAsksThenStopRestores)
     EXPECT_EQ(restoreSeen(link).rfind("restored time limit|", 0), 0u);
 }
 
+TEST(ShellLink, FrameLimitSetInTheAppReachesTheShell)
+{
+    // The worker's state says the user set the limit to 0 (off): a frame that never ends is then
+    // the user's to stop, and no dialog comes however long it runs.
+    ShellLink link(fake("limitoff", 1));
+    drive(link, [&] { return link.dialog() == ShellLink::Dialog::FrameTooLong; }, 1500ms);
+    EXPECT_EQ(link.keptState().frameLimit, 0);
+    EXPECT_NE(link.dialog(), ShellLink::Dialog::FrameTooLong) << link.dialogText();
+    ASSERT_TRUE(link.heartbeat());
+    EXPECT_GT(link.heartbeat()->gpuFrameMs, 1000) << "the frame was not running past the configured 0.3 s";
+}
+
 TEST(ShellLink, GivesUpAfterWorkersThatNeverStartAndSaysHowToGoOn)
 {
     ShellLink link(fake("nohello", 0));

@@ -11,7 +11,7 @@
 //      across the boundary: request, worker frame, its pixels read into shared memory, and the
 //      shell's upload into its own GL texture (what the window then draws). Steady loops.
 // Usage: ks_bench_supervision [--json out.json] [--faults N] [--frames N] [--kernelscope PATH]
-//        [--only fault|runaway|frame]
+//        [--only fault|runaway|frame] [--restored-png FILE (the window after the first fault)]
 // The worker is the app binary: --kernelscope, $KS_KERNELSCOPE, or ../app/kernelscope beside this.
 #include "bench_support.hpp"
 #include "platform/platforms.hpp"
@@ -21,6 +21,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/gl/egl_context.hpp"
 #include "ks/gl/objects.hpp"
+#include "ks/image/png.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -91,7 +92,9 @@ app::ShellLink::Config workerConfig(const fs::path& exe, std::vector<std::string
     app::ShellLink::Config c;
     c.executable = exe;
     c.args = std::move(args);
-    c.args.insert(c.args.end(), {"--worker", "window"});
+    // The worker's state carries the frame limit (the editor's option) and the shell follows it,
+    // so the worker is given the same limit, as the window gives it its own arguments.
+    c.args.insert(c.args.end(), {"--frame-limit", std::to_string(frameLimitMs / 1000.0), "--worker", "window"});
     c.frameLimitMs = frameLimitMs;
     return c;
 }
@@ -120,7 +123,7 @@ int driveFrames(app::ShellLink& link, int n, int w, int h, std::chrono::seconds 
     return got;
 }
 
-void faultToNextFrame(Report& rep, const fs::path& exe, int runs)
+void faultToNextFrame(Report& rep, const fs::path& exe, int runs, const fs::path& restoredPng)
 {
     const fs::path project = paths::dataRoot() / "tests" / "projects" / "faults" / "oob_write.json";
     rep.section("1. fault to next good frame (" + project.filename().string() + ", out-of-bounds write at frame 3; " +
@@ -160,6 +163,27 @@ void faultToNextFrame(Report& rep, const fs::path& exe, int runs)
             continue;
         }
         said = link.history().back().summary + " | " + link.history().back().error;
+        if (i == 0 && !restoredPng.empty() && msBetween(seen, next) < 5000) {
+            // The window as the user sees it once the worker is replaced (a few frames in, so that
+            // the restored layout has settled), for the docs.
+            std::optional<app::ShellLink::Frame> f;
+            for (int k = 0; k < 5; ++k) {
+                while (!link.readyForFrame())
+                    link.pump(5ms);
+                link.requestFrame(request(1280, 720, 0));
+                while (!(f = link.pump(50ms)) && link.restarts() == 1) {
+                }
+            }
+            if (f) {
+                image::Rgba8Image img{f->width, f->height, {}};
+                const auto* px = static_cast<const std::uint8_t*>(f->pixels);
+                const std::size_t row = std::size_t(f->width) * 4;
+                for (int y = f->height - 1; y >= 0; --y)
+                    img.pixels.insert(img.pixels.end(), px + std::size_t(y) * row, px + std::size_t(y + 1) * row);
+                image::writePng(restoredPng, img);
+                rep.note("wrote " + restoredPng.string() + ": the window after the fault, restored");
+            }
+        }
         total.push_back(msBetween(lastRequest, next));
         detect.push_back(msBetween(lastRequest, seen));
         restart.push_back(msBetween(seen, next));
@@ -314,7 +338,7 @@ void frames(Report& rep, const fs::path& exe, int n)
 
 int main(int argc, char** argv)
 {
-    std::string jsonPath, only, appPath;
+    std::string jsonPath, only, appPath, restoredPng;
     int faults = 20, frameCount = 120;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
@@ -325,12 +349,14 @@ int main(int argc, char** argv)
             frameCount = std::atoi(argv[++i]);
         else if (!std::strcmp(argv[i], "--kernelscope") && i + 1 < argc)
             appPath = argv[++i];
+        else if (!std::strcmp(argv[i], "--restored-png") && i + 1 < argc)
+            restoredPng = argv[++i];
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
         else {
             std::fprintf(stderr,
                          "usage: %s [--json out.json] [--faults N] [--frames N] [--kernelscope PATH] "
-                         "[--only fault|runaway|frame]\n",
+                         "[--only fault|runaway|frame] [--restored-png FILE]\n",
                          argv[0]);
             return 2;
         }
@@ -346,7 +372,7 @@ int main(int argc, char** argv)
         rep.json["kernelscope"] = exe.string();
         auto wanted = [&](const char* part) { return only.empty() || only == part; };
         if (wanted("fault"))
-            faultToNextFrame(rep, exe, faults);
+            faultToNextFrame(rep, exe, faults, restoredPng);
         if (wanted("runaway"))
             runaway(rep, exe);
         if (wanted("frame"))

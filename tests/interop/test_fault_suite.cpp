@@ -205,7 +205,8 @@ app::ShellLink::Config workerConfig(const std::string& kind, double frameLimitMs
 {
     app::ShellLink::Config c;
     c.executable = appBinary();
-    c.args = {"--project", faultProject(kind).string(), "--size", "640x360", "--worker", "window"};
+    c.args = {"--project", faultProject(kind).string(), "--size", "640x360",
+              "--frame-limit", std::to_string(frameLimitMs / 1000.0), "--worker", "window"};
     c.frameLimitMs = frameLimitMs;
     return c;
 }

@@ -162,7 +162,8 @@ std::string App::statusLine() const
     char fps[64];
     std::snprintf(fps, sizeof fps, "  |  %.1f fps", double(s.fps));
     if (s.fault)
-        return "GPU process replaced after " + s.fault->summary + "; your work was restored, paused  |  " + line + fps;
+        return "GPU process replaced after " + s.fault->summary + "; your work was restored, paused" +
+               (s.fault->restored.empty() ? std::string() : " " + s.fault->restored) + "  |  " + line + fps;
     return line + fps;
 }
 

@@ -59,8 +59,12 @@ public:
     supervise::AppSnapshot snapshot() const;
     // Puts a snapshot back (tabs with their unsaved text, project with its parameters and stage
     // order, camera, layout) with the project paused, and shows `fault` in the status line, the
-    // stage list and the editor of its kernel. Call before the first frame.
-    void restore(const supervise::Restore& restore);
+    // stage list and the editor of its kernel. With `restore.kept` and its two descriptors
+    // (`keptFds`), the resources' contents come back as after the last good frame and the project
+    // resumes at the frame after it. Call before the first frame.
+    void restore(const supervise::Restore& restore, const std::vector<int>& keptFds = {});
+    // Where the running project keeps its resources' contents for a restart (null: nothing kept).
+    const pipeline::KeptContents* keptContents() const;
     // The sticky CUDA error this process hit, if it did, with the frame, stage and kernel (the
     // process must be replaced); nullopt while CUDA works.
     std::optional<supervise::FaultNotice> lostContext() const;

@@ -100,6 +100,8 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
     // The window's frame does not wait for the GPU: one frame may still run while the next is queued
     // (the Timings panel shows the newest finished frame).
     po.framesInFlight = 1;
+    // A supervised GPU process keeps the resources' contents where its successor can take them.
+    po.keepContents = m_options.workerMode == "window";
     try {
         // Built completely before it replaces the running project: a refusal (not enough device
         // memory) leaves the current one running.

@@ -134,6 +134,7 @@ struct ShownFault {
     std::string stage, kernel;
     std::filesystem::path file;
     std::string error, summary;
+    std::string restored; // "at frame 41 with the contents of 3 resources (12.0 MiB) as after frame 40", or why not
     std::filesystem::path searchDir; // the running or last search's folder (a copy of the project, its report)
 };
 

@@ -4,11 +4,55 @@
 #include "teach_support.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
 #include "ks/cuda/driver.hpp"
+#include "ks/cuda/memory.hpp"
+
+#include <cstdio>
 
 #include <imgui.h>
 
 namespace ks::app {
+
+namespace {
+
+// The previous process's kept contents into `p`'s resources; says what came back (status line).
+std::string restoreContents(pipeline::Pipeline& p, const std::optional<supervise::KeptMemory>& kept,
+                            const std::vector<int>& fds, const std::string& projectPath)
+{
+    if (!kept || kept->slotBytes == 0)
+        return "";
+    if (fds.size() != 2 || kept->projectPath != projectPath) {
+        log::warning("resource contents not restored: " +
+                     std::string(fds.size() != 2 ? "their memory did not come with the restore" : "they are of another project"));
+        return "";
+    }
+    pipeline::KeptLayout layout;
+    layout.slotBytes = kept->slotBytes;
+    for (const supervise::KeptResource& e : kept->entries)
+        layout.entries.push_back({e.name, e.offset, e.bytes});
+    try {
+        const pipeline::RestoredContents rc = p.restoreKept(layout, {fds[0], fds[1]});
+        if (rc.frame < 0) {
+            log::warning("resource contents not restored: " + rc.why);
+            return "at frame 0 (resource contents not restored: " + rc.why + ")";
+        }
+        std::string text = "at frame " + std::to_string(rc.frame + 1) + " with the contents of " +
+                           std::to_string(rc.resources) + (rc.resources == 1 ? " resource (" : " resources (") +
+                           cuda::formatBytes(std::size_t(rc.bytes)) + ") as after frame " + std::to_string(rc.frame);
+        if (!rc.skipped.empty())
+            text += "; not restored (changed): " + std::to_string(rc.skipped.size());
+        char ms[32];
+        std::snprintf(ms, sizeof ms, "%.1f ms", rc.ms);
+        log::info("restored " + text + " in " + ms);
+        return text;
+    } catch (const Error& e) {
+        log::warning(std::string("resource contents not restored: ") + e.what());
+        return "";
+    }
+}
+
+} // namespace
 
 supervise::AppSnapshot App::snapshot() const
 {
@@ -49,10 +93,16 @@ supervise::AppSnapshot App::snapshot() const
     return snap;
 }
 
-void App::restore(const supervise::Restore& r)
+const pipeline::KeptContents* App::keptContents() const
+{
+    return m_state.project.session ? m_state.project.session->pipeline().kept() : nullptr;
+}
+
+void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
 {
     AppState& s = m_state;
     const supervise::AppSnapshot& snap = r.state;
+    std::string restoredText;
     if (!snap.imguiIni.empty() && ImGui::GetCurrentContext())
         ImGui::LoadIniSettingsFromMemory(snap.imguiIni.c_str(), snap.imguiIni.size());
     s.teach.layout = snap.layout == "classroom" ? Layout::Classroom : Layout::Standard;
@@ -75,6 +125,7 @@ void App::restore(const supervise::Restore& r)
                 c.fov = snap.camera[6];
             }
             s.teach.stage = snap.teachStage;
+            restoredText = restoreContents(session.pipeline(), r.kept, keptFds, snap.projectPath);
         }
     }
     // Tabs in their order, unsaved text put back as unsaved edits (they build at once: a cache hit).
@@ -95,7 +146,7 @@ void App::restore(const supervise::Restore& r)
 
     if (r.fault) {
         const supervise::FaultNotice& f = *r.fault;
-        s.fault = ShownFault{f.kind, f.frame, f.stage, f.kernel, f.file, f.error, f.summary};
+        s.fault = ShownFault{f.kind, f.frame, f.stage, f.kernel, f.file, f.error, f.summary, restoredText};
         log::error("the GPU process was replaced: " + f.summary);
         if (!f.file.empty()) {
             openDocument(f.file, false);

@@ -11,6 +11,7 @@
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/driver.hpp"
 #include "ks/cuda/event.hpp"
+#include "ks/cuda/exported_memory.hpp"
 #include "ks/cuda/memory.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/cuda/surface.hpp"
@@ -101,7 +102,7 @@ class ImportedTexture {
 public:
     ImportedTexture()
     {
-        const CUmemAllocationProp prop = interop::exportableProperties();
+        const CUmemAllocationProp prop = cuda::exportableProperties();
         std::size_t granularity = 1;
         KS_CU(cuMemGetAllocationGranularity, &granularity, &prop, CU_MEM_ALLOC_GRANULARITY_MINIMUM);
         m_bytes = (std::size_t(kWidth) * kHeight * 8 + granularity - 1) / granularity * granularity;

@@ -4,8 +4,9 @@
 // missing field takes its default, a field of the wrong type is a parse error), sent as a JSON
 // object whose "type" names it. Descriptors travel beside a message (SCM_RIGHTS), never in it.
 //
-//   worker -> shell: Hello (+ frame memory fd), FrameDone, Heartbeat, StateUpdate, FaultNotice, ClipboardSet
-//   shell -> worker: Restore (first, after a restart), FrameRequest, Quit
+//   worker -> shell: Hello (+ frame memory fd), FrameDone, Heartbeat, StateUpdate, FaultNotice, ClipboardSet,
+//                    KeptMemory (+ two fds of CUDA exported memory)
+//   shell -> worker: Restore (first, after a restart; + the kept memory's fds), FrameRequest, Quit
 
 #include <nlohmann/json.hpp>
 
@@ -131,12 +132,32 @@ struct FaultNotice {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultNotice, kind, frame, stage, kernel, file, error, summary)
 
+// The project's resources as after the worker's last good frame: two slots of device memory
+// (ks/pipeline/kept_contents.hpp) whose descriptors travel with this message (fds 0 and 1). The
+// shell holds them, so the memory outlives the worker, and hands them to the next worker with its
+// Restore. Sent when the worker's project (and so the layout) changes; slotBytes 0 and no fds: the
+// current project keeps nothing.
+struct KeptResource {
+    std::string name;
+    std::uint64_t offset = 0, bytes = 0;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptResource, name, offset, bytes)
+
+struct KeptMemory {
+    static constexpr const char* kType = "kept-memory";
+    std::string projectPath;
+    std::uint64_t slotBytes = 0;
+    std::vector<KeptResource> entries;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptMemory, projectPath, slotBytes, entries)
+
 struct Restore {
     static constexpr const char* kType = "restore";
     AppSnapshot state;
     std::optional<FaultNotice> fault;
+    std::optional<KeptMemory> kept; // with it, the message carries the two slots' fds
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Restore, state, fault)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Restore, state, fault, kept)
 
 struct ClipboardSet {
     static constexpr const char* kType = "clipboard";

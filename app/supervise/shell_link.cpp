@@ -119,8 +119,12 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         }
         m_hello = std::move(*hello);
         if (m_pendingRestore) {
+            std::vector<int> fds;
+            if (m_pendingRestore->kept)
+                for (const proc::UniqueFd& fd : m_keptFds)
+                    fds.push_back(fd.get());
             try {
-                m_channel.send(supervise::encode(*m_pendingRestore));
+                m_channel.send(supervise::encode(*m_pendingRestore), fds);
             } catch (const proc::ChannelError& e) {
                 return died(std::string("closed the connection (") + e.what() + ")");
             }
@@ -147,6 +151,20 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
             m_notice = std::move(*n);
         else
             return malformed();
+    } else if (type == supervise::KeptMemory::kType) {
+        auto k = supervise::decode<supervise::KeptMemory>(message.body, &error);
+        if (!k)
+            return malformed();
+        const std::size_t slots = k->slotBytes > 0 ? 2 : 0;
+        if (message.fds.size() != slots) {
+            error = "a \"kept-memory\" message carries " + std::to_string(message.fds.size()) +
+                    " descriptors where it needs " + std::to_string(slots);
+            return malformed();
+        }
+        // The previous worker's slots are let go only now: a worker that dies before saying where
+        // it keeps its own leaves the last ones to restore from.
+        m_keptFds = std::move(message.fds);
+        m_keptMemory = slots ? std::optional<supervise::KeptMemory>(std::move(*k)) : std::nullopt;
     } else if (type == supervise::ClipboardSet::kType) {
         if (auto c = supervise::decode<supervise::ClipboardSet>(message.body, &error))
             m_clipboard = std::move(c->text);
@@ -306,6 +324,7 @@ void ShellLink::replace(supervise::FaultNotice notice)
     supervise::Restore r;
     r.state = m_kept;
     r.fault = std::move(notice);
+    r.kept = m_keptMemory;
     m_pendingRestore = m_haveKept || r.fault ? std::optional<supervise::Restore>(std::move(r)) : std::nullopt;
     start();
 }

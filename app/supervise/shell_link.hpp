@@ -68,6 +68,8 @@ public:
     int restarts() const noexcept { return m_restarts; }
     const std::vector<supervise::FaultNotice>& history() const noexcept { return m_history; }
     const supervise::AppSnapshot& keptState() const noexcept { return m_kept; }
+    // Where the worker keeps its resources' contents (held here, passed to the next worker).
+    const std::optional<supervise::KeptMemory>& keptMemory() const noexcept { return m_keptMemory; }
     const std::optional<supervise::Heartbeat>& heartbeat() const noexcept { return m_heartbeat; }
     pid_t workerPid() const noexcept { return m_process.pid(); }
     bool running() const noexcept { return m_hello.has_value(); }
@@ -96,6 +98,8 @@ private:
     std::optional<supervise::Restore> m_pendingRestore; // sent to the next worker after its hello
     supervise::AppSnapshot m_kept;
     bool m_haveKept = false;
+    std::optional<supervise::KeptMemory> m_keptMemory; // with slots: m_keptFds holds their descriptors
+    std::vector<proc::UniqueFd> m_keptFds;
     std::vector<supervise::FaultNotice> m_history;
     std::string m_clipboard;
     std::string m_status = "starting the GPU process";

@@ -135,6 +135,37 @@ private:
 
 std::string g_clipboard; // what the shell last sent; ImGui's clipboard callbacks read it
 
+// Tells the shell where the project's resources are kept (the two slots' descriptors go with the
+// message) when that changed since `sentId` (0: nothing kept).
+void sendKeptMemory(proc::Channel& channel, const App& app, const std::string& projectPath, std::uint64_t& sentId)
+{
+    const pipeline::KeptContents* kept = app.keptContents();
+    const std::uint64_t id = kept ? kept->id() : 0;
+    if (id == sentId)
+        return;
+    supervise::KeptMemory message;
+    std::vector<proc::UniqueFd> fds;
+    if (kept) {
+        message.projectPath = projectPath;
+        message.slotBytes = kept->layout().slotBytes;
+        for (const pipeline::KeptEntry& e : kept->layout().entries)
+            message.entries.push_back({e.name, e.offset, e.bytes});
+        try {
+            for (int k = 0; k < pipeline::KeptContents::kSlots; ++k)
+                fds.emplace_back(kept->exportDescriptor(k));
+        } catch (const Error& e) {
+            log::warning(std::string("resource contents cannot be kept for a restart: ") + e.what());
+            message = {};
+            fds.clear();
+        }
+    }
+    std::vector<int> raw;
+    for (const proc::UniqueFd& fd : fds)
+        raw.push_back(fd.get());
+    channel.send(supervise::encode(message), raw);
+    sentId = id;
+}
+
 } // namespace
 
 int runWorker(const AppOptions& options)
@@ -184,6 +215,7 @@ int runWorker(const AppOptions& options)
     Reporter reporter(channel, app, activity);
     int slot = 0;
     std::string lastState;
+    std::uint64_t keptId = 0;
     long long frameCount = 0;
     for (;;) {
         std::optional<proc::Message> m;
@@ -201,7 +233,10 @@ int runWorker(const AppOptions& options)
             return 0;
         if (type == supervise::Restore::kType) {
             if (auto r = supervise::decode<supervise::Restore>(m->body, &error)) {
-                app.restore(*r);
+                std::vector<int> fds;
+                for (const proc::UniqueFd& fd : m->fds)
+                    fds.push_back(fd.get());
+                app.restore(*r, fds);
                 step("restored");
             }
             else
@@ -261,6 +296,7 @@ int runWorker(const AppOptions& options)
         supervise::StateUpdate update{app.snapshot()};
         std::string text = nlohmann::json(update.state).dump();
         try {
+            sendKeptMemory(channel, app, update.state.projectPath, keptId);
             if (text != lastState) {
                 channel.send(supervise::encode(update));
                 lastState = std::move(text);

@@ -257,8 +257,14 @@ TEST_P(AppLoopFault, WorkerIsReplacedAndTheProjectComesBack)
     // The kept state had the project; the new worker opens it paused and shows the fault.
     EXPECT_NE(link.keptState().projectPath.find(std::string(c.kernel) + ".json"), std::string::npos);
     EXPECT_GE(drive(link, [] { return false; }, 3s), 3) << link.lastStatus();
+    std::printf("[ %s ] restored: %s\n", c.kernel, link.lastStatus().c_str());
     EXPECT_EQ(link.restarts(), 1) << "the restored project faulted again: it should come back paused";
     EXPECT_NE(link.lastStatus().find("GPU process replaced"), std::string::npos) << link.lastStatus();
+    // The buffer as after the last good frame (2), from the memory the shell held; frame 3 is next.
+    EXPECT_TRUE(link.keptMemory().has_value());
+    EXPECT_NE(link.lastStatus().find("paused at frame 3 with the contents of 1 resource (16.00 KiB) as after frame 2"),
+              std::string::npos)
+        << link.lastStatus();
 }
 
 INSTANTIATE_TEST_SUITE_P(Each, AppLoopFault, kFaultCases, faultCaseName);
@@ -276,6 +282,9 @@ TEST(FaultSuite, AppLoopKernelThatNeverEndsAsksThenStopRestores)
     EXPECT_GE(drive(link, [] { return false; }, 5s), 3) << link.lastStatus();
     EXPECT_EQ(link.restarts(), 1);
     EXPECT_EQ(link.history().back().kind, "time limit");
+    EXPECT_NE(link.lastStatus().find("paused at frame 3 with the contents of 1 resource (16.00 KiB) as after frame 2"),
+              std::string::npos)
+        << link.lastStatus();
 }
 
 TEST(FaultSuite, AppLoopSlowFrameFinishesWhenTheUserWaits)

@@ -15,9 +15,14 @@
 //   slow       starts the frame and never finishes it, heartbeating (a kernel that never ends)
 //   limitoff   as slow, after saying (in its state) that the user set the frame limit to 0: off
 //   nohello    exits with status 7 before saying hello
+//   kept       says where it keeps resource contents (two memfds standing for CUDA's exported
+//              memory, holding "slot 0 of PID" and "slot 1 of PID"), then kills itself
+//   keptbad    says so, after N frames, with one descriptor where two belong
 //
 // After a Restore it sends a ClipboardSet "restored <fault kind>|<summary>|<projectPath>", which the
-// tests read back through ShellLink::takeClipboard(); every frame's pixels are the frame's number.
+// tests read back through ShellLink::takeClipboard(); with kept memory it adds "|kept <slotBytes>
+// <entry names>|<the text at the start of each descriptor's memory>". Every frame's pixels are the
+// frame's number.
 #include "fake_worker.hpp"
 
 #include "supervise/protocol.hpp"
@@ -57,6 +62,22 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
     hello.device = "fake worker (" + mode + ")";
     channel->send(sv::encode(hello), {frames.fd()});
 
+    // Two memfds standing for the kept slots; "kept" says where they are at once.
+    std::vector<proc::SharedMemory> slots;
+    sv::KeptMemory kept;
+    if (mode == "kept" || mode == "keptbad") {
+        for (int k = 0; k < 2; ++k) {
+            slots.push_back(proc::SharedMemory::create("ks-fake-kept", 4096));
+            const std::string text = "slot " + std::to_string(k) + " of " + std::to_string(::getpid());
+            std::memcpy(slots.back().data(), text.c_str(), text.size() + 1);
+        }
+        kept.projectPath = "fake.json";
+        kept.slotBytes = 4096;
+        kept.entries = {{"positions", 256, 1024}, {"image", 1280, 2048}};
+        if (mode == "kept")
+            channel->send(sv::encode(kept), {slots[0].fd(), slots[1].fd()});
+    }
+
     int served = 0;
     for (;;) {
         std::optional<proc::Message> m = channel->receive(std::chrono::milliseconds(50));
@@ -70,6 +91,16 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
             sv::ClipboardSet c;
             c.text = "restored " + (r && r->fault ? r->fault->kind + "|" + r->fault->summary : std::string("-|-")) + "|" +
                      (r ? r->state.projectPath : std::string());
+            if (r && r->kept) {
+                c.text += "|kept " + std::to_string(r->kept->slotBytes);
+                for (const sv::KeptResource& e : r->kept->entries)
+                    c.text += " " + e.name;
+                c.text += "|";
+                for (proc::UniqueFd& fd : m->fds) {
+                    const proc::SharedMemory slot = proc::SharedMemory::adopt(std::move(fd));
+                    c.text += std::string(static_cast<const char*>(slot.data())) + ";";
+                }
+            }
             channel->send(sv::encode(c));
             continue;
         }
@@ -78,7 +109,7 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
         if (served >= framesBeforeTrouble && mode != "good") {
             if (mode == "exit")
                 std::_Exit(5);
-            if (mode == "kill")
+            if (mode == "kill" || mode == "kept")
                 ::raise(SIGKILL);
             if (mode == "silent")
                 for (;;)
@@ -99,6 +130,11 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
                 unsigned char header[12] = {'K', 'S', 'M', '1', sizeof body - 1, 0, 0, 0, 0, 0, 0, 0};
                 proc::sendRaw(channel->fd(), header, sizeof header);
                 proc::sendRaw(channel->fd(), body, sizeof body - 1);
+                for (;;)
+                    std::this_thread::sleep_for(std::chrono::seconds(1));
+            }
+            if (mode == "keptbad") {
+                channel->send(sv::encode(kept), {slots[0].fd()});
                 for (;;)
                     std::this_thread::sleep_for(std::chrono::seconds(1));
             }

@@ -120,8 +120,24 @@ INSTANTIATE_TEST_SUITE_P(
                       Misbehaviour{"garbage", "magic bytes", "crash"},
                       Misbehaviour{"notjson", "not a JSON object", "crash"},
                       Misbehaviour{"badfield", "\"frame-done\" message is malformed", "crash"},
+                      Misbehaviour{"keptbad", "carries 1 descriptors where it needs 2", "crash"},
                       Misbehaviour{"fault", "stage \"scatter\" faulted", "fault"}),
     [](const auto& info) { return std::string(info.param.mode); });
+
+// The memory a worker keeps its resources' contents in outlives it: the shell holds the
+// descriptors and hands them, with the layout, to the worker that replaces it.
+TEST(ShellLink, KeptMemoryOutlivesTheWorkerAndReachesTheNextOne)
+{
+    ShellLink link(fake("kept", 2));
+    const pid_t first = link.workerPid();
+    drive(link, [&] { return link.restarts() > 0; });
+    ASSERT_EQ(link.restarts(), 1);
+    EXPECT_FALSE(std::filesystem::exists("/proc/" + std::to_string(first))) << "the old worker was not reaped";
+    const std::string seen = restoreSeen(link);
+    const std::string pid = std::to_string(first);
+    EXPECT_NE(seen.find("|kept 4096 positions image|slot 0 of " + pid + ";slot 1 of " + pid + ";"), std::string::npos)
+        << seen;
+}
 
 TEST(ShellLink, FaultNoticeKeepsWhereAndWhat)
 {

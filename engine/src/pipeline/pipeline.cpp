@@ -5,6 +5,7 @@
 #include "ks/core/log.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/cuda/driver.hpp"
+#include "ks/cuda/memory.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -74,7 +75,63 @@ Pipeline::Pipeline(project::Project project, const PipelineOptions& options)
             for (std::size_t i = 0; i <= m_stages.size(); ++i)
                 slot.events.emplace_back(cuda::Event(cuda::Event::Create{}), cuda::Event(cuda::Event::Create{}));
         }
+        if (options.keepContents)
+            makeKept();
     }
+}
+
+void Pipeline::makeKept()
+{
+    KeptLayout layout = keptLayout(m_resources);
+    if (layout.entries.empty()) {
+        m_keptStatus = "nothing to keep: no resource is written by CUDA";
+        return;
+    }
+    const cuda::MemoryInfo memory = cuda::memoryInfo();
+    const std::size_t need = KeptContents::kSlots * std::size_t(layout.slotBytes);
+    if (need > memory.freeBytes / 4) {
+        m_keptStatus = "resource contents are not kept for a restart: two copies (" + cuda::formatBytes(need) +
+                       ") would take more than a quarter of the free device memory (" +
+                       cuda::formatBytes(memory.freeBytes) + ")";
+        log::warning(m_keptStatus);
+        return;
+    }
+    try {
+        m_kept = std::make_unique<KeptContents>(std::move(layout));
+        m_keptStatus = "kept after each frame: " + std::to_string(m_kept->layout().entries.size()) + " resources, " +
+                       cuda::formatBytes(std::size_t(m_kept->layout().contentBytes()));
+    } catch (const Error& e) {
+        m_keptStatus = std::string("resource contents are not kept for a restart: ") + e.what();
+        log::warning(m_keptStatus);
+    }
+}
+
+RestoredContents Pipeline::restoreKept(const KeptLayout& layout, const std::array<int, KeptContents::kSlots>& fds)
+{
+    finish();
+    RestoredContents r;
+    if (!m_options.cuda) {
+        r.why = "CUDA is unavailable";
+        return r;
+    }
+    r = pipeline::restoreKept(m_resources, m_options.stream, layout, fds);
+    if (r.frame >= 0 && m_kept) {
+        // This process's own slots hold them too: a fault before its first frame restores them again.
+        m_resources.map(m_options.stream);
+        try {
+            m_kept->capture(m_resources, m_options.stream, r.frame);
+            KS_CU(cuStreamSynchronize, m_options.stream);
+        } catch (...) {
+            m_resources.unmap();
+            throw;
+        }
+        m_resources.unmap();
+    }
+    if (r.frame >= 0) {
+        m_frame = r.frame + 1; // the frame after the one the contents are from runs next
+        m_error.clear();
+    }
+    return r;
 }
 
 Pipeline::~Pipeline()
@@ -261,6 +318,8 @@ bool Pipeline::frame(const InputState& input)
             }
             t.stages.push_back(std::move(st));
         }
+        if (m_kept && last >= 0) // after the stages on their stream: only a frame whose stages all ran
+            t.keptBytes = double(m_kept->capture(m_resources, ctx.stream, m_frame));
         t.queueMs = ms(q0, Clock::now());
         if (m_options.containFaults && last >= 0 && m_resources.mapped()) {
             // Watched first: a stage that never ends is seen and named while this waits.

@@ -106,6 +106,7 @@
     X(cuMemUnmap)                                                                                          \
     X(cuMemSetAccess)                                                                                      \
     X(cuMemExportToShareableHandle)                                                                        \
+    X(cuMemImportFromShareableHandle)                                                                      \
     X(cuImportExternalMemory)                                                                              \
     X(cuDestroyExternalMemory)                                                                             \
     X(cuExternalMemoryGetMappedMipmappedArray)                                                             \

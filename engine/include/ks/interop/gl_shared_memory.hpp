@@ -11,7 +11,7 @@
 // ks::interop holds what needs both CUDA and GL (this and graphics_resource.hpp), so that ks::cuda
 // never includes ks::gl.
 
-#include "ks/cuda/driver.hpp"
+#include "ks/cuda/exported_memory.hpp"
 
 #include <cstddef>
 #include <string>
@@ -20,10 +20,6 @@ namespace ks::interop {
 
 // Empty when this GL context and CUDA driver can share memory; otherwise why not.
 std::string glSharedMemoryUnsupported();
-
-// cuMemCreate's properties for device memory of the current context's device that can be
-// exported as a POSIX file descriptor.
-CUmemAllocationProp exportableProperties();
 
 class GlSharedBuffer {
 public:
@@ -37,17 +33,15 @@ public:
     GlSharedBuffer(const GlSharedBuffer&) = delete;
     GlSharedBuffer& operator=(const GlSharedBuffer&) = delete;
 
-    bool empty() const noexcept { return m_ptr == 0; }
-    CUdeviceptr pointer() const noexcept { return m_ptr; }
+    bool empty() const noexcept { return m_cuda.empty(); }
+    CUdeviceptr pointer() const noexcept { return m_cuda.pointer(); }
     GLuint buffer() const noexcept { return m_buffer; }
-    std::size_t size() const noexcept { return m_bytes; }
+    std::size_t size() const noexcept { return m_cuda.size(); }
 
 private:
     void release() noexcept;
 
-    std::size_t m_bytes = 0;
-    CUmemGenericAllocationHandle m_handle = 0;
-    CUdeviceptr m_ptr = 0;
+    cuda::ExportedMemory m_cuda;
     GLuint m_memory = 0, m_buffer = 0;
 };
 

@@ -16,6 +16,7 @@
 #include "ks/core/error.hpp"
 #include "ks/cuda/event.hpp"
 #include "ks/pipeline/array_stages.hpp"
+#include "ks/pipeline/kept_contents.hpp"
 #include "ks/pipeline/kernel_stage.hpp"
 #include "ks/pipeline/resources.hpp"
 #include "ks/pipeline/stage.hpp"
@@ -47,6 +48,12 @@ struct PipelineOptions {
     // end (its GL teardown waited); with this wait, 0.4-1.1 s. Costs the overlap of the host's
     // queueing of GL with the stages (docs/supervision.md).
     bool containFaults = true;
+    // Copy the resources CUDA writes into exported device memory after each frame's stages
+    // (ks/pipeline/kept_contents.hpp), so that a process replacing this one after a fault can
+    // restore them. The supervised GPU process turns it on; it costs a device copy of those
+    // resources per frame and twice their size in device memory (off when over a quarter of the
+    // free memory: keptStatus() says so).
+    bool keepContents = false;
 };
 
 struct StageTiming {
@@ -67,6 +74,7 @@ struct FrameTimings {
     double mapCallUs = 0, pointersUs = 0, objectsUs = 0; // mapUs split
     int objectsCreated = 0;
     double queueMs = 0;            // host time to queue the stages (launches, events)
+    double keptBytes = 0;          // copied for a restart after the stages (PipelineOptions::keepContents)
     double waitMs = 0;             // host time frame() waited for GPU work (see framesInFlight)
     float stagesMs = 0;            // first stage start to last stage end (CUDA events)
     double renderMs = -1;          // GL timer query of the views' render pass; -1: not measured
@@ -176,6 +184,15 @@ public:
     // The project with the current stage order, enabled flags and parameter values (for saving).
     project::Project snapshot() const;
 
+    // ----- contents kept for a restart (PipelineOptions::keepContents)
+    const KeptContents* kept() const noexcept { return m_kept.get(); }
+    const std::string& keptStatus() const noexcept { return m_keptStatus; }
+    // Copies the newest complete slot of another process's kept contents into the resources and
+    // makes the frame after it the next to run (time and frame-dependent inputs follow). Random
+    // stages that do not reseed each frame start their sequence again at that frame (reseeded as a
+    // restart would), so their numbers differ from an uninterrupted run's.
+    RestoredContents restoreKept(const KeptLayout& layout, const std::array<int, KeptContents::kSlots>& fds);
+
 private:
     project::Project m_project;
     PipelineOptions m_options;
@@ -216,6 +233,9 @@ private:
     std::vector<Watched> m_watched; // oldest first
     CUcontext m_context = nullptr;
     std::optional<FaultReport> m_fault;
+    void makeKept();
+    std::unique_ptr<KeptContents> m_kept;
+    std::string m_keptStatus;
     double complete(std::size_t slot); // waits for the slot's frame, publishes its timings; returns ms waited
     std::vector<FrameSlot> m_slots;
     std::unique_ptr<array::Runtime> m_arrays; // for random, math and reduce stages, on the stream

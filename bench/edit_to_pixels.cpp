@@ -9,6 +9,7 @@
 // so no cache (Kernelscope's memory or disk cache, or NVRTC's own) can answer.
 // Without a CUDA device (or headless GL on it) it prints why and exits 0, having run nothing.
 #include "app.hpp"
+#include "bench_support.hpp"
 #include "options.hpp"
 #include "platform/platforms.hpp"
 
@@ -62,15 +63,6 @@ int skip(const Args& args, const std::string& reason)
     return writeJson(args, {{"bench", "edit_to_pixels"}, {"skipped", true}, {"reason", reason}});
 }
 
-// The demo kernel with red and blue swapped: a change every pixel shows.
-std::string swapRedBlue(std::string s)
-{
-    const std::string from = "make_uchar4(c.r, c.g, c.b, c.a)", to = "make_uchar4(c.b, c.g, c.r, c.a)";
-    for (auto at = s.find(from); at != std::string::npos; at = s.find(from, at + to.size()))
-        s.replace(at, from.size(), to);
-    return s;
-}
-
 double percentile(std::vector<double> v, double p)
 {
     std::sort(v.begin(), v.end());
@@ -110,7 +102,6 @@ int main(int argc, char** argv)
         const fs::path kernel = dir / "live.cu";
         const fs::path dataRoot = ks::paths::dataRoot();
         const std::string original = ks::paths::readTextFile(dataRoot / "kernels" / "thread_colors.cu");
-        const std::string swapped = swapRedBlue(original);
         { std::ofstream(kernel) << original; }
 
         ks::app::AppOptions options;
@@ -146,10 +137,7 @@ int main(int argc, char** argv)
         for (int i = 0; i < warmup + args.edits; ++i) {
             // A kernel with this edit's constant changes the generated code, so that NVRTC's own cache
             // (in the driver's compute cache) cannot answer either; a changed comment alone would let it.
-            const std::string text = (i % 2 == 0 ? swapped : original) + "\n// edit " + std::to_string(i) +
-                                     " of run " + nonce + "\nextern \"C\" __global__ void ks_edit_marker(float* p)\n{\n"
-                                     "    if (p)\n        p[threadIdx.x] = " + std::to_string(i) + ".5f + " +
-                                     std::to_string(std::hash<std::string>{}(nonce) % 1000003) + ".0f;\n}\n";
+            const std::string text = ks::bench::editedDemoKernel(original, i, nonce);
             const std::uint64_t before = s.demo->moduleGeneration();
             const auto t0 = Clock::now();
             app.editDocument(kernel, text);

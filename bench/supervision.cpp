@@ -14,10 +14,12 @@
 //      (KS_SKIP_UI_DRAW=1) unless --draw-ui: on the lent GPU hosts every raster draw hangs once
 //      a kernel has faulted (docs/supervision.md).
 // Usage: ks_bench_supervision [--json out.json] [--faults N] [--frames N] [--kernelscope PATH]
-//        [--only fault|runaway|frame] [--restored-png FILE (the window after the first fault)]
+//        [--only frame|runaway|edit|fault] [--restored-png FILE (the window after the first fault)]
 //        [--draw-ui]
 // The worker is the app binary: --kernelscope, $KS_KERNELSCOPE, or ../app/kernelscope beside this.
+#include "app.hpp"
 #include "bench_support.hpp"
+#include "options.hpp"
 #include "platform/platforms.hpp"
 #include "supervise/shell_link.hpp"
 
@@ -39,6 +41,8 @@
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <unistd.h>
 
 using namespace ks;
 using namespace std::chrono_literals;
@@ -342,6 +346,90 @@ void frames(Report& rep, const fs::path& exe, int n)
     }
 }
 
+// Edit to pixels through a save on disk (as from any editor; the app's file watcher reloads and
+// rebuilds): from writing the kernel to the first frame that ran the new build, in this process and
+// across the boundary. Every edit is a real compile (bench::editedDemoKernel).
+void editToPixels(Report& rep, const fs::path& exe, int edits)
+{
+    rep.section("4. edit to pixels, the demo kernel saved on disk, in this process and across the boundary (" +
+                std::to_string(edits) + " edits each, after 2 warm-up)");
+    const fs::path dir = fs::temp_directory_path() / ("ks-bench-edit-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path kernel = dir / "live.cu";
+    const std::string original = paths::readTextFile(paths::dataRoot() / "kernels" / "thread_colors.cu");
+    std::ofstream(kernel) << original;
+    const std::string nonce = std::to_string(::getpid()) + "-" + std::to_string(Clock::now().time_since_epoch().count());
+    int edit = 0;
+    auto save = [&] {
+        std::ofstream(kernel) << bench::editedDemoKernel(original, edit++, nonce);
+    };
+    const std::vector<std::string> args = {"--kernel", kernel.string(), "--size", "1600x900"};
+    std::vector<double> in, across;
+    {
+        std::vector<std::string> all = {"kernelscope", "--headless"};
+        all.insert(all.end(), args.begin(), args.end());
+        std::vector<char*> argv;
+        for (std::string& a : all)
+            argv.push_back(a.data());
+        app::ParseOutcome parsed = app::parseOptions(int(argv.size()), argv.data());
+        if (!parsed.options)
+            throw Error(ErrorDomain::Usage, "parseOptions", 0, "", "bad bench arguments");
+        app::HeadlessSession s(*parsed.options);
+        const app::AppState& state = s.app().state();
+        s.app().settleBuilds(std::chrono::seconds(120));
+        for (int i = 0; i < 3; ++i) // the finished build is swapped in at a frame boundary
+            s.renderFrame();
+        if (!state.demo || !state.demo->running()) {
+            rep.note("skipped: the demo does not run here (" + (state.demo ? state.demo->status() : std::string("no demo")) + ")");
+            fs::remove_all(dir);
+            return;
+        }
+        for (int i = 0; i < edits + 2; ++i) {
+            const std::uint64_t before = state.demo ? state.demo->lastFrameGeneration() : 0;
+            const auto t0 = Clock::now();
+            save();
+            while (state.demo && state.demo->lastFrameGeneration() <= before && Clock::now() - t0 < 30s) {
+                s.renderFrame();
+                glFinish();
+            }
+            if (i >= 2)
+                in.push_back(msBetween(t0, Clock::now()));
+        }
+    }
+    {
+        app::ShellLink link(workerConfig(exe, args, 0));
+        std::uint64_t build = 0;
+        auto frame = [&]() -> bool {
+            while (!link.readyForFrame())
+                if (link.pump(1ms) || link.dialog() == app::ShellLink::Dialog::GaveUp)
+                    return false;
+            link.requestFrame(request(1600, 900, 0));
+            for (const auto until = Clock::now() + 30s; Clock::now() < until;)
+                if (std::optional<app::ShellLink::Frame> f = link.pump(100ms)) {
+                    build = f->kernelBuild;
+                    return true;
+                }
+            return false;
+        };
+        for (int k = 0; k < 30 && (build == 0 || k < 5); ++k) // the first build, then a few frames
+            frame();
+        for (int i = 0; i < edits + 2; ++i) {
+            const std::uint64_t before = build;
+            const auto t0 = Clock::now();
+            save();
+            while (build <= before && Clock::now() - t0 < 30s)
+                if (!frame())
+                    break;
+            if (i >= 2)
+                across.push_back(msBetween(t0, Clock::now()));
+        }
+    }
+    fs::remove_all(dir);
+    rep.row("edit saved -> first frame with the new build, in process", median(in), "ms");
+    rep.row("edit saved -> first frame with the new build, across the boundary", median(across), "ms",
+            median(in), "goal: the in-process median of this run");
+}
+
 } // namespace
 
 int main(int argc, char** argv)
@@ -367,7 +455,7 @@ int main(int argc, char** argv)
         else {
             std::fprintf(stderr,
                          "usage: %s [--json out.json] [--faults N] [--frames N] [--kernelscope PATH] "
-                         "[--only fault|runaway|frame] [--restored-png FILE] [--draw-ui]\n",
+                         "[--only frame|runaway|edit|fault] [--restored-png FILE] [--draw-ui]\n",
                          argv[0]);
             return 2;
         }
@@ -388,6 +476,8 @@ int main(int argc, char** argv)
             frames(rep, exe, frameCount);
         if (wanted("runaway"))
             runaway(rep, exe);
+        if (wanted("edit"))
+            editToPixels(rep, exe, 20);
         if (wanted("fault")) {
             if (!drawUi)
                 ::setenv("KS_SKIP_UI_DRAW", "1", 1); // the workers inherit it

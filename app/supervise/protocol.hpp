@@ -74,8 +74,9 @@ struct FrameDone {
     std::int64_t appFrame = 0;
     double workerMs = 0; // input to pixels in the worker
     std::string status;  // the status line
+    std::uint64_t kernelBuild = 0; // the demo kernel's build this frame ran (counts swaps; 0: none)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameDone, slot, width, height, appFrame, workerMs, status)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameDone, slot, width, height, appFrame, workerMs, status, kernelBuild)
 
 // From the worker's reporter thread, every 100 ms whatever its main thread does.
 struct Heartbeat {

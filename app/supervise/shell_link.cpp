@@ -189,7 +189,7 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         m_status = done->status;
         frame = Frame{done->width, done->height,
                       static_cast<const std::uint8_t*>(m_frames.data()) + std::size_t(done->slot) * m_hello->slotBytes,
-                      done->appFrame, done->workerMs};
+                      done->appFrame, done->workerMs, done->kernelBuild};
     }
     // Other types: a newer worker's messages this shell does not know, ignored.
 }

@@ -39,6 +39,7 @@ public:
         const void* pixels = nullptr; // RGBA8, bottom row first; valid until the next pump()
         std::int64_t appFrame = 0;
         double workerMs = 0;
+        std::uint64_t kernelBuild = 0; // the demo kernel's build the frame ran
     };
     enum class Dialog { None, Starting, FrameTooLong, GaveUp };
 

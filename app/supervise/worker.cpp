@@ -292,6 +292,7 @@ int runWorker(const AppOptions& options)
         done.appFrame = frameCount;
         done.workerMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         done.status = app.statusLine();
+        done.kernelBuild = app.state().demo ? app.state().demo->lastFrameGeneration() : 0;
         // The state first: when this frame is on screen, the shell holds what it needs to restore it.
         supervise::StateUpdate update{app.snapshot()};
         std::string text = nlohmann::json(update.state).dump();

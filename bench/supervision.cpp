@@ -244,8 +244,8 @@ void runaway(Report& rep, const fs::path& exe)
         rep.note("no frame after stop: " + link.dialogText());
 }
 
-// The whole app in this process: total / frames of a steady loop (glFinish at the end).
-double inProcessMs(const std::vector<std::string>& args, int frames)
+// The app's options for `kernelscope --headless ARGS`.
+app::AppOptions headlessOptions(const std::vector<std::string>& args)
 {
     std::vector<std::string> all = {"kernelscope", "--headless"};
     all.insert(all.end(), args.begin(), args.end());
@@ -255,7 +255,13 @@ double inProcessMs(const std::vector<std::string>& args, int frames)
     app::ParseOutcome parsed = app::parseOptions(int(argv.size()), argv.data());
     if (!parsed.options)
         throw Error(ErrorDomain::Usage, "parseOptions", 0, "", "bad bench arguments");
-    app::HeadlessSession s(*parsed.options);
+    return *parsed.options;
+}
+
+// The whole app in this process: total / frames of a steady loop (glFinish at the end).
+double inProcessMs(const std::vector<std::string>& args, int frames)
+{
+    app::HeadlessSession s(headlessOptions(args));
     for (int f = 0; f < 20; ++f)
         s.renderFrameAt(f / 60.f, 1 / 60.f);
     glFinish();
@@ -366,15 +372,7 @@ void editToPixels(Report& rep, const fs::path& exe, int edits)
     const std::vector<std::string> args = {"--kernel", kernel.string(), "--size", "1600x900"};
     std::vector<double> in, across;
     {
-        std::vector<std::string> all = {"kernelscope", "--headless"};
-        all.insert(all.end(), args.begin(), args.end());
-        std::vector<char*> argv;
-        for (std::string& a : all)
-            argv.push_back(a.data());
-        app::ParseOutcome parsed = app::parseOptions(int(argv.size()), argv.data());
-        if (!parsed.options)
-            throw Error(ErrorDomain::Usage, "parseOptions", 0, "", "bad bench arguments");
-        app::HeadlessSession s(*parsed.options);
+        app::HeadlessSession s(headlessOptions(args));
         const app::AppState& state = s.app().state();
         s.app().settleBuilds(std::chrono::seconds(120));
         for (int i = 0; i < 3; ++i) // the finished build is swapped in at a frame boundary

@@ -5,13 +5,22 @@
 //   - `--find-faults` on a kernel that traps: the re-run finds no bad access and says so
 //   - the checked re-run itself (`--checked-frame`) on a near overrun that need not fault: the
 //     teaching sentence, 4 elements past the end of `out`
+//   - the app's own "Find the fault" (the banner's button) after a restore that shows that fault:
+//     the real checked re-run in a child, its finding in the banner and on the line in the editor
+#include "app.hpp"
 #include "find_fault.hpp"
+#include "options.hpp"
+#include "platform/platforms.hpp"
 
+#include "ks/core/error.hpp"
+#include "ks/core/file_watcher.hpp"
 #include "ks/core/paths.hpp"
 
 #include "test_support.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <thread>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
@@ -139,3 +148,63 @@ TEST_F(FindFaults, ANearOverrunIsFoundByTheCheckedFrame)
 }
 
 } // namespace
+
+// In this process the project only runs paused (nothing faults here); the checked frame runs in the
+// child the app starts, as the banner's button does after a real fault.
+TEST_F(FindFaults, TheAppsButtonFindsANearOverrunAndMarksItsLine)
+{
+    const int line = lineOf("out[width * height + 4] = 1.0f;");
+    ASSERT_GT(line, 0);
+    ks::test::TempDir dir;
+    const fs::path cu = dir.write("faults.cu", ks::paths::readTextFile(faultsDir() / "faults.cu"));
+    const fs::path project = dir.write("oob_near.json", ks::paths::readTextFile(faultsDir() / "oob_near.json"));
+    ::setenv("KS_KERNELSCOPE", kernelscope().c_str(), 1); // the child: the app, not this test
+    ks::app::AppOptions options;
+    options.headless = true;
+    options.width = 1280;
+    options.height = 720;
+    options.project = project;
+    options.dataDir = ks::test::sourceDir();
+    options.recoveryDir = dir.path() / "recovery";
+    ks::app::HeadlessSession session(options);
+    ks::app::App& app = session.app();
+    ks::app::supervise::Restore restore;
+    ks::app::supervise::FaultNotice fault;
+    fault.kind = "fault";
+    fault.frame = 3;
+    fault.stage = "paint";
+    fault.kernel = "oob_near";
+    fault.file = cu.string();
+    fault.error = "cuEventSynchronize CUDA_ERROR_ILLEGAL_ADDRESS (700)";
+    fault.summary = "frame 3: stage \"paint\" (kernel oob_near in faults.cu) faulted: CUDA_ERROR_ILLEGAL_ADDRESS (700)";
+    restore.fault = fault;
+    restore.state.projectPath = project.string(); // as the shell keeps it
+    app.restore(restore);
+    session.renderFrame();
+    ASSERT_TRUE(app.state().project.session) << "the project did not open";
+    const ks::app::EditorTab* tab = nullptr;
+    for (const auto& t : app.state().editor.tabs)
+        if (t->doc.path() == ks::FileWatcher::normalize(cu))
+            tab = t.get();
+    ASSERT_TRUE(tab);
+    ASSERT_EQ(tab->faultSearch, ks::app::FaultSearchState::Offered) << tab->faultNote;
+    ASSERT_TRUE(app.findFault());
+    session.renderFrame();
+    ASSERT_EQ(tab->faultSearch, ks::app::FaultSearchState::Running) << tab->faultFinding;
+    const auto began = std::chrono::steady_clock::now();
+    while (tab->faultSearch == ks::app::FaultSearchState::Running &&
+           std::chrono::steady_clock::now() - began < std::chrono::seconds(60)) {
+        session.renderFrame();
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    ::unsetenv("KS_KERNELSCOPE");
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
+    std::printf("[ find the fault ] %.2f s: %s\n", seconds, tab->faultFinding.c_str());
+    ASSERT_EQ(tab->faultSearch, ks::app::FaultSearchState::Done) << tab->faultFinding;
+    EXPECT_EQ(tab->faultFinding.rfind("Found the fault: thread (5,0,0) of block (0,0,0) wrote out[4100], 4 elements past "
+                                      "the end of out (4096 elements), at line " + std::to_string(line), 0),
+              0u)
+        << tab->faultFinding;
+    ASSERT_TRUE(tab->faultMark);
+    EXPECT_EQ(tab->faultMark->line, line);
+}

@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "platform/platforms.hpp"
 
+#include "fault_restore.hpp"
 #include "test_support.hpp"
 
 #include <chrono>
@@ -85,16 +86,7 @@ TEST(FindFaultApp, TheBannersButtonFindsTheFaultAndMarksTheLine)
         throw;
     }
     ks::app::App& app = session->app();
-    ks::app::supervise::Restore restore;
-    ks::app::supervise::FaultNotice fault;
-    fault.kind = "fault";
-    fault.frame = 3;
-    fault.stage = "paint";
-    fault.kernel = "oob_write";
-    fault.file = cu.string();
-    fault.error = "cuEventSynchronize CUDA_ERROR_ILLEGAL_ADDRESS (700)";
-    fault.summary = "frame 3: stage \"paint\" (kernel oob_write in faults.cu) faulted: CUDA_ERROR_ILLEGAL_ADDRESS (700)";
-    restore.fault = fault;
+    const ks::app::supervise::Restore restore = ks::test::restoreShowingFault("oob_write", cu);
     app.restore(restore);
     session->renderFrame();
 

@@ -16,6 +16,7 @@
 #include "ks/core/file_watcher.hpp"
 #include "ks/core/paths.hpp"
 
+#include "fault_restore.hpp"
 #include "test_support.hpp"
 
 #include <algorithm>
@@ -168,17 +169,7 @@ TEST_F(FindFaults, TheAppsButtonFindsANearOverrunAndMarksItsLine)
     options.recoveryDir = dir.path() / "recovery";
     ks::app::HeadlessSession session(options);
     ks::app::App& app = session.app();
-    ks::app::supervise::Restore restore;
-    ks::app::supervise::FaultNotice fault;
-    fault.kind = "fault";
-    fault.frame = 3;
-    fault.stage = "paint";
-    fault.kernel = "oob_near";
-    fault.file = cu.string();
-    fault.error = "cuEventSynchronize CUDA_ERROR_ILLEGAL_ADDRESS (700)";
-    fault.summary = "frame 3: stage \"paint\" (kernel oob_near in faults.cu) faulted: CUDA_ERROR_ILLEGAL_ADDRESS (700)";
-    restore.fault = fault;
-    restore.state.projectPath = project.string(); // as the shell keeps it
+    const ks::app::supervise::Restore restore = ks::test::restoreShowingFault("oob_near", cu, project);
     app.restore(restore);
     session.renderFrame();
     ASSERT_TRUE(app.state().project.session) << "the project did not open";

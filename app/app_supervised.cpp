@@ -20,19 +20,15 @@ namespace {
 std::string restoreContents(pipeline::Pipeline& p, const std::optional<supervise::KeptMemory>& kept,
                             const std::vector<int>& fds, const std::string& projectPath)
 {
-    if (!kept || kept->slotBytes == 0)
+    if (!kept || kept->layout.slotBytes == 0)
         return "";
     if (fds.size() != 2 || kept->projectPath != projectPath) {
         log::warning("resource contents not restored: " +
                      std::string(fds.size() != 2 ? "their memory did not come with the restore" : "they are of another project"));
         return "";
     }
-    pipeline::KeptLayout layout;
-    layout.slotBytes = kept->slotBytes;
-    for (const supervise::KeptResource& e : kept->entries)
-        layout.entries.push_back({e.name, e.offset, e.bytes});
     try {
-        const pipeline::RestoredContents rc = p.restoreKept(layout, {fds[0], fds[1]});
+        const pipeline::RestoredContents rc = p.restoreKept(kept->layout, {fds[0], fds[1]});
         if (rc.frame < 0) {
             log::warning("resource contents not restored: " + rc.why);
             return "at frame 0 (resource contents not restored: " + rc.why + ")";

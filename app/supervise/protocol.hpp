@@ -8,6 +8,8 @@
 //                    KeptMemory (+ two fds of CUDA exported memory)
 //   shell -> worker: Restore (first, after a restart; + the kept memory's fds), FrameRequest, Quit
 
+#include "ks/pipeline/kept_layout.hpp"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -35,6 +37,11 @@ struct adl_serializer<std::optional<T>> {
     }
 };
 } // namespace nlohmann
+
+namespace ks::pipeline { // found by argument-dependent lookup
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptEntry, name, offset, bytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptLayout, slotBytes, entries)
+} // namespace ks::pipeline
 
 namespace ks::app::supervise {
 
@@ -136,21 +143,14 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FaultNotice, kind, frame, stage,
 // The project's resources as after the worker's last good frame: two slots of device memory
 // (ks/pipeline/kept_contents.hpp) whose descriptors travel with this message (fds 0 and 1). The
 // shell holds them, so the memory outlives the worker, and hands them to the next worker with its
-// Restore. Sent when the worker's project (and so the layout) changes; slotBytes 0 and no fds: the
-// current project keeps nothing.
-struct KeptResource {
-    std::string name;
-    std::uint64_t offset = 0, bytes = 0;
-};
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptResource, name, offset, bytes)
-
+// Restore. Sent when the worker's project (and so the layout) changes; layout.slotBytes 0 and no
+// fds: the current project keeps nothing.
 struct KeptMemory {
     static constexpr const char* kType = "kept-memory";
     std::string projectPath;
-    std::uint64_t slotBytes = 0;
-    std::vector<KeptResource> entries;
+    pipeline::KeptLayout layout;
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptMemory, projectPath, slotBytes, entries)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptMemory, projectPath, layout)
 
 struct Restore {
     static constexpr const char* kType = "restore";

@@ -155,7 +155,7 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         auto k = supervise::decode<supervise::KeptMemory>(message.body, &error);
         if (!k)
             return malformed();
-        const std::size_t slots = k->slotBytes > 0 ? 2 : 0;
+        const std::size_t slots = k->layout.slotBytes > 0 ? 2 : 0;
         if (message.fds.size() != slots) {
             error = "a \"kept-memory\" message carries " + std::to_string(message.fds.size()) +
                     " descriptors where it needs " + std::to_string(slots);

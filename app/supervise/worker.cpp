@@ -147,9 +147,7 @@ void sendKeptMemory(proc::Channel& channel, const App& app, const std::string& p
     std::vector<proc::UniqueFd> fds;
     if (kept) {
         message.projectPath = projectPath;
-        message.slotBytes = kept->layout().slotBytes;
-        for (const pipeline::KeptEntry& e : kept->layout().entries)
-            message.entries.push_back({e.name, e.offset, e.bytes});
+        message.layout = kept->layout();
         try {
             for (int k = 0; k < pipeline::KeptContents::kSlots; ++k)
                 fds.emplace_back(kept->exportDescriptor(k));

@@ -72,8 +72,7 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
             std::memcpy(slots.back().data(), text.c_str(), text.size() + 1);
         }
         kept.projectPath = "fake.json";
-        kept.slotBytes = 4096;
-        kept.entries = {{"positions", 256, 1024}, {"image", 1280, 2048}};
+        kept.layout = {4096, {{"positions", 256, 1024}, {"image", 1280, 2048}}};
         if (mode == "kept")
             channel->send(sv::encode(kept), {slots[0].fd(), slots[1].fd()});
     }
@@ -92,8 +91,8 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
             c.text = "restored " + (r && r->fault ? r->fault->kind + "|" + r->fault->summary : std::string("-|-")) + "|" +
                      (r ? r->state.projectPath : std::string());
             if (r && r->kept) {
-                c.text += "|kept " + std::to_string(r->kept->slotBytes);
-                for (const sv::KeptResource& e : r->kept->entries)
+                c.text += "|kept " + std::to_string(r->kept->layout.slotBytes);
+                for (const ks::pipeline::KeptEntry& e : r->kept->layout.entries)
                     c.text += " " + e.name;
                 c.text += "|";
                 for (proc::UniqueFd& fd : m->fds) {

@@ -54,14 +54,6 @@ void copyLinearToTexture(CUdeviceptr from, const Resource& r, CUstream stream)
 
 } // namespace
 
-std::uint64_t KeptLayout::contentBytes() const
-{
-    std::uint64_t total = 0;
-    for (const KeptEntry& e : entries)
-        total += e.bytes;
-    return total;
-}
-
 KeptLayout keptLayout(const ResourceSet& resources)
 {
     KeptLayout layout;

@@ -13,6 +13,7 @@
 // Contract: the GL and CUDA contexts current on the calling thread, as for ResourceSet.
 
 #include "ks/cuda/exported_memory.hpp"
+#include "ks/pipeline/kept_layout.hpp"
 #include "ks/pipeline/resources.hpp"
 
 #include <array>
@@ -22,17 +23,6 @@
 #include <vector>
 
 namespace ks::pipeline {
-
-// Where each kept resource lies in a slot.
-struct KeptEntry {
-    std::string name;
-    std::uint64_t offset = 0, bytes = 0;
-};
-struct KeptLayout {
-    std::uint64_t slotBytes = 0; // each of the two slots, header included
-    std::vector<KeptEntry> entries;
-    std::uint64_t contentBytes() const;
-};
 
 // The resources worth keeping: those CUDA writes (a non-const pointer, a surface, a fill or array
 // math target), except viewport-following textures (their size is the window's, recomputed each

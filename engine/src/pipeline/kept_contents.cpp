@@ -108,7 +108,7 @@ std::size_t KeptContents::capture(const ResourceSet& resources, CUstream stream,
 }
 
 RestoredContents restoreKept(ResourceSet& resources, CUstream stream, const KeptLayout& layout,
-                             const std::array<int, KeptContents::kSlots>& fds)
+                             const std::array<int, KeptContents::kSlots>& fds, KeptContents* alsoInto)
 {
     const auto t0 = std::chrono::steady_clock::now();
     RestoredContents result;
@@ -152,6 +152,8 @@ RestoredContents restoreKept(ResourceSet& resources, CUstream stream, const Kept
             ++result.resources;
             result.bytes += e.bytes;
         }
+        if (alsoInto)
+            alsoInto->capture(resources, stream, newestFrame);
         KS_CU(cuStreamSynchronize, stream);
     } catch (...) {
         resources.unmap();

@@ -114,19 +114,8 @@ RestoredContents Pipeline::restoreKept(const KeptLayout& layout, const std::arra
         r.why = "CUDA is unavailable";
         return r;
     }
-    r = pipeline::restoreKept(m_resources, m_options.stream, layout, fds);
-    if (r.frame >= 0 && m_kept) {
-        // This process's own slots hold them too: a fault before its first frame restores them again.
-        m_resources.map(m_options.stream);
-        try {
-            m_kept->capture(m_resources, m_options.stream, r.frame);
-            KS_CU(cuStreamSynchronize, m_options.stream);
-        } catch (...) {
-            m_resources.unmap();
-            throw;
-        }
-        m_resources.unmap();
-    }
+    // This process's own slots get them too: a fault before its first frame restores them again.
+    r = pipeline::restoreKept(m_resources, m_options.stream, layout, fds, m_kept.get());
     if (r.frame >= 0) {
         m_frame = r.frame + 1; // the frame after the one the contents are from runs next
         m_error.clear();

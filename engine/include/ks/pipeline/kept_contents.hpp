@@ -62,10 +62,11 @@ struct RestoredContents {
 
 // Imports the two slots (descriptors `fds`, which stay the caller's), picks the newest complete one
 // and copies each of its entries into the resource of the same name and size (mapping and unmapping
-// `resources` around the copies, and bringing shared textures' GL textures up to date). Waits for
-// the copies. Throws ks::Error (Cuda) only for CUDA errors; a layout that does not fit is reported
-// in the result.
+// `resources` around the copies, and bringing shared textures' GL textures up to date). With
+// `alsoInto`, the restored resources are captured into it as that frame, in the same mapping. Waits
+// for the copies. Throws ks::Error (Cuda) only for CUDA errors; a layout that does not fit is
+// reported in the result.
 RestoredContents restoreKept(ResourceSet& resources, CUstream stream, const KeptLayout& layout,
-                             const std::array<int, KeptContents::kSlots>& fds);
+                             const std::array<int, KeptContents::kSlots>& fds, KeptContents* alsoInto = nullptr);
 
 } // namespace ks::pipeline

@@ -119,12 +119,9 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         }
         m_hello = std::move(*hello);
         if (m_pendingRestore) {
-            std::vector<int> fds;
-            if (m_pendingRestore->kept)
-                for (const proc::UniqueFd& fd : m_keptFds)
-                    fds.push_back(fd.get());
             try {
-                m_channel.send(supervise::encode(*m_pendingRestore), fds);
+                m_channel.send(supervise::encode(*m_pendingRestore),
+                               m_pendingRestore->kept ? proc::descriptors(m_keptFds) : std::vector<int>());
             } catch (const proc::ChannelError& e) {
                 return died(std::string("closed the connection (") + e.what() + ")");
             }

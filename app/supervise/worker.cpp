@@ -157,10 +157,7 @@ void sendKeptMemory(proc::Channel& channel, const App& app, const std::string& p
             fds.clear();
         }
     }
-    std::vector<int> raw;
-    for (const proc::UniqueFd& fd : fds)
-        raw.push_back(fd.get());
-    channel.send(supervise::encode(message), raw);
+    channel.send(supervise::encode(message), proc::descriptors(fds));
     sentId = id;
 }
 
@@ -231,10 +228,7 @@ int runWorker(const AppOptions& options)
             return 0;
         if (type == supervise::Restore::kType) {
             if (auto r = supervise::decode<supervise::Restore>(m->body, &error)) {
-                std::vector<int> fds;
-                for (const proc::UniqueFd& fd : m->fds)
-                    fds.push_back(fd.get());
-                app.restore(*r, fds);
+                app.restore(*r, proc::descriptors(m->fds));
                 step("restored");
             }
             else

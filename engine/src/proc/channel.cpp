@@ -36,6 +36,14 @@ void FdTraits::destroy(int fd) noexcept
     ::close(fd);
 }
 
+std::vector<int> descriptors(const std::vector<UniqueFd>& fds)
+{
+    std::vector<int> out;
+    for (const UniqueFd& fd : fds)
+        out.push_back(fd.get());
+    return out;
+}
+
 Channel::Channel(UniqueFd socket) : m_socket(std::move(socket)) {}
 
 Channel::Channel(Channel&& other) noexcept : m_socket(std::move(other.m_socket)) {}

@@ -34,6 +34,9 @@ struct FdTraits {
 // An owned file descriptor.
 using UniqueFd = UniqueHandle<FdTraits>;
 
+// The descriptors' numbers (still owned by `fds`): what Channel::send takes.
+std::vector<int> descriptors(const std::vector<UniqueFd>& fds);
+
 class ChannelError : public std::runtime_error {
 public:
     enum class Kind { Closed, Truncated, Malformed, TooLarge, System };

@@ -117,6 +117,23 @@ app::supervise::FrameRequest request(int w, int h, double t)
     return r;
 }
 
+// One frame requested at w x h and waited for; nullopt when the worker gave up, was replaced, or
+// sent nothing within `limit`.
+std::optional<app::ShellLink::Frame> nextFrame(app::ShellLink& link, int w, int h, std::chrono::seconds limit = 30s)
+{
+    while (!link.readyForFrame())
+        if (link.pump(1ms) || link.dialog() == app::ShellLink::Dialog::GaveUp)
+            break;
+    link.requestFrame(request(w, h, 0));
+    for (const auto until = Clock::now() + limit; Clock::now() < until;) {
+        if (std::optional<app::ShellLink::Frame> f = link.pump(100ms))
+            return f;
+        if (link.dialog() == app::ShellLink::Dialog::GaveUp || link.restarts() > 0)
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
 // Frames until `n` arrived (or the limit); the last frame's arrival time.
 int driveFrames(app::ShellLink& link, int n, int w, int h, std::chrono::seconds limit = 120s)
 {
@@ -280,20 +297,13 @@ double acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w
     gl::Texture2D tex(w, h, GL_RGBA8);
     app::ShellLink link(workerConfig(exe, args, 0));
     auto one = [&] {
-        while (!link.readyForFrame())
-            if (link.pump(1ms) || link.dialog() == app::ShellLink::Dialog::GaveUp)
-                break;
-        link.requestFrame(request(w, h, 0));
-        for (;;) {
-            if (std::optional<app::ShellLink::Frame> f = link.pump(100ms)) {
-                glTextureSubImage2D(tex.name(), 0, 0, 0, f->width, f->height, GL_RGBA, GL_UNSIGNED_BYTE, f->pixels);
-                if (workerMs)
-                    workerMs->push_back(f->workerMs);
-                return true;
-            }
-            if (link.dialog() == app::ShellLink::Dialog::GaveUp || link.restarts() > 0)
-                return false;
-        }
+        const std::optional<app::ShellLink::Frame> f = nextFrame(link, w, h);
+        if (!f)
+            return false;
+        glTextureSubImage2D(tex.name(), 0, 0, 0, f->width, f->height, GL_RGBA, GL_UNSIGNED_BYTE, f->pixels);
+        if (workerMs)
+            workerMs->push_back(f->workerMs);
+        return true;
     };
     for (int f = 0; f < 20; ++f)
         if (!one())
@@ -397,17 +407,11 @@ void editToPixels(Report& rep, const fs::path& exe, int edits)
     {
         app::ShellLink link(workerConfig(exe, args, 0));
         std::uint64_t build = 0;
-        auto frame = [&]() -> bool {
-            while (!link.readyForFrame())
-                if (link.pump(1ms) || link.dialog() == app::ShellLink::Dialog::GaveUp)
-                    return false;
-            link.requestFrame(request(1600, 900, 0));
-            for (const auto until = Clock::now() + 30s; Clock::now() < until;)
-                if (std::optional<app::ShellLink::Frame> f = link.pump(100ms)) {
-                    build = f->kernelBuild;
-                    return true;
-                }
-            return false;
+        auto frame = [&] {
+            const std::optional<app::ShellLink::Frame> f = nextFrame(link, 1600, 900);
+            if (f)
+                build = f->kernelBuild;
+            return f.has_value();
         };
         for (int k = 0; k < 30 && (build == 0 || k < 5); ++k) // the first build, then a few frames
             frame();

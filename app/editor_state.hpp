@@ -15,6 +15,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct ImFont;
@@ -91,7 +92,11 @@ struct EditorState {
 
     EditorTab* find(const std::filesystem::path& path)
     {
-        for (auto& t : tabs)
+        return const_cast<EditorTab*>(std::as_const(*this).find(path));
+    }
+    const EditorTab* find(const std::filesystem::path& path) const
+    {
+        for (const auto& t : tabs)
             if (t->doc.path() == path)
                 return t.get();
         return nullptr;

@@ -69,13 +69,7 @@ TEST(FindFaultApp, TheBannersButtonFindsTheFaultAndMarksTheLine)
     fs::permissions(script, fs::perms::owner_all);
     ::setenv("KS_KERNELSCOPE", script.c_str(), 1);
 
-    ks::app::AppOptions options;
-    options.headless = true;
-    options.width = 1280;
-    options.height = 720;
-    options.project = project;
-    options.dataDir = ks::test::sourceDir();
-    options.recoveryDir = dir.path() / "recovery";
+    const ks::app::AppOptions options = ks::test::findFaultAppOptions(project, dir.path());
     std::unique_ptr<ks::app::HeadlessSession> session;
     try {
         session = std::make_unique<ks::app::HeadlessSession>(options);
@@ -92,10 +86,7 @@ TEST(FindFaultApp, TheBannersButtonFindsTheFaultAndMarksTheLine)
 
     const ks::app::AppState& state = app.state();
     ASSERT_TRUE(state.project.session);
-    const ks::app::EditorTab* tab = nullptr;
-    for (const auto& t : state.editor.tabs)
-        if (t->doc.path() == ks::FileWatcher::normalize(cu))
-            tab = t.get();
+    const ks::app::EditorTab* tab = state.editor.find(ks::FileWatcher::normalize(cu));
     ASSERT_TRUE(tab);
     EXPECT_FALSE(tab->faultNote.empty());
     EXPECT_EQ(tab->faultSearch, ks::app::FaultSearchState::Offered) << "the banner offers \"Find the fault\"";

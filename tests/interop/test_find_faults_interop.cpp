@@ -160,23 +160,14 @@ TEST_F(FindFaults, TheAppsButtonFindsANearOverrunAndMarksItsLine)
     const fs::path cu = dir.write("faults.cu", ks::paths::readTextFile(faultsDir() / "faults.cu"));
     const fs::path project = dir.write("oob_near.json", ks::paths::readTextFile(faultsDir() / "oob_near.json"));
     ::setenv("KS_KERNELSCOPE", kernelscope().c_str(), 1); // the child: the app, not this test
-    ks::app::AppOptions options;
-    options.headless = true;
-    options.width = 1280;
-    options.height = 720;
-    options.project = project;
-    options.dataDir = ks::test::sourceDir();
-    options.recoveryDir = dir.path() / "recovery";
+    const ks::app::AppOptions options = ks::test::findFaultAppOptions(project, dir.path());
     ks::app::HeadlessSession session(options);
     ks::app::App& app = session.app();
     const ks::app::supervise::Restore restore = ks::test::restoreShowingFault("oob_near", cu, project);
     app.restore(restore);
     session.renderFrame();
     ASSERT_TRUE(app.state().project.session) << "the project did not open";
-    const ks::app::EditorTab* tab = nullptr;
-    for (const auto& t : app.state().editor.tabs)
-        if (t->doc.path() == ks::FileWatcher::normalize(cu))
-            tab = t.get();
+    const ks::app::EditorTab* tab = app.state().editor.find(ks::FileWatcher::normalize(cu));
     ASSERT_TRUE(tab);
     ASSERT_EQ(tab->faultSearch, ks::app::FaultSearchState::Offered) << tab->faultNote;
     ASSERT_TRUE(app.findFault());

@@ -46,8 +46,8 @@ TEST(FindFaultApp, TheBannersButtonFindsTheFaultAndMarksTheLine)
     const fs::path faults = ks::test::sourceDir() / "tests" / "projects" / "faults";
     const fs::path cu = dir.write("faults.cu", ks::paths::readTextFile(faults / "faults.cu"));
     const fs::path project = dir.write("oob_write.json", ks::paths::readTextFile(faults / "oob_write.json"));
-    // The stand-in keeps what it was given, takes a moment (the app must not wait for it), and
-    // reports the bad store of oob_write at its line.
+    // The stand-in keeps what it was given, waits until the test has drawn 5 frames (the app must
+    // not wait for it: a file "go" says so), and reports the bad store of oob_write at its line.
     const fs::path script = dir.write(
         "fake-kernelscope.sh",
         "#!/bin/sh\n"
@@ -60,7 +60,7 @@ TEST(FindFaultApp, TheBannersButtonFindsTheFaultAndMarksTheLine)
         "    --checked-source) cp \"$2\" \"$here/seen-source.cu\";;\n"
         "  esac; shift\n"
         "done\n"
-        "sleep 0.3\n"
+        "i=0; while [ ! -e \"$here/go\" ] && [ $i -lt 3000 ]; do sleep 0.01; i=$((i+1)); done\n"
         "cat > \"$report\" <<EOF\n"
         "{\"ran\": true, \"found\": true, \"frame\": 3, \"stage\": \"paint\", \"file\": \"" + cu.string() + "\",\n"
         " \"line\": 23, \"access\": \"write\", \"param\": \"out\", \"resource\": \"out\",\n"
@@ -104,7 +104,8 @@ TEST(FindFaultApp, TheBannersButtonFindsTheFaultAndMarksTheLine)
     while (tab->faultSearch == ks::app::FaultSearchState::Running &&
            std::chrono::steady_clock::now() - began < std::chrono::seconds(30)) {
         session->renderFrame();
-        ++frames;
+        if (++frames == 5)
+            std::ofstream(dir.path() / "go") << "";
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
     ::unsetenv("KS_KERNELSCOPE");

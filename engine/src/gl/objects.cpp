@@ -1,6 +1,7 @@
 #include "ks/gl/objects.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/gl/memory_object.hpp"
 
 #include <chrono>
 #include <cstring>
@@ -174,20 +175,7 @@ void Framebuffer::bind() const
 
 void finishPolled()
 {
-    GLsync fence = glFenceSync(GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-    if (!fence)
-        throw Error(ErrorDomain::Gl, "glFenceSync", int(glGetError()), "", "could not create a fence");
-    GLenum r = glClientWaitSync(fence, GL_SYNC_FLUSH_COMMANDS_BIT, 0);
-    for (int spins = 0; r == GL_TIMEOUT_EXPIRED; ++spins) {
-        if (spins > 100)
-            std::this_thread::sleep_for(std::chrono::microseconds(50));
-        else
-            std::this_thread::yield();
-        r = glClientWaitSync(fence, 0, 0);
-    }
-    glDeleteSync(fence);
-    if (r == GL_WAIT_FAILED)
-        throw Error(ErrorDomain::Gl, "glClientWaitSync", int(glGetError()), "GL_WAIT_FAILED", "waiting for GL failed");
+    Fence::insert().wait(std::chrono::microseconds::max());
 }
 
 PixelReader::~PixelReader()

@@ -3,6 +3,7 @@
 #include "ks/core/error.hpp"
 #include "ks/gl/gl.hpp"
 
+#include <unistd.h>
 #include <utility>
 
 namespace ks::interop {
@@ -21,14 +22,11 @@ std::string glSharedMemoryUnsupported()
 
 GlSharedBuffer::GlSharedBuffer(std::size_t bytes) : m_cuda(cuda::ExportedMemory::create(bytes))
 {
+    const int fd = m_cuda.exportDescriptor();
     try {
-        const int fd = m_cuda.exportDescriptor();
-        glCreateMemoryObjectsEXT(1, &m_memory);
-        glImportMemoryFdEXT(m_memory, m_cuda.size(), GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd); // GL owns fd from here
-        glCreateBuffers(1, &m_buffer);
-        glNamedBufferStorageMemEXT(m_buffer, GLsizeiptr(m_cuda.size()), m_memory, 0);
-        gl::check("importing CUDA memory into GL (GL_EXT_memory_object_fd)");
+        m_gl = gl::ImportedBuffer(fd, m_cuda.size()); // GL owns fd from here
     } catch (...) {
+        ::close(fd);
         release();
         throw;
     }
@@ -39,32 +37,24 @@ GlSharedBuffer::~GlSharedBuffer()
     release();
 }
 
-GlSharedBuffer::GlSharedBuffer(GlSharedBuffer&& o) noexcept
-    : m_cuda(std::move(o.m_cuda)), m_memory(std::exchange(o.m_memory, 0)), m_buffer(std::exchange(o.m_buffer, 0))
-{
-}
+GlSharedBuffer::GlSharedBuffer(GlSharedBuffer&& o) noexcept : m_cuda(std::move(o.m_cuda)), m_gl(std::move(o.m_gl)) {}
 
 GlSharedBuffer& GlSharedBuffer::operator=(GlSharedBuffer&& o) noexcept
 {
     if (this != &o) {
         release();
         m_cuda = std::move(o.m_cuda);
-        m_memory = std::exchange(o.m_memory, 0);
-        m_buffer = std::exchange(o.m_buffer, 0);
+        m_gl = std::move(o.m_gl);
     }
     return *this;
 }
 
 void GlSharedBuffer::release() noexcept
 {
-    if (m_buffer || m_memory)
+    if (!m_gl.empty())
         glFinish(); // GL may still read the memory that CUDA is about to free
-    if (m_buffer)
-        glDeleteBuffers(1, &m_buffer);
-    if (m_memory)
-        glDeleteMemoryObjectsEXT(1, &m_memory);
+    m_gl = gl::ImportedBuffer();
     m_cuda = cuda::ExportedMemory(); // unmapped and released
-    m_buffer = m_memory = 0;
 }
 
 } // namespace ks::interop

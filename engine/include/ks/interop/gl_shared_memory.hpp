@@ -12,6 +12,7 @@
 // never includes ks::gl.
 
 #include "ks/cuda/exported_memory.hpp"
+#include "ks/gl/memory_object.hpp"
 
 #include <cstddef>
 #include <string>
@@ -35,14 +36,16 @@ public:
 
     bool empty() const noexcept { return m_cuda.empty(); }
     CUdeviceptr pointer() const noexcept { return m_cuda.pointer(); }
-    GLuint buffer() const noexcept { return m_buffer; }
+    GLuint buffer() const noexcept { return m_gl.buffer(); }
     std::size_t size() const noexcept { return m_cuda.size(); }
+    // A new descriptor of the memory (for another process's GL or CUDA); the caller owns it.
+    int exportDescriptor() const { return m_cuda.exportDescriptor(); }
 
 private:
     void release() noexcept;
 
     cuda::ExportedMemory m_cuda;
-    GLuint m_memory = 0, m_buffer = 0;
+    gl::ImportedBuffer m_gl;
 };
 
 } // namespace ks::interop

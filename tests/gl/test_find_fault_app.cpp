@@ -17,6 +17,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
+#include <optional>
 #include <thread>
 
 namespace {
@@ -67,20 +68,37 @@ TEST(FindFaultApp, TheBannersButtonFindsTheFaultAndMarksTheLine)
         " \"sentence\": \"thread (5,0,0) of block (0,0,0) wrote out[68719476741], 68719472645 elements past the end of out (4096 elements), at line 23\"}\n"
         "EOF\n");
     fs::permissions(script, fs::perms::owner_all);
-    ::setenv("KS_KERNELSCOPE", script.c_str(), 1);
+    // Set for this test only, whichever way it ends (a later test must find the real app).
+    struct ScopedChild {
+        std::optional<std::string> before;
+        explicit ScopedChild(const fs::path& p)
+        {
+            if (const char* e = std::getenv("KS_KERNELSCOPE"))
+                before = e;
+            ::setenv("KS_KERNELSCOPE", p.c_str(), 1);
+        }
+        ~ScopedChild()
+        {
+            if (before)
+                ::setenv("KS_KERNELSCOPE", before->c_str(), 1);
+            else
+                ::unsetenv("KS_KERNELSCOPE");
+        }
+    } child(script);
 
     const ks::app::AppOptions options = ks::test::findFaultAppOptions(project, dir.path());
     std::unique_ptr<ks::app::HeadlessSession> session;
     try {
         session = std::make_unique<ks::app::HeadlessSession>(options);
     } catch (const ks::Error& e) {
-        ::unsetenv("KS_KERNELSCOPE");
         if (e.domain() == ks::ErrorDomain::Egl)
             GTEST_SKIP() << "no headless GL";
         throw;
     }
     ks::app::App& app = session->app();
-    const ks::app::supervise::Restore restore = ks::test::restoreShowingFault("oob_write", cu);
+    // As the shell sends it: the project comes back paused (on a GPU it would otherwise run on,
+    // and a frame that runs dismisses the fault).
+    const ks::app::supervise::Restore restore = ks::test::restoreShowingFault("oob_write", cu, project);
     app.restore(restore);
     session->renderFrame();
 
@@ -108,7 +126,6 @@ TEST(FindFaultApp, TheBannersButtonFindsTheFaultAndMarksTheLine)
             std::ofstream(dir.path() / "go") << "";
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    ::unsetenv("KS_KERNELSCOPE");
     ASSERT_EQ(tab->faultSearch, ks::app::FaultSearchState::Done) << tab->faultFinding;
     EXPECT_GT(frames, 3) << "the app drew frames while the search ran";
     EXPECT_EQ(tab->faultFinding.rfind("Found the fault: thread (5,0,0) of block (0,0,0) wrote out[68719476741]", 0), 0u)

@@ -35,12 +35,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-fs::path appBinary()
-{
-    if (const char* e = std::getenv("KS_KERNELSCOPE"))
-        return e;
-    return fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "app" / "kernelscope";
-}
+using test::appBinary;
 
 fs::path faultProject(const std::string& kind)
 {

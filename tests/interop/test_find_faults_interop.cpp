@@ -35,9 +35,7 @@ namespace fs = std::filesystem;
 
 fs::path kernelscope()
 {
-    if (const char* e = std::getenv("KS_KERNELSCOPE"); e && *e)
-        return e;
-    return fs::read_symlink("/proc/self/exe").parent_path().parent_path() / "app" / "kernelscope";
+    return ks::test::appBinary();
 }
 
 fs::path faultsDir()

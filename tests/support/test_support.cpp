@@ -23,6 +23,13 @@ std::filesystem::path sourceDir()
     return KS_TEST_SOURCE_DIR;
 }
 
+std::filesystem::path appBinary()
+{
+    if (const char* e = std::getenv("KS_KERNELSCOPE"); e && *e)
+        return e;
+    return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "app" / "kernelscope";
+}
+
 void isolateUserFolders()
 {
     static std::filesystem::path root; // removed when the process exits

@@ -20,6 +20,9 @@ namespace ks::test {
 
 std::filesystem::path sourceDir();    // the repository root
 std::filesystem::path referenceDir(); // tests/reference
+// The app binary for tests that run it: $KS_KERNELSCOPE, else ../app/kernelscope beside this test
+// executable.
+std::filesystem::path appBinary();
 
 // How many descriptors this process has open (/proc/self/fd), and how many child processes it has
 // (running or not yet reaped): what a test compares before and after to find leaks.

@@ -2,8 +2,9 @@
 // Every row: name, median, goal (where the issue sets one) and met/missed.
 //   1. A whole-app frame at 1920x1080 (the default demo's texture at 1920x1080; then the 16M
 //      particles project) in this process, as --no-supervise runs it, against the same frame
-//      across the boundary: request, worker frame, its pixels read into shared memory, and the
-//      shell's upload into its own GL texture (what the window then draws). Steady loops.
+//      across the boundary as the window runs it (two frames in flight; request, worker frame, the
+//      shell's copy into its own GL texture, which the window then draws): through GPU memory both
+//      GL contexts import, and through the shared CPU memory (the fallback). Steady loops.
 //   2. A kernel that never ends (faults/spin.json) with a 1 s frame limit: how long past the limit
 //      the shell asks the user, whether it names the stage and kernel, and stop-to-next-frame.
 //   3. Fault to next good frame: a project whose kernel writes far out of bounds at frame 3
@@ -15,13 +16,14 @@
 //      a kernel has faulted (docs/supervision.md).
 // Usage: ks_bench_supervision [--json out.json] [--faults N] [--frames N] [--kernelscope PATH]
 //        [--only frame|runaway|edit|fault] [--restored-png FILE (the window after the first fault)]
-//        [--draw-ui]
+//        [--draw-ui] [--diagnose (part 1: also one frame in flight, and frames not copied)]
 // The worker is the app binary: --kernelscope, $KS_KERNELSCOPE, or ../app/kernelscope beside this.
 #include "app.hpp"
 #include "bench_support.hpp"
 #include "options.hpp"
 #include "platform/platforms.hpp"
 #include "supervise/shell_link.hpp"
+#include "supervise/shell_screen.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
@@ -289,34 +291,67 @@ double inProcessMs(const std::vector<std::string>& args, int frames)
     return msBetween(t0, Clock::now()) / frames;
 }
 
-// The same across the boundary: request, frame, upload into this process's GL texture.
-double acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w, int h, int frames,
-                std::vector<double>* workerMs)
+// The same across the boundary, as the window runs it: `inFlight` frames in flight, each frame
+// copied into this process's GL texture (app::ShellScreen) from GPU memory both GL contexts import
+// (`gpu`), or uploaded from the shared CPU memory; with `copy` false the shell takes the frames
+// without copying them (what the transport alone costs). Steady loop; ms -1 when the worker gave up.
+struct Across {
+    double ms = -1;
+    bool throughGpu = false;
+    std::vector<double> workerMs;
+    double waitMs = 0, takeMs = 0, pumpMs = 0; // per frame: the shell's wait before asking, its copy, its pump
+};
+Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w, int h, int frames, bool gpu,
+                int inFlight = 2, bool copy = true)
 {
     gl::EglContext egl{gl::EglOptions{}};
-    gl::Texture2D tex(w, h, GL_RGBA8);
-    app::ShellLink link(workerConfig(exe, args, 0));
-    auto one = [&] {
-        const std::optional<app::ShellLink::Frame> f = nextFrame(link, w, h);
-        if (!f)
-            return false;
-        glTextureSubImage2D(tex.name(), 0, 0, 0, f->width, f->height, GL_RGBA, GL_UNSIGNED_BYTE, f->pixels);
-        if (workerMs)
-            workerMs->push_back(f->workerMs);
-        return true;
+    app::ShellScreen screen;
+    app::ShellLink::Config config = workerConfig(exe, args, 0);
+    config.framesInFlight = inFlight;
+    if (gpu)
+        config.shellGl = app::ShellScreen::shellGl();
+    app::ShellLink link(config);
+    Across a;
+    auto show = [&](int n) {
+        int shown = 0;
+        for (const auto until = Clock::now() + 120s; shown < n && Clock::now() < until;) {
+            if (link.dialog() == app::ShellLink::Dialog::GaveUp || link.restarts() > 0)
+                return false;
+            while (link.readyForFrame()) { // keep `inFlight` frames on their way
+                const auto t = Clock::now();
+                screen.finishReading();
+                a.waitMs += msBetween(t, Clock::now());
+                link.requestFrame(request(w, h, shown / 60.0));
+            }
+            const auto t0 = Clock::now();
+            const std::optional<app::ShellLink::Frame> f = link.pump(50ms);
+            const auto t1 = Clock::now();
+            a.pumpMs += msBetween(t0, t1);
+            if (!f)
+                continue;
+            a.throughGpu = f->gpuMemory != 0;
+            if (copy && !screen.take(*f, link))
+                continue;
+            a.takeMs += msBetween(t1, Clock::now());
+            a.workerMs.push_back(f->workerMs);
+            ++shown;
+        }
+        return shown == n;
     };
-    for (int f = 0; f < 20; ++f)
-        if (!one())
-            return -1;
+    if (!show(20))
+        return a;
     glFinish();
-    if (workerMs)
-        workerMs->clear();
+    a.workerMs.clear();
+    a.waitMs = a.takeMs = a.pumpMs = 0;
     const auto t0 = Clock::now();
-    for (int f = 0; f < frames; ++f)
-        if (!one())
-            return -1;
+    if (!show(frames))
+        return a;
     glFinish();
-    return msBetween(t0, Clock::now()) / frames;
+    a.ms = msBetween(t0, Clock::now()) / frames;
+    a.waitMs /= frames;
+    a.takeMs /= frames;
+    a.pumpMs /= frames;
+    return a;
 }
 
 // particles.json with `count` particles, in a temp folder (its kernel paths made absolute).
@@ -337,7 +372,7 @@ fs::path particlesProject(std::int64_t count)
     return out;
 }
 
-void frames(Report& rep, const fs::path& exe, int n)
+void frames(Report& rep, const fs::path& exe, int n, bool diagnose)
 {
     rep.section("1. whole-app frames at 1920x1080, in this process and across the boundary (" + std::to_string(n) +
                 " frames each)");
@@ -353,12 +388,25 @@ void frames(Report& rep, const fs::path& exe, int n)
     };
     for (const Case& c : cases) {
         const double in = inProcessMs(c.args, n);
-        std::vector<double> worker;
-        const double across = acrossMs(exe, c.args, 1920, 1080, n, &worker);
         rep.row(c.name + ": in process (--no-supervise)", in, "ms");
-        rep.row(c.name + ": across the boundary", across, "ms");
-        rep.row("  of which the worker's frame (render + read into shared memory)", median(worker), "ms");
-        rep.row(c.name + ": across / in process", across > 0 && in > 0 ? across / in : -1, "x", c.goal);
+        for (const bool gpu : {true, false}) {
+            const Across a = acrossMs(exe, c.args, 1920, 1080, n, gpu);
+            const std::string how = gpu ? "GPU memory" : "CPU memory";
+            if (gpu && !a.throughGpu)
+                rep.note("frames did not come through GPU memory here (see the worker's messages)");
+            rep.row(c.name + ": across, frames through " + how, a.ms, "ms");
+            rep.row("  the worker's time per frame, request to pixels queued or read (median)", median(a.workerMs), "ms");
+            rep.row("  the shell's time per frame: waiting for its copies / pumping / copying", a.waitMs, "ms",
+                    std::nullopt, std::to_string(a.pumpMs).substr(0, 5) + " / " + std::to_string(a.takeMs).substr(0, 5));
+            rep.row(c.name + ": across (" + how + ") / in process", a.ms > 0 && in > 0 ? a.ms / in : -1, "x",
+                    gpu ? std::optional<double>(c.goal) : std::nullopt);
+        }
+        if (diagnose) { // where the time across goes: one frame in flight; no copy by the shell
+            const Across one = acrossMs(exe, c.args, 1920, 1080, n, true, 1);
+            rep.row("  diagnosis: GPU memory, one frame in flight", one.ms, "ms");
+            const Across bare = acrossMs(exe, c.args, 1920, 1080, n, true, 2, false);
+            rep.row("  diagnosis: GPU memory, frames not copied by the shell", bare.ms, "ms");
+        }
     }
 }
 
@@ -438,7 +486,7 @@ int main(int argc, char** argv)
 {
     std::string jsonPath, only, appPath, restoredPng;
     int faults = 20, frameCount = 120;
-    bool drawUi = false;
+    bool drawUi = false, diagnose = false;
     for (int i = 1; i < argc; ++i) {
         if (!std::strcmp(argv[i], "--json") && i + 1 < argc)
             jsonPath = argv[++i];
@@ -454,10 +502,12 @@ int main(int argc, char** argv)
             only = argv[++i];
         else if (!std::strcmp(argv[i], "--draw-ui"))
             drawUi = true;
+        else if (!std::strcmp(argv[i], "--diagnose"))
+            diagnose = true;
         else {
             std::fprintf(stderr,
                          "usage: %s [--json out.json] [--faults N] [--frames N] [--kernelscope PATH] "
-                         "[--only frame|runaway|edit|fault] [--restored-png FILE] [--draw-ui]\n",
+                         "[--only frame|runaway|edit|fault] [--restored-png FILE] [--draw-ui] [--diagnose]\n",
                          argv[0]);
             return 2;
         }
@@ -475,7 +525,7 @@ int main(int argc, char** argv)
         // Faults last: on the lent GPU hosts every raster draw of every later process hangs once a
         // kernel has faulted (docs/supervision.md), so the other parts would not finish after them.
         if (wanted("frame"))
-            frames(rep, exe, frameCount);
+            frames(rep, exe, frameCount, diagnose);
         if (wanted("runaway"))
             runaway(rep, exe);
         if (wanted("edit"))

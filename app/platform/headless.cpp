@@ -128,6 +128,18 @@ void HeadlessSession::readPixelsBottomUp(void* dst)
     glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
 }
 
+void HeadlessSession::readPixelsInto(unsigned buffer)
+{
+    Impl& m = *m_impl;
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, m.window.name());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
+    glReadPixels(0, 0, m.options.width, m.options.height, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+    glBindBuffer(GL_PIXEL_PACK_BUFFER, 0);
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, 0);
+    gl::check("reading the window into a pixel-pack buffer");
+}
+
 void HeadlessSession::renderFrameAt(float timeSeconds, float deltaSeconds)
 {
     Impl& m = *m_impl;

@@ -36,6 +36,9 @@ public:
     // The window as drawn by the last frame, RGBA8 rows bottom to top (GL's order), into `dst`
     // (width() * height() * 4 bytes). Waits for GL.
     void readPixelsBottomUp(void* dst);
+    // The same into GL buffer `buffer` (a name) at offset 0, without waiting: GL writes it after the frame's
+    // commands (fence it before another process reads it).
+    void readPixelsInto(unsigned buffer);
     // The window as drawn by the last frame (waits for GL).
     image::Rgba8Image screenshot();
 

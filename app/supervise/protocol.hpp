@@ -5,8 +5,9 @@
 // object whose "type" names it. Descriptors travel beside a message (SCM_RIGHTS), never in it.
 //
 //   worker -> shell: Hello (+ frame memory fd), FrameDone, Heartbeat, StateUpdate, FaultNotice, ClipboardSet,
-//                    KeptMemory (+ two fds of CUDA exported memory)
-//   shell -> worker: Restore (first, after a restart; + the kept memory's fds), FrameRequest, Quit
+//                    KeptMemory (+ two fds of CUDA exported memory), FrameMemory (+ two fds of the same)
+//   shell -> worker: ShellGl (after hello, when the shell's GL imports memory), Restore (first, after a
+//                    restart; + the kept memory's fds), FrameRequest, Quit
 
 #include "ks/pipeline/kept_layout.hpp"
 
@@ -61,8 +62,9 @@ struct FrameRequest {
     double time = 0, dt = 0;    // seconds since start, since the last frame
     std::vector<InputEvent> input;
     std::optional<std::string> clipboard; // the desktop's clipboard, sent when a paste key was pressed
+    bool checksum = false; // FrameDone says the SHA-256 of the pixels the worker rendered (a check of the transport)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameRequest, width, height, time, dt, input, clipboard)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameRequest, width, height, time, dt, input, clipboard, checksum)
 
 struct Hello {
     static constexpr const char* kType = "hello";
@@ -74,16 +76,22 @@ struct Hello {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Hello, version, pid, frameBytes, slotBytes, device)
 
-// The worker rendered a frame into slot `slot` of the frame memory: RGBA8, bottom row first.
+// The worker rendered a frame into slot `slot` of the frame memory: RGBA8, bottom row first. With
+// `gpu`, the frame memory is the GPU memory of the last FrameMemory (and GL has finished writing
+// it); otherwise the shared CPU memory of Hello (two slots used in turn: the shell has copied a
+// frame out of it before it asks for the frame after next).
 struct FrameDone {
     static constexpr const char* kType = "frame-done";
     int slot = 0, width = 0, height = 0;
+    bool gpu = false;
     std::int64_t appFrame = 0;
     double workerMs = 0; // input to pixels in the worker
     std::string status;  // the status line
     std::uint64_t kernelBuild = 0; // the demo kernel's build this frame ran (counts swaps; 0: none)
+    std::string sha256;  // of the frame's pixels as the worker read them back, when the request asked
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameDone, slot, width, height, appFrame, workerMs, status, kernelBuild)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameDone, slot, width, height, gpu, appFrame, workerMs, status,
+                                                kernelBuild, sha256)
 
 // From the worker's reporter thread, every 100 ms whatever its main thread does.
 struct Heartbeat {
@@ -159,6 +167,30 @@ struct Restore {
     std::optional<KeptMemory> kept; // with it, the message carries the two slots' fds
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Restore, state, fault, kept)
+
+// The shell's GL, sent after Hello when it imports memory (GL_EXT_memory_object_fd): which devices
+// and driver (gl::MemoryIdentity). A worker whose GL names the same then sends its frames through
+// GPU memory that both GL contexts import (FrameMemory) instead of the shared CPU memory. Sent again
+// with `refused` when the shell could not import that memory: the worker goes back to CPU memory.
+struct ShellGl {
+    static constexpr const char* kType = "shell-gl";
+    std::vector<std::string> devices;
+    std::string driver;
+    std::string refused;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ShellGl, devices, driver, refused)
+
+// Three slots of GPU memory for frames (CUDA's exported memory, which the worker's GL imports and
+// writes), their descriptors with the message (fds 0 to 2). The frames that follow with `gpu` are
+// in these, until the next FrameMemory; the worker writes its n-th of them into slot n % 3. With at
+// most two frames in flight, the shell may still be copying out of the newest frame's slot when it
+// asks for the next frame, but must have finished with every older one.
+inline constexpr int kGpuFrameSlots = 3;
+struct FrameMemory {
+    static constexpr const char* kType = "frame-memory";
+    std::uint64_t slotBytes = 0;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameMemory, slotBytes)
 
 struct ClipboardSet {
     static constexpr const char* kType = "clipboard";

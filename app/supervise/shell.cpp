@@ -7,6 +7,7 @@
 #include "../app.hpp"
 #include "protocol.hpp"
 #include "shell_link.hpp"
+#include "shell_screen.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
@@ -159,11 +160,10 @@ int runSupervisedWindow(const AppOptions& options)
     glfwSetWindowFocusCallback(window.handle, onFocus);
     ShellImGui imgui(window.handle, options);
 
-    ShellLink link(options, workerExecutable());
-    gl::Texture2D screen;
-    GLuint readFbo = 0;
-    glCreateFramebuffers(1, &readFbo);
-    int screenW = 0, screenH = 0;
+    ShellLink::Config config = ShellLink::windowConfig(options, workerExecutable());
+    config.shellGl = ShellScreen::shellGl();
+    ShellLink link(std::move(config));
+    ShellScreen screen;
     int shown = 0;
     const double start = glfwGetTime();
     double last = start;
@@ -172,15 +172,20 @@ int runSupervisedWindow(const AppOptions& options)
         glfwPollEvents();
         int fbw = 0, fbh = 0;
         glfwGetFramebufferSize(window.handle, &fbw, &fbh);
-        const double now = glfwGetTime();
 
-        // Ask the worker for a frame (when it is not still on the last one) and take what it says.
-        if (link.readyForFrame()) {
+        // Ask the worker for a frame with the input so far: at the top when nothing is on its way,
+        // and again as soon as a frame arrives, so that the worker renders the next frame while
+        // this loop draws and swaps (one frame in flight: the input shown is never more than a
+        // frame old).
+        auto ask = [&] {
+            if (!link.readyForFrame())
+                return;
+            const double at = glfwGetTime();
             supervise::FrameRequest request;
             request.width = std::max(1, fbw);
             request.height = std::max(1, fbh);
-            request.time = now - start;
-            request.dt = now - last;
+            request.time = at - start;
+            request.dt = at - last;
             request.input = std::move(g_input);
             g_input.clear();
             if (g_pasteAsked) {
@@ -188,20 +193,16 @@ int runSupervisedWindow(const AppOptions& options)
                 request.clipboard = text ? std::string(text) : std::string();
                 g_pasteAsked = false;
             }
+            screen.finishReading(); // the worker writes this frame where an older one was
             link.requestFrame(request);
-            last = now;
-        }
+            last = at;
+        };
+        if (link.framesInFlight() == 0)
+            ask();
         if (const std::optional<ShellLink::Frame> frame = link.pump(std::chrono::milliseconds(50))) {
-            if (frame->width != screenW || frame->height != screenH) {
-                screen = gl::Texture2D(frame->width, frame->height, GL_RGBA8);
-                screenW = frame->width;
-                screenH = frame->height;
-                glNamedFramebufferTexture(readFbo, GL_COLOR_ATTACHMENT0, screen.name(), 0);
-            }
-            glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
-            glTextureSubImage2D(screen.name(), 0, 0, 0, frame->width, frame->height, GL_RGBA, GL_UNSIGNED_BYTE,
-                                frame->pixels);
-            ++shown;
+            shown += screen.take(*frame, link);
+            glfwPollEvents(); // input up to now goes with the next request
+            ask();
         }
         if (const std::string clip = link.takeClipboard(); !clip.empty())
             glfwSetClipboardString(window.handle, clip.c_str());
@@ -241,9 +242,7 @@ int runSupervisedWindow(const AppOptions& options)
         glViewport(0, 0, fbw, fbh);
         glClearColor(0.05f, 0.05f, 0.06f, 1.f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
-        if (screenW > 0) // the worker's frame, pixel for pixel (both bottom-up)
-            glBlitNamedFramebuffer(readFbo, 0, 0, 0, screenW, screenH, 0, fbh - screenH, screenW, fbh,
-                                   GL_COLOR_BUFFER_BIT, GL_NEAREST);
+        screen.blit(fbh); // the worker's frame, pixel for pixel
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         const bool lastFrame = options.framesGiven && shown >= options.frames;
         if (lastFrame && !options.screenshot.empty()) {
@@ -256,7 +255,6 @@ int runSupervisedWindow(const AppOptions& options)
         if (lastFrame)
             break;
     }
-    glDeleteFramebuffers(1, &readFbo);
     link.quit();
     std::printf("kernelscope: %s\n", link.lastStatus().c_str());
     return 0;

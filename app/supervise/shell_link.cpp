@@ -45,16 +45,14 @@ ShellLink::ShellLink(Config config) : m_config(std::move(config))
     start();
 }
 
-ShellLink::ShellLink(const AppOptions& options, std::filesystem::path executable)
-    : ShellLink([&] {
-          Config c;
-          c.executable = std::move(executable);
-          c.args = options.rawArgs;
-          c.args.insert(c.args.end(), {"--worker", "window"});
-          c.frameLimitMs = options.frameLimit * 1000.0;
-          return c;
-      }())
+ShellLink::Config ShellLink::windowConfig(const AppOptions& options, std::filesystem::path executable)
 {
+    Config c;
+    c.executable = std::move(executable);
+    c.args = options.rawArgs;
+    c.args.insert(c.args.end(), {"--worker", "window"});
+    c.frameLimitMs = options.frameLimit * 1000.0;
+    return c;
 }
 
 ShellLink::~ShellLink()
@@ -74,7 +72,8 @@ void ShellLink::start()
     m_hello.reset();
     m_heartbeat.reset();
     m_notice.reset();
-    m_outstanding = false;
+    m_requests.clear();
+    m_gpuFrames.reset();
     m_framed = false;
     m_waitUntilMs = 0;
     m_startedAt = m_lastMessage = Clock::now();
@@ -85,15 +84,15 @@ void ShellLink::start()
 
 bool ShellLink::readyForFrame() const noexcept
 {
-    return m_hello && !m_outstanding && m_dialog != Dialog::GaveUp;
+    // More than two in flight would need more slots than the frame memories have (protocol.hpp).
+    return m_hello && int(m_requests.size()) < std::clamp(m_config.framesInFlight, 1, 2) && m_dialog != Dialog::GaveUp;
 }
 
 void ShellLink::requestFrame(const supervise::FrameRequest& request)
 {
     try {
         m_channel.send(supervise::encode(request));
-        m_outstanding = true;
-        m_requestedAt = Clock::now();
+        m_requests.push_back(Clock::now());
     } catch (const proc::ChannelError& e) {
         died(std::string("closed the connection (") + e.what() + ")");
     }
@@ -118,6 +117,13 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
             return malformed();
         }
         m_hello = std::move(*hello);
+        if (m_config.shellGl) {
+            try {
+                m_channel.send(supervise::encode(*m_config.shellGl));
+            } catch (const proc::ChannelError& e) {
+                return died(std::string("closed the connection (") + e.what() + ")");
+            }
+        }
         if (m_pendingRestore) {
             try {
                 m_channel.send(supervise::encode(*m_pendingRestore),
@@ -162,6 +168,17 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         // it keeps its own leaves the last ones to restore from.
         m_keptFds = std::move(message.fds);
         m_keptMemory = slots ? std::optional<supervise::KeptMemory>(std::move(*k)) : std::nullopt;
+    } else if (type == supervise::FrameMemory::kType) {
+        auto fm = supervise::decode<supervise::FrameMemory>(message.body, &error);
+        if (!fm)
+            return malformed();
+        if (message.fds.size() != std::size_t(supervise::kGpuFrameSlots) || fm->slotBytes == 0) {
+            error = "a \"frame-memory\" message with " + std::to_string(message.fds.size()) +
+                    " descriptors and slots of " + std::to_string(fm->slotBytes) + " bytes";
+            return malformed();
+        }
+        if (!m_gpuRefused) // else sent before the worker heard that this shell cannot read it
+            m_gpuFrames = GpuFrameMemory{++m_gpuSerial, fm->slotBytes, std::move(message.fds)};
     } else if (type == supervise::ClipboardSet::kType) {
         if (auto c = supervise::decode<supervise::ClipboardSet>(message.body, &error))
             m_clipboard = std::move(c->text);
@@ -172,21 +189,36 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         if (!done)
             return malformed();
         const std::uint64_t bytes = std::uint64_t(std::max(0, done->width)) * std::uint64_t(std::max(0, done->height)) * 4;
-        if (!m_hello || done->slot < 0 || done->slot > 1 || done->width <= 0 || done->height <= 0 ||
-            bytes > m_hello->slotBytes) {
+        const bool dropped = done->gpu && m_gpuRefused && !m_gpuFrames;
+        const std::uint64_t slotBytes = dropped ? bytes : done->gpu ? (m_gpuFrames ? m_gpuFrames->slotBytes : 0) : m_hello->slotBytes;
+        if (done->slot < 0 || done->slot >= (done->gpu ? supervise::kGpuFrameSlots : 2) || done->width <= 0 ||
+            done->height <= 0 || bytes > slotBytes) {
             error = "a frame outside its frame memory";
             return malformed();
         }
-        m_outstanding = false;
+        if (!m_requests.empty())
+            m_requests.pop_front();
+        if (done->gpu && m_gpuRefused && !m_gpuFrames)
+            return; // sent before the worker heard that this shell cannot read it
         m_framed = true;
         m_failedStarts = 0;
         m_waitUntilMs = 0;
         if (m_dialog == Dialog::Starting || m_dialog == Dialog::FrameTooLong)
             m_dialog = Dialog::None;
         m_status = done->status;
-        frame = Frame{done->width, done->height,
-                      static_cast<const std::uint8_t*>(m_frames.data()) + std::size_t(done->slot) * m_hello->slotBytes,
-                      done->appFrame, done->workerMs, done->kernelBuild};
+        Frame f;
+        f.width = done->width;
+        f.height = done->height;
+        if (done->gpu)
+            f.gpuMemory = m_gpuFrames->serial;
+        else
+            f.pixels = static_cast<const std::uint8_t*>(m_frames.data()) + std::size_t(done->slot) * m_hello->slotBytes;
+        f.slot = done->slot;
+        f.sha256 = std::move(done->sha256);
+        f.appFrame = done->appFrame;
+        f.workerMs = done->workerMs;
+        f.kernelBuild = done->kernelBuild;
+        frame = std::move(f);
     }
     // Other types: a newer worker's messages this shell does not know, ignored.
 }
@@ -225,8 +257,8 @@ std::optional<ShellLink::Frame> ShellLink::pump(std::chrono::milliseconds timeou
             break;
         }
         // A frame past the limit: the heartbeat says where the GPU is; the user decides.
-        if (m_outstanding && m_config.frameLimitMs > 0 && m_dialog != Dialog::FrameTooLong) {
-            const double running = std::max(m_heartbeat ? m_heartbeat->gpuFrameMs : 0.0, msSince(m_requestedAt));
+        if (!m_requests.empty() && m_config.frameLimitMs > 0 && m_dialog != Dialog::FrameTooLong) {
+            const double running = frameRunningMs();
             if (running > m_config.frameLimitMs && running > m_waitUntilMs) {
                 m_dialog = Dialog::FrameTooLong;
             }
@@ -241,7 +273,7 @@ std::string ShellLink::dialogText() const
 {
     if (m_dialog != Dialog::FrameTooLong)
         return m_dialogText;
-    const double running = std::max(m_heartbeat ? m_heartbeat->gpuFrameMs : 0.0, msSince(m_requestedAt));
+    const double running = frameRunningMs();
     std::string text = "The frame has run for " + seconds(running) + ", past the frame limit of " +
                        seconds(m_config.frameLimitMs) + ".";
     if (m_heartbeat && !m_heartbeat->stage.empty())
@@ -252,11 +284,36 @@ std::string ShellLink::dialogText() const
     return text;
 }
 
+double ShellLink::frameRunningMs() const
+{
+    // The oldest frame not yet shown; with two in flight it waited for the one before it too, so the
+    // heartbeat's time on the GPU's current frame, where known, is the better measure.
+    const double requested = m_requests.empty() ? 0.0 : msSince(m_requests.front());
+    return std::max(m_heartbeat ? m_heartbeat->gpuFrameMs : 0.0, requested);
+}
+
+void ShellLink::refuseGpuFrames(const std::string& why)
+{
+    log::warning("frames come through CPU memory: " + why);
+    m_config.shellGl.reset();
+    m_gpuFrames.reset();
+    m_gpuRefused = true;
+    if (!m_hello)
+        return;
+    supervise::ShellGl refused;
+    refused.refused = why;
+    try {
+        m_channel.send(supervise::encode(refused));
+    } catch (const proc::ChannelError& e) {
+        died(std::string("closed the connection (") + e.what() + ")");
+    }
+}
+
 void ShellLink::wait()
 {
     if (m_dialog != Dialog::FrameTooLong)
         return;
-    const double running = std::max(m_heartbeat ? m_heartbeat->gpuFrameMs : 0.0, msSince(m_requestedAt));
+    const double running = frameRunningMs();
     m_waitUntilMs = running + std::max(0.0, m_config.frameLimitMs);
     m_dialog = Dialog::None;
 }
@@ -265,7 +322,7 @@ void ShellLink::stopAndRestore()
 {
     supervise::FaultNotice n;
     n.kind = "time limit";
-    const double running = std::max(m_heartbeat ? m_heartbeat->gpuFrameMs : 0.0, msSince(m_requestedAt));
+    const double running = frameRunningMs();
     if (m_heartbeat) {
         n.frame = m_heartbeat->pipelineFrame;
         n.stage = m_heartbeat->stage;

@@ -11,6 +11,7 @@
 #include "ks/proc/shared_memory.hpp"
 
 #include <chrono>
+#include <deque>
 #include <filesystem>
 #include <optional>
 #include <string>
@@ -33,24 +34,44 @@ public:
         double silenceLimitMs = 5000;   // no message at all for this long: the worker is replaced
         double startLimitMs = 60000;    // no hello for this long after the start: likewise
         int maxFailedStarts = 3;        // workers that die before their first frame, in a row: give up
+        int framesInFlight = 1;         // frames requested and not yet shown, 1 or 2 (2: the worker
+                                        // renders the next frame while the shell shows the last)
+        // The shell's GL when it can import GPU memory (ShellScreen::identity()): frames then come
+        // through GPU memory (Frame::gpuMemory) when the worker's GL is on the same device.
+        std::optional<supervise::ShellGl> shellGl;
     };
     struct Frame {
         int width = 0, height = 0;
-        const void* pixels = nullptr; // RGBA8, bottom row first; valid until the next pump()
+        // RGBA8, bottom row first, valid until the next pump(); null when the frame is in GPU memory.
+        const void* pixels = nullptr;
+        // Which GPU frame memory (gpuFrameMemory()->serial) holds the frame, in slot `slot`;
+        // 0: none (`pixels` holds it). The slot is the shell's to read until it asks for a frame
+        // after it has taken the next one (protocol.hpp, FrameMemory).
+        std::uint64_t gpuMemory = 0;
+        int slot = 0;
+        std::string sha256; // when the request asked for a checksum
         std::int64_t appFrame = 0;
         double workerMs = 0;
         std::uint64_t kernelBuild = 0; // the demo kernel's build the frame ran
+    };
+    // The worker's GPU frame memory: supervise::kGpuFrameSlots slots of `slotBytes`, as descriptors
+    // for the shell's GL to import (dup them: the import takes its descriptor).
+    struct GpuFrameMemory {
+        std::uint64_t serial = 0; // new memory, new serial (never 0)
+        std::uint64_t slotBytes = 0;
+        std::vector<proc::UniqueFd> fds;
     };
     enum class Dialog { None, Starting, FrameTooLong, GaveUp };
 
     explicit ShellLink(Config config);
     // The window's worker: this executable with the window's arguments and --worker window.
-    ShellLink(const AppOptions& options, std::filesystem::path executable);
+    static Config windowConfig(const AppOptions& options, std::filesystem::path executable);
     ~ShellLink();
     ShellLink(const ShellLink&) = delete;
     ShellLink& operator=(const ShellLink&) = delete;
 
     bool readyForFrame() const noexcept;
+    int framesInFlight() const noexcept { return int(m_requests.size()); } // asked for, not yet shown
     void requestFrame(const supervise::FrameRequest& request);
     // Handles what arrived within `timeout` (returns early with a frame), replaces a dead worker.
     std::optional<Frame> pump(std::chrono::milliseconds timeout);
@@ -61,6 +82,11 @@ public:
     void stopAndRestore(); // FrameTooLong: end the worker, start a new one with the kept state
     void retry();          // GaveUp: try starting again
     void quit();           // asks the worker to end, kills it after 2 s
+
+    const std::optional<GpuFrameMemory>& gpuFrameMemory() const noexcept { return m_gpuFrames; }
+    // The shell's GL could not import the GPU frame memory: the worker is told to send its frames
+    // through CPU memory, as any later worker is.
+    void refuseGpuFrames(const std::string& why);
 
     std::string takeClipboard();
     std::string lastStatus() const { return m_status; }
@@ -80,14 +106,18 @@ private:
     void replace(supervise::FaultNotice notice);
     void handle(proc::Message& message, std::optional<Frame>& frame);
     void died(const std::string& how);
+    double frameRunningMs() const;
 
     Config m_config;
     proc::ChildProcess m_process;
     proc::Channel m_channel;
     proc::SharedMemory m_frames;
     std::optional<supervise::Hello> m_hello;
-    Clock::time_point m_startedAt, m_lastMessage, m_requestedAt;
-    bool m_outstanding = false;
+    Clock::time_point m_startedAt, m_lastMessage;
+    std::deque<Clock::time_point> m_requests; // when each frame not yet shown was requested
+    std::optional<GpuFrameMemory> m_gpuFrames;
+    std::uint64_t m_gpuSerial = 0;
+    bool m_gpuRefused = false; // frames in GPU memory sent before the worker heard so are dropped
     bool m_framed = false; // this worker sent a frame
     int m_failedStarts = 0;
     int m_restarts = 0;

@@ -1,7 +1,8 @@
 // kernelscope --worker window: the App, headless, for a supervising shell. It renders the whole
-// window offscreen each time the shell asks, into frame memory the shell maps, and reports what its
-// GPU is doing from a second thread, so a kernel that never ends is seen and named while this
-// process's main thread waits for it (docs/architecture.md, "Processes").
+// window offscreen each time the shell asks, into frame memory the shell reads (GPU memory both GL
+// contexts import when they share a device, else CPU memory both map), and reports what its GPU is
+// doing from a second thread, so a kernel that never ends is seen and named while this process's
+// main thread waits for it (docs/architecture.md, "Processes").
 #include "../platform/platforms.hpp"
 #include "../platform/watchdog.hpp"
 #include "../app.hpp"
@@ -9,7 +10,10 @@
 
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
+#include "ks/core/sha256.hpp"
 #include "ks/cuda/device_info.hpp"
+#include "ks/gl/memory_object.hpp"
+#include "ks/interop/gl_shared_memory.hpp"
 #include "ks/proc/child_process.hpp"
 #include "ks/proc/shared_memory.hpp"
 
@@ -21,6 +25,8 @@
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
+#include <deque>
+#include <functional>
 #include <mutex>
 #include <thread>
 #include <unistd.h>
@@ -161,6 +167,71 @@ void sendKeptMemory(proc::Channel& channel, const App& app, const std::string& p
     sentId = id;
 }
 
+// Frames through GPU memory (protocol.hpp, FrameMemory): two slots of CUDA's exported memory that
+// this process's GL imports and reads the window into, and the shell's GL imports and copies from.
+// A frame is announced once GL has finished writing it (its fence), so the next frame's CPU work
+// overlaps the last one's GPU work as in the window's own process.
+class GpuFrames {
+public:
+    // Whether the shell's GL, as it describes itself, can import what this process's GL writes.
+    void offer(const supervise::ShellGl& shell, const std::function<void(const std::string&)>& step)
+    {
+        if (!shell.refused.empty()) {
+            log::warning("frames go to the window through CPU memory: " + shell.refused);
+            m_on = false;
+            return;
+        }
+        static const std::optional<gl::MemoryIdentity> mine = gl::memoryIdentity();
+        std::string why;
+        if (!mine)
+            why = "this process's GL lacks GL_EXT_memory_object_fd";
+        else if (!gl::sameMemoryDomain(*mine, {shell.devices, shell.driver}))
+            why = "the window's GL runs on another device or driver";
+        else
+            why = interop::glSharedMemoryUnsupported();
+        m_on = why.empty();
+        step(m_on ? "frames through GPU memory" : "frames through CPU memory: " + why);
+    }
+    bool on() const noexcept { return m_on; }
+    void off(const std::string& why)
+    {
+        log::warning("frames go to the window through CPU memory: " + why);
+        m_on = false;
+    }
+
+    // The slot for the next frame, holding at least `bytes`, and its index. New slots are announced
+    // to the shell first (the frames still pending in the old ones are sent before).
+    std::pair<GLuint, int> next(std::size_t bytes, proc::Channel& channel, const std::function<void()>& flush)
+    {
+        if (m_slots[0].empty() || m_slots[0].size() < bytes) {
+            flush();
+            for (interop::GlSharedBuffer& b : m_slots)
+                b = interop::GlSharedBuffer();
+            for (interop::GlSharedBuffer& b : m_slots)
+                b = interop::GlSharedBuffer(bytes);
+            std::vector<proc::UniqueFd> fds;
+            for (const interop::GlSharedBuffer& b : m_slots)
+                fds.emplace_back(b.exportDescriptor());
+            channel.send(supervise::encode(supervise::FrameMemory{m_slots[0].size()}), proc::descriptors(fds));
+            m_next = 0;
+        }
+        const int slot = m_next;
+        m_next = (m_next + 1) % supervise::kGpuFrameSlots;
+        return {m_slots[slot].buffer(), slot};
+    }
+
+private:
+    bool m_on = false;
+    interop::GlSharedBuffer m_slots[supervise::kGpuFrameSlots];
+    int m_next = 0;
+};
+
+// A frame in GPU memory that GL has not finished writing yet.
+struct PendingFrame {
+    gl::Fence written;
+    supervise::FrameDone done;
+};
+
 } // namespace
 
 int runWorker(const AppOptions& options)
@@ -212,10 +283,27 @@ int runWorker(const AppOptions& options)
     std::string lastState;
     std::uint64_t keptId = 0;
     long long frameCount = 0;
+    GpuFrames gpuFrames;
+    std::deque<PendingFrame> pending;
+    // Announces the pending frames GL has finished (all of them, waiting, with `all`).
+    auto sendWritten = [&](bool all) {
+        while (!pending.empty() && (all ? pending.front().written.wait(std::chrono::microseconds::max())
+                                        : pending.front().written.signaled())) {
+            channel.send(supervise::encode(pending.front().done));
+            if (trace)
+                step("frame " + std::to_string(pending.front().done.appFrame) + " announced (GL has written it)");
+            pending.pop_front();
+        }
+    };
     for (;;) {
         std::optional<proc::Message> m;
         try {
-            m = channel.receive(std::chrono::milliseconds(1000));
+            sendWritten(false);
+            if (pending.empty()) {
+                m = channel.receive(std::chrono::milliseconds(1000));
+            } else if (!(m = channel.receive(std::chrono::microseconds(100)))) {
+                continue; // nothing asked within 0.1 ms: look at GL's progress again
+            }
         } catch (const proc::ChannelError& e) {
             // The shell closed the connection (it quit or died): nothing to show anything to.
             return 0;
@@ -226,6 +314,13 @@ int runWorker(const AppOptions& options)
         std::string error;
         if (type == supervise::Quit::kType)
             return 0;
+        if (type == supervise::ShellGl::kType) {
+            if (auto g = supervise::decode<supervise::ShellGl>(m->body, &error))
+                gpuFrames.offer(*g, step);
+            else
+                log::error(error);
+            continue;
+        }
         if (type == supervise::Restore::kType) {
             if (auto r = supervise::decode<supervise::Restore>(m->body, &error)) {
                 app.restore(*r, proc::descriptors(m->fds));
@@ -274,11 +369,35 @@ int runWorker(const AppOptions& options)
         }
         if (trace)
             step("frame " + std::to_string(frameCount) + " rendered");
-        session.readPixelsBottomUp(static_cast<std::uint8_t*>(frames.data()) + std::size_t(slot) * slotBytes);
+        supervise::FrameDone done;
+        gl::Fence written; // GL's writing of a frame in GPU memory
+        if (request->checksum) {
+            std::vector<std::uint8_t> pixels(std::size_t(session.width()) * session.height() * 4);
+            session.readPixelsBottomUp(pixels.data());
+            done.sha256 = Sha256::hex(
+                Sha256::of(std::string_view(reinterpret_cast<const char*>(pixels.data()), pixels.size())));
+        }
+        if (gpuFrames.on()) {
+            try {
+                const std::size_t bytes = std::size_t(session.width()) * session.height() * 4;
+                const auto [buffer, gpuSlot] = gpuFrames.next(bytes, channel, [&] { sendWritten(true); });
+                session.readPixelsInto(buffer);
+                written = gl::Fence::insert(); // and flushed: GL starts on the frame now
+                done.slot = gpuSlot;
+                done.gpu = true;
+            } catch (const Error& e) {
+                gpuFrames.off(e.what());
+            } catch (const proc::ChannelError&) {
+                return 0;
+            }
+        }
+        if (!done.gpu) {
+            session.readPixelsBottomUp(static_cast<std::uint8_t*>(frames.data()) + std::size_t(slot) * slotBytes);
+            done.slot = slot;
+            slot ^= 1;
+        }
         if (trace)
             step("frame " + std::to_string(frameCount) + " read");
-        supervise::FrameDone done;
-        done.slot = slot;
         done.width = session.width();
         done.height = session.height();
         done.appFrame = frameCount;
@@ -288,17 +407,22 @@ int runWorker(const AppOptions& options)
         // The state first: when this frame is on screen, the shell holds what it needs to restore it.
         supervise::StateUpdate update{app.snapshot()};
         std::string text = nlohmann::json(update.state).dump();
+        if (trace)
+            step("frame " + std::to_string(frameCount) + " state taken");
         try {
             sendKeptMemory(channel, app, update.state.projectPath, keptId);
             if (text != lastState) {
                 channel.send(supervise::encode(update));
                 lastState = std::move(text);
             }
-            channel.send(supervise::encode(done));
+            if (done.gpu) {
+                pending.push_back({std::move(written), std::move(done)});
+            } else {
+                channel.send(supervise::encode(done));
+            }
         } catch (const proc::ChannelError&) {
             return 0;
         }
-        slot ^= 1;
     }
 }
 

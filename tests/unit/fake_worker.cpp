@@ -18,6 +18,11 @@
 //   kept       says where it keeps resource contents (two memfds standing for CUDA's exported
 //              memory, holding "slot 0 of PID" and "slot 1 of PID"), then kills itself
 //   keptbad    says so, after N frames, with one descriptor where two belong
+//   gpuframes  answers a "shell-gl" by sending "frame-memory" (three memfds standing for the GPU
+//              memory both GL contexts import) and frames with `gpu` set, each slot's memory
+//              holding the frame's number; after a refusal, frames in the CPU memory again. It
+//              echoes each "shell-gl" as a clipboard message "shell-gl <driver>|<refused>".
+//   badframemem  as gpuframes, but its "frame-memory" carries two descriptors
 //
 // After a Restore it sends a ClipboardSet "restored <fault kind>|<summary>|<projectPath>", which the
 // tests read back through ShellLink::takeClipboard(); with kept memory it adds "|kept <slotBytes>
@@ -77,6 +82,7 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
             channel->send(sv::encode(kept), {slots[0].fd(), slots[1].fd()});
     }
 
+    std::vector<proc::SharedMemory> gpuSlots; // the "GPU" frame memory, while the shell takes it
     int served = 0;
     for (;;) {
         std::optional<proc::Message> m = channel->receive(std::chrono::milliseconds(50));
@@ -101,6 +107,22 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
                 }
             }
             channel->send(sv::encode(c));
+            continue;
+        }
+        if (type == sv::ShellGl::kType) {
+            auto g = sv::decode<sv::ShellGl>(m->body);
+            channel->send(sv::encode(sv::ClipboardSet{"shell-gl " + (g ? g->driver + "|" + g->refused : "?")}));
+            gpuSlots.clear();
+            if (g && g->refused.empty() && (mode == "gpuframes" || mode == "badframemem")) {
+                std::vector<int> fds;
+                for (int k = 0; k < sv::kGpuFrameSlots; ++k) {
+                    gpuSlots.push_back(proc::SharedMemory::create("ks-fake-gpu-frames", kSlot));
+                    fds.push_back(gpuSlots.back().fd());
+                }
+                if (mode == "badframemem")
+                    fds.pop_back();
+                channel->send(sv::encode(sv::FrameMemory{kSlot}), fds);
+            }
             continue;
         }
         if (type != sv::FrameRequest::kType)
@@ -171,8 +193,11 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
             }
         }
         auto request = sv::decode<sv::FrameRequest>(m->body);
-        const int slot = served % 2;
-        std::memset(static_cast<char*>(frames.data()) + slot * kSlot, served & 0xff, kSlot);
+        const int slot = served % (gpuSlots.empty() ? 2 : sv::kGpuFrameSlots);
+        if (gpuSlots.empty())
+            std::memset(static_cast<char*>(frames.data()) + slot * kSlot, served & 0xff, kSlot);
+        else
+            std::memset(gpuSlots[std::size_t(slot)].data(), served & 0xff, kSlot);
         if (mode == "limitoff") {
             sv::StateUpdate update;
             update.state.frameLimit = 0;
@@ -180,6 +205,7 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
         }
         sv::FrameDone done;
         done.slot = slot;
+        done.gpu = !gpuSlots.empty();
         done.width = kSide;
         done.height = kSide;
         done.appFrame = served;

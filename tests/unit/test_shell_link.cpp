@@ -139,6 +139,84 @@ TEST(ShellLink, KeptMemoryOutlivesTheWorkerAndReachesTheNextOne)
         << seen;
 }
 
+// A shell whose GL can import the worker's GPU memory says so after the hello; frames then come
+// through that memory, two in flight, until the shell refuses it: CPU memory again, same worker.
+TEST(ShellLink, FramesThroughGpuMemoryTwoInFlightUntilRefused)
+{
+    ShellLink::Config config = fake("gpuframes", 0);
+    config.framesInFlight = 2;
+    config.shellGl = supervise::ShellGl{{"d0", "d1"}, "drv", ""};
+    ShellLink link(config);
+    // What the worker says it heard (its clipboard message), pumping without asking for frames.
+    auto heard = [&] {
+        std::string said;
+        for (const auto until = std::chrono::steady_clock::now() + 10s;
+             said.empty() && std::chrono::steady_clock::now() < until;)
+            if (!link.pump(20ms))
+                said = link.takeClipboard();
+        return said;
+    };
+    EXPECT_EQ(heard(), "shell-gl drv|"); // the worker heard what the shell's GL is
+    ASSERT_TRUE(link.running());
+
+    ASSERT_TRUE(link.readyForFrame());
+    link.requestFrame({64, 64, 0, 0, {}, std::nullopt});
+    ASSERT_TRUE(link.readyForFrame()) << "a second frame may be asked for while the first is on its way";
+    link.requestFrame({64, 64, 0, 0, {}, std::nullopt});
+    EXPECT_FALSE(link.readyForFrame()) << "two frames in flight at most";
+
+    int gpuFrames = 0;
+    for (const auto until = std::chrono::steady_clock::now() + 10s; gpuFrames < 6 && std::chrono::steady_clock::now() < until;) {
+        if (link.readyForFrame())
+            link.requestFrame({64, 64, 0, 0, {}, std::nullopt});
+        const std::optional<ShellLink::Frame> f = link.pump(20ms);
+        if (!f)
+            continue;
+        ASSERT_TRUE(link.gpuFrameMemory().has_value());
+        const ShellLink::GpuFrameMemory& memory = *link.gpuFrameMemory();
+        EXPECT_EQ(f->pixels, nullptr);
+        EXPECT_EQ(f->gpuMemory, memory.serial);
+        EXPECT_EQ(f->slot, int(f->appFrame % 3));
+        ASSERT_EQ(memory.fds.size(), 3u);
+        // Frame n is in slot n % 3 of the memory the shell holds (the fake paints it with the byte n).
+        const ks::proc::SharedMemory slot =
+            ks::proc::SharedMemory::adopt(ks::proc::UniqueFd(::dup(memory.fds[std::size_t(f->slot)].get())), memory.slotBytes);
+        EXPECT_EQ(static_cast<const unsigned char*>(slot.data())[memory.slotBytes - 1], f->appFrame & 0xff);
+        ++gpuFrames;
+    }
+    ASSERT_EQ(gpuFrames, 6);
+
+    link.refuseGpuFrames("this GL cannot import it (test)");
+    EXPECT_FALSE(link.gpuFrameMemory().has_value());
+    // Frames already on their way in GPU memory are dropped, not shown from memory the shell let go.
+    EXPECT_EQ(heard(), "shell-gl |this GL cannot import it (test)");
+    int cpuFrames = 0;
+    for (const auto until = std::chrono::steady_clock::now() + 10s; cpuFrames < 3 && std::chrono::steady_clock::now() < until;) {
+        if (link.readyForFrame())
+            link.requestFrame({64, 64, 0, 0, {}, std::nullopt});
+        if (const std::optional<ShellLink::Frame> f = link.pump(20ms)) {
+            ASSERT_NE(f->pixels, nullptr);
+            EXPECT_EQ(f->gpuMemory, 0u);
+            EXPECT_EQ(static_cast<const unsigned char*>(f->pixels)[0], f->appFrame & 0xff);
+            ++cpuFrames;
+        }
+    }
+    EXPECT_EQ(cpuFrames, 3);
+    EXPECT_EQ(link.restarts(), 0);
+}
+
+TEST(ShellLink, FrameMemoryWithoutBothDescriptorsIsACrash)
+{
+    ShellLink::Config config = fake("badframemem", 0);
+    config.shellGl = supervise::ShellGl{{"d0"}, "drv", ""};
+    ShellLink link(config);
+    drive(link, [&] { return link.restarts() > 0; });
+    ASSERT_GE(link.restarts(), 1);
+    EXPECT_EQ(link.history().front().kind, "crash");
+    EXPECT_NE(link.history().front().summary.find("\"frame-memory\" message with 2 descriptors"), std::string::npos)
+        << link.history().front().summary;
+}
+
 TEST(ShellLink, FaultNoticeKeepsWhereAndWhat)
 {
     ShellLink link(fake("fault", 3));

@@ -169,14 +169,16 @@ bool Channel::readExact(void* data, std::size_t n, std::vector<UniqueFd>* fds)
     return true;
 }
 
-std::optional<Message> Channel::receive(std::chrono::milliseconds timeout)
+std::optional<Message> Channel::receive(std::chrono::microseconds timeout)
 {
     if (!m_socket)
         throw ChannelError(ChannelError::Kind::Closed, "the channel is closed");
     pollfd p{m_socket.get(), POLLIN, 0};
+    const long long us = std::max<long long>(0, timeout.count());
+    const timespec wait{time_t(us / 1000000), long(us % 1000000) * 1000};
     int ready;
     do
-        ready = ::poll(&p, 1, int(std::max<long long>(0, timeout.count())));
+        ready = ::ppoll(&p, 1, &wait, nullptr);
     while (ready < 0 && errno == EINTR);
     if (ready < 0)
         throw ChannelError(ChannelError::Kind::System, systemText("poll"));

@@ -76,7 +76,7 @@ public:
     void send(const nlohmann::json& body, const std::vector<int>& fds = {});
     // Waits up to `timeout` for one message; nullopt when none arrived in time. A message that
     // began arriving is read to its end. Throws ChannelError.
-    std::optional<Message> receive(std::chrono::milliseconds timeout);
+    std::optional<Message> receive(std::chrono::microseconds timeout);
 
 private:
     // Reads exactly n bytes (the first read may take descriptors). false: clean EOF before any byte.

@@ -1,0 +1,103 @@
+// The window's frames as the supervising shell gets them (app/supervise/shell_screen.hpp): a real
+// worker (kernelscope --worker window) renders the whole app, two frames in flight, and every frame
+// the shell copies into its texture is, byte for byte, what the worker rendered (the worker says
+// the SHA-256 of its own read-back). Where the shell's GL and the worker's share a device and CUDA
+// is there (the GPU hosts), the frames must come through GPU memory both GL contexts import; here
+// (Mesa, no CUDA) through the shared CPU memory. The window is resized on the way, so the worker
+// makes new frame memory and the shell takes it.
+#include "supervise/shell_link.hpp"
+#include "supervise/shell_screen.hpp"
+
+#include "test_support.hpp"
+
+#include "ks/core/sha256.hpp"
+#include "ks/cuda/driver.hpp"
+
+#include <gtest/gtest.h>
+
+#include <chrono>
+#include <set>
+#include <string>
+#include <vector>
+
+using namespace ks;
+using namespace std::chrono_literals;
+
+namespace {
+
+class WindowFrames : public test::GlTest {};
+
+std::string textureSha256(const app::ShellScreen& screen)
+{
+    std::vector<std::uint8_t> pixels(std::size_t(screen.width()) * screen.height() * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glGetTextureImage(screen.texture(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(pixels.size()), pixels.data());
+    return Sha256::hex(Sha256::of(std::string_view(reinterpret_cast<const char*>(pixels.data()), pixels.size())));
+}
+
+} // namespace
+
+TEST_F(WindowFrames, EveryFrameTheShellShowsIsWhatTheWorkerRendered)
+{
+    if (!std::filesystem::exists(test::appBinary()))
+        GTEST_SKIP() << "no app binary at " << test::appBinary() << " (set KS_KERNELSCOPE)";
+    app::ShellLink::Config config;
+    config.executable = test::appBinary();
+    config.args = {"--data-dir", test::sourceDir().string(), "--size", "640x360", "--worker", "window"};
+    config.framesInFlight = 2;
+    config.shellGl = app::ShellScreen::shellGl();
+    const bool gpuExpected = config.shellGl && cuda::driverStatus().available;
+    app::ShellLink link(config);
+    app::ShellScreen screen;
+
+    struct Size {
+        int w, h, frames;
+    };
+    const Size sizes[] = {{640, 360, 8}, {900, 600, 8}, {320, 200, 6}}; // grows, then shrinks
+    std::set<std::uint64_t> memories;
+    int shown = 0, requested = 0, total = 0;
+    for (const Size& s : sizes)
+        total += s.frames;
+    auto sizeOf = [&](int n) {
+        for (const Size& s : sizes) {
+            if (n < s.frames)
+                return s;
+            n -= s.frames;
+        }
+        return sizes[std::size(sizes) - 1];
+    };
+    for (const auto until = std::chrono::steady_clock::now() + 120s; shown < total && std::chrono::steady_clock::now() < until;) {
+        ASSERT_EQ(link.restarts(), 0) << link.lastStatus();
+        ASSERT_NE(link.dialog(), app::ShellLink::Dialog::GaveUp) << link.dialogText();
+        if (requested < total && link.readyForFrame()) {
+            const Size s = sizeOf(requested);
+            app::supervise::FrameRequest r;
+            r.width = s.w;
+            r.height = s.h;
+            r.time = requested / 60.0;
+            r.dt = 1.0 / 60;
+            r.checksum = true;
+            screen.finishReading();
+            link.requestFrame(r);
+            ++requested;
+        }
+        const std::optional<app::ShellLink::Frame> f = link.pump(20ms);
+        if (!f)
+            continue;
+        const Size s = sizeOf(shown);
+        ASSERT_TRUE(screen.take(*f, link)) << "the shell could not take frame " << shown;
+        EXPECT_EQ(f->width, s.w);
+        EXPECT_EQ(f->height, s.h);
+        ASSERT_FALSE(f->sha256.empty());
+        EXPECT_EQ(textureSha256(screen), f->sha256) << "frame " << shown << " (" << s.w << "x" << s.h << ")";
+        EXPECT_EQ(f->gpuMemory != 0, gpuExpected) << "frame " << shown;
+        if (f->gpuMemory)
+            memories.insert(f->gpuMemory);
+        ++shown;
+    }
+    ASSERT_EQ(shown, total) << link.lastStatus();
+    if (gpuExpected) // the 900x600 frames did not fit the first memory; the 320x200 ones fit the second
+        EXPECT_EQ(memories.size(), 2u);
+    std::printf("[ frames ] %d frames through %s memory, all as the worker rendered them\n", shown,
+                gpuExpected ? "GPU" : "CPU");
+}

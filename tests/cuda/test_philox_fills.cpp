@@ -180,6 +180,31 @@ TEST_F(PhiloxFills, SuccessiveFillsContinueTheSequence)
     }
 }
 
+// What a pipeline's random stage does when a run resumes at frame F (a restored GPU process):
+// seeking to F fills' worth of blocks draws what the (F+1)-th fill of an uninterrupted run draws.
+TEST_F(PhiloxFills, SeekingToABlockDrawsWhatTheFillsBeforeWouldHaveLeft)
+{
+    for (const DType dtype : {DType::Float32, DType::Float64}) {
+        SCOPED_TRACE(std::string(ks::array::dtypeName(dtype)));
+        const std::int64_t n = 1001;
+        const bool doubles = dtype == DType::Float64;
+        EXPECT_EQ(Generator::philoxBlocks(std::size_t(n), doubles), doubles ? 501u : 251u);
+        Generator run(GeneratorType::Philox4x32_10, 9);
+        const DeviceArray frame = poisoned(n, dtype);
+        for (int f = 0; f < 4; ++f)
+            ks::rng::fillNormal(run, frame);
+        EXPECT_EQ(run.philoxBlock(), 3 * Generator::philoxBlocks(std::size_t(n), doubles) +
+                                         Generator::philoxBlocks(std::size_t(n), doubles));
+        Generator resumed(GeneratorType::Philox4x32_10, 9);
+        resumed.seekPhiloxBlock(3 * Generator::philoxBlocks(std::size_t(n), doubles));
+        const DeviceArray fourth = poisoned(n, dtype);
+        ks::rng::fillNormal(resumed, fourth);
+        expectSame(fourth, frame, true);
+    }
+    Generator host(GeneratorType::Philox4x32_10, 9, FillPath::CurandHost);
+    EXPECT_THROW(host.seekPhiloxBlock(4), ks::Error) << "cuRAND's host generators have no block position";
+}
+
 TEST_F(PhiloxFills, AlignmentDoesNotChangeTheNumbers)
 {
     // Views starting 1, 2 and 3 elements past a 16-byte boundary take the scalar store path; they

@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 namespace {
 
 // acc: a mapped texture each frame adds to; accs: the same through "interop": "shared"; inout: a
-// buffer each frame adds `in` to; out: write-discard; in: read-only (never kept).
+// buffer each frame adds `in` to; out: write-discard; in: read-only (never kept); noise and gauss:
+// random fills that go on with their sequence each frame (not reseeded), floats and doubles.
 std::string project(int accWidth = 45)
 {
     return R"({"kernelscope": 1,
@@ -31,14 +32,18 @@ std::string project(int accWidth = 45)
         "accs": {"kind": "texture", "format": "r32f", "size": [45, 17], "interop": "shared"},
         "in": {"kind": "buffer", "type": "float", "count": 1000, "init": 0.5},
         "out": {"kind": "buffer", "type": "float", "count": 1000, "discard": true},
-        "inout": {"kind": "buffer", "type": "float", "count": 1000, "init": 1}},
+        "inout": {"kind": "buffer", "type": "float", "count": 1000, "init": 1},
+        "noise": {"kind": "buffer", "type": "float", "count": 1001},
+        "gauss": {"kind": "buffer", "type": "double", "count": 999}},
       "stages": [
         {"kind": "kernel", "name": "acc", "file": "roundtrip.cu", "kernel": "accumulate", "cover": "acc", "block": [16, 8],
          "args": [{"surface": "acc"}, {"width": "acc"}, {"height": "acc"}]},
         {"kind": "kernel", "name": "accs", "file": "roundtrip.cu", "kernel": "accumulate", "cover": "accs", "block": [16, 8],
          "args": [{"surface": "accs"}, {"width": "accs"}, {"height": "accs"}]},
         {"kind": "kernel", "name": "buffers", "file": "roundtrip.cu", "kernel": "buffers", "grid": [4], "block": [256],
-         "args": ["in", "out", "inout", 1000, {"param": "k"}]}],
+         "args": ["in", "out", "inout", 1000, {"param": "k"}]},
+        {"kind": "random", "name": "noise", "target": "noise", "distribution": "uniform", "params": [-1, 1]},
+        {"kind": "random", "name": "gauss", "target": "gauss", "distribution": "normal", "params": [0, 1]}],
       "parameters": {"k": {"type": "float", "value": 3}}})";
 }
 
@@ -70,7 +75,7 @@ protected:
     static std::vector<std::vector<std::uint8_t>> contents(const Session& s)
     {
         std::vector<std::vector<std::uint8_t>> all;
-        for (const char* name : {"acc", "accs", "out", "inout"})
+        for (const char* name : {"acc", "accs", "out", "inout", "noise", "gauss"})
             all.push_back(s.pipeline().resources().download(name));
         return all;
     }
@@ -88,7 +93,8 @@ TEST_F(KeptContentsInterop, AnotherPipelineTakesTheLastFrameAndGoesOnAsTheFirstW
     std::vector<std::string> names;
     for (const KeptEntry& e : kept->layout().entries)
         names.push_back(e.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"acc", "accs", "out", "inout"})) << "in is read-only: never kept";
+    EXPECT_EQ(names, (std::vector<std::string>{"acc", "accs", "out", "inout", "noise", "gauss"}))
+        << "in is read-only: never kept";
     for (int f = 0; f < 5; ++f)
         ASSERT_TRUE(a->pipeline().frame()) << a->pipeline().error();
     a->pipeline().finish();
@@ -100,21 +106,23 @@ TEST_F(KeptContentsInterop, AnotherPipelineTakesTheLastFrameAndGoesOnAsTheFirstW
     auto b = session();
     const RestoredContents r = b->pipeline().restoreKept(kept->layout(), fds);
     EXPECT_EQ(r.frame, 4) << r.why;
-    EXPECT_EQ(r.resources, 4);
+    EXPECT_EQ(r.resources, 6);
     EXPECT_EQ(r.bytes, kept->layout().contentBytes());
     EXPECT_TRUE(r.skipped.empty());
     EXPECT_EQ(b->pipeline().frameIndex(), 5);
     EXPECT_EQ(contents(*b), afterFive) << "the restored bytes differ from the kept frame's";
     std::printf("[ kept ] %zu bytes restored in %.2f ms\n", std::size_t(r.bytes), r.ms);
 
-    // Both go on: the same frames.
+    // Both go on: the same frames (the random stages draw on where an uninterrupted run would be).
     for (int f = 0; f < 3; ++f) {
         ASSERT_TRUE(a->pipeline().frame()) << a->pipeline().error();
         ASSERT_TRUE(b->pipeline().frame()) << b->pipeline().error();
     }
     a->pipeline().finish();
     b->pipeline().finish();
-    EXPECT_EQ(contents(*b), contents(*a));
+    const auto goneOnA = contents(*a), goneOnB = contents(*b);
+    for (std::size_t i = 0; i < goneOnA.size(); ++i)
+        EXPECT_TRUE(goneOnB[i] == goneOnA[i]) << "resource " << i << " (of acc, accs, out, inout, noise, gauss) differs";
     EXPECT_EQ(ks::test::download<float>(*b, "inout")[7], 1.0f + 8 * 0.5f);
 
     // The restoring pipeline's own slots hold what it restored before it ran a frame: a second
@@ -150,7 +158,7 @@ TEST_F(KeptContentsInterop, NothingRestoredBeforeTheFirstFrameAndChangedResource
     const RestoredContents r = wider->pipeline().restoreKept(a->pipeline().kept()->layout(), fds);
     EXPECT_EQ(r.frame, 0);
     EXPECT_EQ(r.skipped, std::vector<std::string>{"acc"});
-    EXPECT_EQ(r.resources, 3);
+    EXPECT_EQ(r.resources, 5);
     EXPECT_EQ(wider->pipeline().resources().download("inout"), a->pipeline().resources().download("inout"));
     for (int fd : fds)
         ::close(fd);

@@ -475,21 +475,30 @@ void RandomStage::run(FrameContext& ctx)
 {
     const StageDesc& d = desc();
     const std::uint64_t seed = seedFor(d, ctx.seed, ctx.frame);
-    if (!m_generator) {
+    const Resource& r = mappedBuffer(ctx, m_plan.target, "RandomStage");
+    const std::size_t n = std::size_t(r.desc.count) * std::size_t(r.desc.element.components);
+    const bool f32 = r.desc.element.scalar == ScalarType::Float32;
+    const bool fresh = !m_generator;
+    if (fresh) {
         const rng::GeneratorType type = d.generator == "xorwow"     ? rng::GeneratorType::Xorwow
                                         : d.generator == "mrg32k3a" ? rng::GeneratorType::Mrg32k3a
                                         : d.generator == "sobol32"  ? rng::GeneratorType::Sobol32
                                                                     : rng::GeneratorType::Philox4x32_10;
         m_generator = std::make_unique<rng::Generator>(type, seed);
-    } else if (d.reseedEachFrame || ctx.frame == 0 || ctx.frame != m_lastFrame + 1) {
-        // Each frame's own seed, or the start of the run again (a restart): the same numbers as before.
-        m_generator->reseed(seed);
+    }
+    if (fresh || d.reseedEachFrame || ctx.frame == 0 || ctx.frame != m_lastFrame + 1) {
+        // Each frame's own seed, or the sequence from its start: frame 0, or a run that resumes at
+        // frame F (a GPU process that replaced a faulted one restores the frame before F). Where
+        // the position is known, the Philox kernel path (every frame's fill takes the same blocks),
+        // frame F draws what an uninterrupted run would have; the other generators start their
+        // sequence again at F.
+        if (!fresh)
+            m_generator->reseed(seed);
+        if (!d.reseedEachFrame && ctx.frame > 0 && m_generator->usesKernels() && d.distribution != "poisson")
+            m_generator->seekPhiloxBlock(std::uint64_t(ctx.frame) * rng::Generator::philoxBlocks(n, !f32));
     }
     m_lastFrame = ctx.frame;
     m_lastSeed = seed;
-    const Resource& r = mappedBuffer(ctx, m_plan.target, "RandomStage");
-    const std::size_t n = std::size_t(r.desc.count) * std::size_t(r.desc.element.components);
-    const bool f32 = r.desc.element.scalar == ScalarType::Float32;
     if (d.distribution == "poisson") {
         m_generator->poisson(reinterpret_cast<std::uint32_t*>(r.pointer), n, d.params[0], ctx.stream);
     } else if (d.distribution == "normal" || d.distribution == "lognormal") {

@@ -132,6 +132,19 @@ Generator::Generator(GeneratorType type, std::uint64_t seed, FillPath path) : m_
     }
 }
 
+void Generator::seekPhiloxBlock(std::uint64_t block)
+{
+    if (!usesKernels())
+        throwUsage("ks::rng::Generator::seekPhiloxBlock", "only the Philox kernel path has a block position");
+    m_block = block;
+}
+
+std::uint64_t Generator::philoxBlocks(std::size_t n, bool doubles) noexcept
+{
+    const std::uint64_t v = doubles ? 2 : 4;
+    return (std::uint64_t(n) + v - 1) / v;
+}
+
 void Generator::reseed(std::uint64_t seed)
 {
     m_seed = seed;

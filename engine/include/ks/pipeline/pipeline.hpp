@@ -189,8 +189,9 @@ public:
     const std::string& keptStatus() const noexcept { return m_keptStatus; }
     // Copies the newest complete slot of another process's kept contents into the resources and
     // makes the frame after it the next to run (time and frame-dependent inputs follow). Random
-    // stages that do not reseed each frame start their sequence again at that frame (reseeded as a
-    // restart would), so their numbers differ from an uninterrupted run's.
+    // stages that do not reseed each frame go on where an uninterrupted run would be with the
+    // Philox kernel path (the default); other generators and Poisson fills start their sequence
+    // again at that frame.
     RestoredContents restoreKept(const KeptLayout& layout, const std::array<int, KeptContents::kSlots>& fds);
 
 private:

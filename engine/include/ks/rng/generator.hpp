@@ -107,6 +107,12 @@ public:
     // Restarts the sequence of `seed` (for Sobol: at offset `seed`): the next fills repeat the
     // numbers the generator gave after construction with this seed.
     void reseed(std::uint64_t seed);
+    // Kernel path only (usesKernels()): the next fill starts at Philox block `block`, as if fills
+    // had taken blocks 0 to block - 1 since the seed. Throws ks::Error (Usage) on another path.
+    void seekPhiloxBlock(std::uint64_t block);
+    // The Philox blocks one kernel-path uniform, normal or log-normal fill of `n` elements takes
+    // (ceil(n / 4) for floats, ceil(n / 2) for doubles).
+    static std::uint64_t philoxBlocks(std::size_t n, bool doubles) noexcept;
 
     // Uniform in (0, 1] (cuRAND's convention; see rand() in ks/rng/fill.hpp for [0, 1)).
     void uniform(float* out, std::size_t n, CUstream stream);

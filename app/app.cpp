@@ -246,30 +246,39 @@ UiFonts loadFonts(const AppOptions& options)
     static constexpr ImWchar kRanges[] = {0x0020, 0x00FF, 0x2000, 0x206F, 0x2190, 0x21FF,
                                           0x2500, 0x25FF, 0x2700, 0x27BF, 0};
     UiFonts fonts;
-    std::filesystem::path font = options.font;
-    if (font.empty())
+    // "--font none": ImGui's built-in font throughout (what a machine without DejaVu gets).
+    const bool builtIn = options.font == "none";
+    std::filesystem::path font = builtIn ? std::filesystem::path() : options.font;
+    if (font.empty() && !builtIn)
         font = firstExisting({"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf"});
     std::error_code ec;
     if (!font.empty() && std::filesystem::exists(font, ec))
         fonts.ui = io.Fonts->AddFontFromFileTTF(font.c_str(), options.fontSize, nullptr, kRanges);
-    if (!fonts.ui) {
-        if (!options.font.empty())
-            log::warning("cannot load font " + options.font.string() + "; using ImGui's built-in font");
+    if (!fonts.ui && !options.font.empty() && !builtIn)
+        log::warning("cannot load font " + options.font.string() + "; using ImGui's built-in font");
+    // ImGui's built-in font (ProggyClean, Latin-1; crisp at 13 px): where no TrueType font loads.
+    // The panels' symbols fall back to ASCII with it (theme::symbol).
+    auto builtInFont = [&](float pixels) {
         ImFontConfig config;
-        config.SizePixels = 13.f;
-        fonts.ui = io.Fonts->AddFontDefault(&config);
-    }
-    const std::filesystem::path mono = firstExisting(
+        config.SizePixels = pixels;
+        return io.Fonts->AddFontDefault(&config);
+    };
+    constexpr float kBuiltInPixels = 13.f;
+    if (!fonts.ui)
+        fonts.ui = builtInFont(kBuiltInPixels);
+    const std::filesystem::path mono = builtIn ? std::filesystem::path() : firstExisting(
         {"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "/usr/share/fonts/TTF/DejaVuSansMono.ttf"});
-    if (!mono.empty())
-        fonts.mono = io.Fonts->AddFontFromFileTTF(mono.c_str(), options.fontSize - 1.f, nullptr, kRanges);
+    fonts.mono = mono.empty() ? builtInFont(kBuiltInPixels)
+                              : io.Fonts->AddFontFromFileTTF(mono.c_str(), options.fontSize - 1.f, nullptr, kRanges);
     // The classroom layout's fonts: half as large again, readable from the back of a room.
     constexpr float kClassroomScale = 1.5f;
     if (!font.empty() && std::filesystem::exists(font, ec))
         fonts.uiLarge = io.Fonts->AddFontFromFileTTF(font.c_str(), options.fontSize * kClassroomScale, nullptr, kRanges);
-    if (!mono.empty())
-        fonts.monoLarge =
-            io.Fonts->AddFontFromFileTTF(mono.c_str(), (options.fontSize - 1.f) * kClassroomScale, nullptr, kRanges);
+    if (!fonts.uiLarge)
+        fonts.uiLarge = builtInFont(kBuiltInPixels * kClassroomScale);
+    fonts.monoLarge = mono.empty() ? builtInFont(kBuiltInPixels * kClassroomScale)
+                                   : io.Fonts->AddFontFromFileTTF(mono.c_str(), (options.fontSize - 1.f) * kClassroomScale,
+                                                                  nullptr, kRanges);
     return fonts;
 }
 

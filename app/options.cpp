@@ -33,7 +33,7 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--image-size", image, "Size of the demo's CUDA-written texture, WIDTHxHEIGHT (default 768x512)");
     cli.add_option("--data-dir", o.dataDir,
                    "Folder holding shaders/ and kernels/ (default: found next to the executable, or $KS_DATA_DIR)");
-    cli.add_option("--font", o.font, "TrueType font for the UI (default: DejaVu Sans when installed)");
+    cli.add_option("--font", o.font, "TrueType font for the UI (default: DejaVu Sans when installed; none: ImGui's built-in font)");
     cli.add_option("--font-size", o.fontSize, "UI font size in pixels")->check(CLI::Range(8.f, 64.f))->capture_default_str();
     cli.add_option("--device", o.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)->capture_default_str();
     std::string block;

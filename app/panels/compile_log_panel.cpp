@@ -26,16 +26,16 @@ void drawBuild(const AppState& s, const EditorTab& tab, Commands& commands)
     const bool isStage = tab.doc.path() == s.editor.stagePath;
     ImGui::PushID(tab.doc.path().c_str());
     if (!b.result) {
-        ImGui::TextColored(theme::colour(theme::kBusy), "%s: building\xE2\x80\xA6", file.c_str());
+        ImGui::TextColored(theme::colour(theme::kBusy), "%s: building%s", file.c_str(), theme::symbol("\xE2\x80\xA6", "..."));
     } else if (b.result->ok) {
         ImGui::TextColored(theme::colour(theme::kOk), "%s: built in %.0f ms (NVRTC %.0f ms, %zu bytes CUBIN)%s",
                            file.c_str(), b.resultTotalMs, b.result->compileMs, b.result->cubin.size(),
-                           b.inFlight ? "; rebuilding\xE2\x80\xA6" : "");
+                           b.inFlight ? (std::string("; rebuilding") + theme::symbol("\xE2\x80\xA6", "...")).c_str() : "");
     } else {
         const bool keeps = isStage && s.demo && s.demo->kernel();
         ImGui::TextColored(theme::colour(theme::kError), "%s: build failed%s%s", file.c_str(),
                            keeps ? "; the last good kernel keeps running" : "",
-                           b.inFlight ? "; rebuilding\xE2\x80\xA6" : "");
+                           b.inFlight ? (std::string("; rebuilding") + theme::symbol("\xE2\x80\xA6", "...")).c_str() : "");
     }
     if (isStage && s.demo) {
         if (const cuda::Function* k = s.demo->kernel()) {

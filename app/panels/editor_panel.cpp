@@ -68,11 +68,11 @@ const char* severityIcon(const rtc::Diagnostic& d)
         return "?";
     switch (d.severity) {
     case rtc::Severity::Error:
-        return "\xE2\x9C\x96"; // heavy multiplication x
+        return theme::symbol("\xE2\x9C\x96", "x"); // heavy multiplication x
     case rtc::Severity::Warning:
-        return "\xE2\x96\xB2"; // triangle
+        return theme::symbol("\xE2\x96\xB2", "^"); // triangle
     default:
-        return "\xE2\x97\x8F"; // circle
+        return theme::symbol("\xE2\x97\x8F", "*"); // circle
     }
 }
 
@@ -162,8 +162,10 @@ void drawBuildStatus(const EditorTab& tab, const rtc::CompileOptions& options)
     const BuildState& b = tab.build;
     if (b.inFlight) {
         const double seconds = steadySeconds() - b.submittedAt;
-        const char* spin[] = {"\xE2\x97\x90", "\xE2\x97\x93", "\xE2\x97\x91", "\xE2\x97\x92"}; // ◐◓◑◒
-        ImGui::TextColored(theme::colour(theme::kBusy), "%s building\xE2\x80\xA6 %.1f s", spin[int(seconds * 8) % 4],
+        const char* spin[] = {theme::symbol("\xE2\x97\x90", "|"), theme::symbol("\xE2\x97\x93", "/"),
+                              theme::symbol("\xE2\x97\x91", "-"), theme::symbol("\xE2\x97\x92", "\\")}; // ◐◓◑◒
+        ImGui::TextColored(theme::colour(theme::kBusy), "%s building%s %.1f s", spin[int(seconds * 8) % 4],
+                           theme::symbol("\xE2\x80\xA6", "..."),
                            seconds);
         return;
     }
@@ -173,7 +175,8 @@ void drawBuildStatus(const EditorTab& tab, const rtc::CompileOptions& options)
     }
     const rtc::CompileResult& r = *b.result;
     if (r.ok) {
-        ImGui::TextColored(theme::colour(theme::kOk), "\xE2\x9C\x94 built in %.0f ms", b.resultTotalMs);
+        ImGui::TextColored(theme::colour(theme::kOk), "%s built in %.0f ms", theme::symbol("\xE2\x9C\x94", "ok:"),
+                           b.resultTotalMs);
         if (const rtc::FastCompile level = rtc::effectiveFastCompile(options); level != rtc::FastCompile::Off) {
             ImGui::SameLine();
             ImGui::TextDisabled("\xC2\xB7 fast compile %s", rtc::fastCompileName(level).data());
@@ -184,7 +187,7 @@ void drawBuildStatus(const EditorTab& tab, const rtc::CompileOptions& options)
                                b.warnings == 1 ? "" : "s");
         }
     } else {
-        ImGui::TextColored(theme::colour(theme::kError), "\xE2\x9C\x96 %d error%s", b.errors, b.errors == 1 ? "" : "s");
+        ImGui::TextColored(theme::colour(theme::kError), "%s %d error%s", theme::symbol("\xE2\x9C\x96", "x"), b.errors, b.errors == 1 ? "" : "s");
         if (b.warnings) {
             ImGui::SameLine();
             ImGui::TextColored(theme::colour(theme::kWarning), "\xC2\xB7 %d warning%s", b.warnings,
@@ -466,7 +469,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
             squiggle(dl, x0, x1, y + lineH - 1.f, severityColour(d));
         }
         const float endX = textX + ImGui::CalcTextSize(text.data(), text.data() + text.size()).x + charW * 3.f;
-        std::string inline_ = "\xE2\x86\x90 " + describe(d);
+        std::string inline_ = std::string(theme::symbol("\xE2\x86\x90", "<-")) + " " + describe(d);
         if (ds.size() > 1)
             inline_ += "  (+" + std::to_string(ds.size() - 1) + ")";
         dl->AddText(ImVec2(endX, y), (severityColour(d) & 0x00FFFFFF) | 0xC0000000, inline_.c_str());
@@ -602,7 +605,7 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("Save (Ctrl+S), atomically: %s", tab.doc.path().c_str());
     ImGui::SameLine();
-    if (ImGui::Button("Options\xE2\x80\xA6"))
+    if (ImGui::Button((std::string("Options") + theme::symbol("\xE2\x80\xA6", "...")).c_str()))
         ImGui::OpenPopup("compile-options");
     drawOptionsPopup(ed, commands);
     ImGui::SameLine();

@@ -2,6 +2,7 @@
 // Kernelscope's colours, shared by the panels (one place to tune readability).
 
 #include <imgui.h>
+#include <imgui_internal.h> // ImTextCharFromUtf8
 
 namespace ks::app::theme {
 
@@ -34,6 +35,16 @@ constexpr ImU32 kBannerConflict = IM_COL32(104, 48, 40, 255);
 inline ImVec4 colour(ImU32 c)
 {
     return ImGui::ColorConvertU32ToFloat4(c);
+}
+
+// The symbol `utf8` (one character, e.g. a check mark) when the current font has its glyph, else
+// `ascii`: without DejaVu (ImGui's built-in font covers Latin-1 only) the panels show "ok", not "?".
+inline const char* symbol(const char* utf8, const char* ascii)
+{
+    unsigned int c = 0;
+    ImTextCharFromUtf8(&c, utf8, nullptr);
+    const ImFont* font = ImGui::GetFont();
+    return font && c <= IM_UNICODE_CODEPOINT_MAX && font->FindGlyphNoFallback(ImWchar(c)) ? utf8 : ascii;
 }
 
 } // namespace ks::app::theme

@@ -6,6 +6,7 @@
 #include "options.hpp"
 #include "platform/platforms.hpp"
 
+#include "panels/theme.hpp"
 #include "test_support.hpp"
 
 #include <imgui.h>
@@ -40,45 +41,55 @@ const ImGuiWindow* drawn(const char* name)
 
 } // namespace
 
+// With DejaVu (where installed) and with ImGui's built-in font ("--font none": what a machine
+// without DejaVu gets, as the lent GPU hosts): the classroom fonts are half as large again either way.
 TEST(TeachApp, ClassroomLayoutAndBack)
 {
-    ks::app::AppOptions options;
-    options.width = 1600;
-    options.height = 900;
-    options.project = ks::test::sourceDir() / "projects" / "doublify.json";
-    options.layout = "classroom";
-    auto session = openHeadless(options);
-    if (!session)
-        GTEST_SKIP() << "no headless GL";
-    for (int i = 0; i < 3; ++i)
-        session->renderFrame();
-    const ks::app::AppState& state = session->app().state();
-    ASSERT_TRUE(state.project.session) << "the project did not open";
-    // The stage's kernel file is open in the editor.
-    EXPECT_TRUE(std::any_of(state.editor.tabs.begin(), state.editor.tabs.end(),
-                            [](const auto& tab) { return tab->doc.path().filename() == "pycuda_tutorial.cu"; }));
-    const ImGuiWindow* editor = drawn("Kernel editor");
-    const ImGuiWindow* views = drawn("Views");
-    const ImGuiWindow* launch = drawn("Launch");
-    ASSERT_TRUE(editor && views && launch);
-    EXPECT_FLOAT_EQ(editor->Pos.x, 0.f);
-    EXPECT_NEAR(views->Pos.x, editor->Size.x, 1.f) << "the picture is beside the editor";
-    EXPECT_NEAR(launch->Pos.x, views->Pos.x, 1.f) << "the launch panel is under the picture";
-    EXPECT_GT(launch->Pos.y, views->Pos.y);
-    EXPECT_FALSE(launch->Collapsed);
-    EXPECT_EQ(drawn("Device"), nullptr);
-    EXPECT_EQ(drawn("Project"), nullptr);
-    ASSERT_TRUE(state.editor.monoFont);
-    EXPECT_NEAR(state.editor.monoFont->FontSize, 22.5f, 0.1f) << "large fonts (15 px x 1.5)";
+    for (const char* font : {"", "none"}) {
+        SCOPED_TRACE(std::string("--font ") + (*font ? font : "(default)"));
+        ks::app::AppOptions options;
+        options.width = 1600;
+        options.height = 900;
+        options.project = ks::test::sourceDir() / "projects" / "doublify.json";
+        options.layout = "classroom";
+        options.font = font;
+        auto session = openHeadless(options);
+        if (!session)
+            GTEST_SKIP() << "no headless GL";
+        for (int i = 0; i < 3; ++i)
+            session->renderFrame();
+        const ks::app::AppState& state = session->app().state();
+        ASSERT_TRUE(state.project.session) << "the project did not open";
+        // The stage's kernel file is open in the editor.
+        EXPECT_TRUE(std::any_of(state.editor.tabs.begin(), state.editor.tabs.end(),
+                                [](const auto& tab) { return tab->doc.path().filename() == "pycuda_tutorial.cu"; }));
+        const ImGuiWindow* editor = drawn("Kernel editor");
+        const ImGuiWindow* views = drawn("Views");
+        const ImGuiWindow* launch = drawn("Launch");
+        ASSERT_TRUE(editor && views && launch);
+        EXPECT_FLOAT_EQ(editor->Pos.x, 0.f);
+        EXPECT_NEAR(views->Pos.x, editor->Size.x, 1.f) << "the picture is beside the editor";
+        EXPECT_NEAR(launch->Pos.x, views->Pos.x, 1.f) << "the launch panel is under the picture";
+        EXPECT_GT(launch->Pos.y, views->Pos.y);
+        EXPECT_FALSE(launch->Collapsed);
+        EXPECT_EQ(drawn("Device"), nullptr);
+        EXPECT_EQ(drawn("Project"), nullptr);
+        ASSERT_TRUE(state.editor.monoFont);
+        const float classroom = state.editor.monoFont->FontSize;
 
-    session->app().teachCommands().layout = ks::app::Layout::Standard;
-    session->renderFrame(); // applies the command
-    session->renderFrame(); // lays out again
-    EXPECT_EQ(state.teach.layout, ks::app::Layout::Standard);
-    ASSERT_TRUE(drawn("Device"));
-    ASSERT_TRUE(drawn("Project"));
-    EXPECT_NEAR(state.editor.monoFont->FontSize, 15.f, 0.1f);
-    EXPECT_LT(drawn("Kernel editor")->Size.x, editor->Size.x + 1.f);
+        session->app().teachCommands().layout = ks::app::Layout::Standard;
+        session->renderFrame(); // applies the command
+        session->renderFrame(); // lays out again
+        EXPECT_EQ(state.teach.layout, ks::app::Layout::Standard);
+        ASSERT_TRUE(drawn("Device"));
+        ASSERT_TRUE(drawn("Project"));
+        ASSERT_TRUE(state.editor.monoFont);
+        EXPECT_NEAR(classroom / state.editor.monoFont->FontSize, 1.5f, 0.01f) << "large fonts: 1.5 times the standard";
+        EXPECT_LT(drawn("Kernel editor")->Size.x, editor->Size.x + 1.f);
+        // The panels' symbols: a check mark where the font has one, ASCII where it does not.
+        const bool dejaVu = std::filesystem::exists("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf");
+        EXPECT_STREQ(ks::app::theme::symbol("\xE2\x9C\x94", "ok:"), *font || !dejaVu ? "ok:" : "\xE2\x9C\x94");
+    }
 }
 
 TEST(TeachApp, TeachingFlagsParseAndRefuseNonsense)

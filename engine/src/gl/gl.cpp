@@ -54,13 +54,17 @@ void check(const char* call, std::source_location where)
     GLenum first = glGetError();
     if (first == GL_NO_ERROR)
         return;
-    // Drain the queue so that the next check does not report this call's leftovers.
-    for (int i = 0; i < 16 && glGetError() != GL_NO_ERROR; ++i) {
-    }
+    clearErrors(); // so that the next check does not report this call's leftovers
     std::string_view name(call);
     if (auto paren = name.find('('); paren != std::string_view::npos)
         name = name.substr(0, paren);
     throw Error(ErrorDomain::Gl, std::string(name), first, errorName(first), describe(first), where);
+}
+
+void clearErrors()
+{
+    for (int i = 0; i < 16 && glGetError() != GL_NO_ERROR; ++i) {
+    }
 }
 
 ContextInfo contextInfo()

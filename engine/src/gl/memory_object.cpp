@@ -55,8 +55,7 @@ ImportedBuffer::ImportedBuffer(int fd, std::size_t bytes) : m_bytes(bytes)
 {
     if (!GLAD_GL_EXT_memory_object || !GLAD_GL_EXT_memory_object_fd)
         throw Error(ErrorDomain::Gl, "glImportMemoryFdEXT", 0, "", "the GL driver lacks GL_EXT_memory_object_fd");
-    while (glGetError() != GL_NO_ERROR) {
-    }
+    clearErrors();
     glCreateMemoryObjectsEXT(1, &m_memory);
     glImportMemoryFdEXT(m_memory, GLuint64(bytes), GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);
     if (const GLenum e = glGetError(); e != GL_NO_ERROR) {

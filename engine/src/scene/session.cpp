@@ -96,8 +96,7 @@ void Session::renderViews(const std::vector<std::array<int, 2>>& sizes)
             m_viewErrors[i].clear();
         } catch (const Error& e) {
             m_viewErrors[i] = e.what();
-            while (glGetError() != GL_NO_ERROR) {
-            }
+            gl::clearErrors();
         }
     }
     m_timer.end();

@@ -18,6 +18,9 @@ std::string loadFunctions(ProcLoader loader);
 // Throws ks::Error naming `call` if glGetError reports an error (drains all pending errors).
 void check(const char* call, std::source_location where = std::source_location::current());
 
+// Drains GL's pending errors (at most 16: a lost context may report one for ever).
+void clearErrors();
+
 // "GL_INVALID_ENUM"
 std::string errorName(unsigned error);
 

@@ -88,14 +88,21 @@ bool ShellLink::readyForFrame() const noexcept
     return m_hello && int(m_requests.size()) < std::clamp(m_config.framesInFlight, 1, 2) && m_dialog != Dialog::GaveUp;
 }
 
-void ShellLink::requestFrame(const supervise::FrameRequest& request)
+bool ShellLink::send(const nlohmann::json& body, const std::vector<int>& fds)
 {
     try {
-        m_channel.send(supervise::encode(request));
-        m_requests.push_back(Clock::now());
+        m_channel.send(body, fds);
+        return true;
     } catch (const proc::ChannelError& e) {
         died(std::string("closed the connection (") + e.what() + ")");
+        return false;
     }
+}
+
+void ShellLink::requestFrame(const supervise::FrameRequest& request)
+{
+    if (send(supervise::encode(request)))
+        m_requests.push_back(Clock::now());
 }
 
 void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
@@ -117,20 +124,12 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
             return malformed();
         }
         m_hello = std::move(*hello);
-        if (m_config.shellGl) {
-            try {
-                m_channel.send(supervise::encode(*m_config.shellGl));
-            } catch (const proc::ChannelError& e) {
-                return died(std::string("closed the connection (") + e.what() + ")");
-            }
-        }
+        if (m_config.shellGl && !send(supervise::encode(*m_config.shellGl)))
+            return;
         if (m_pendingRestore) {
-            try {
-                m_channel.send(supervise::encode(*m_pendingRestore),
-                               m_pendingRestore->kept ? proc::descriptors(m_keptFds) : std::vector<int>());
-            } catch (const proc::ChannelError& e) {
-                return died(std::string("closed the connection (") + e.what() + ")");
-            }
+            if (!send(supervise::encode(*m_pendingRestore),
+                      m_pendingRestore->kept ? proc::descriptors(m_keptFds) : std::vector<int>()))
+                return;
             m_pendingRestore.reset();
         }
         if (m_dialog == Dialog::Starting && m_restarts == 0)
@@ -189,8 +188,12 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         if (!done)
             return malformed();
         const std::uint64_t bytes = std::uint64_t(std::max(0, done->width)) * std::uint64_t(std::max(0, done->height)) * 4;
+        // A frame in GPU memory sent before the worker heard that this shell cannot read it is taken
+        // off the requests and not shown; one in GPU memory never announced is malformed.
         const bool dropped = done->gpu && m_gpuRefused && !m_gpuFrames;
-        const std::uint64_t slotBytes = dropped ? bytes : done->gpu ? (m_gpuFrames ? m_gpuFrames->slotBytes : 0) : m_hello->slotBytes;
+        std::uint64_t slotBytes = m_hello->slotBytes;
+        if (done->gpu)
+            slotBytes = dropped ? bytes : m_gpuFrames ? m_gpuFrames->slotBytes : 0;
         if (done->slot < 0 || done->slot >= (done->gpu ? supervise::kGpuFrameSlots : 2) || done->width <= 0 ||
             done->height <= 0 || bytes > slotBytes) {
             error = "a frame outside its frame memory";
@@ -198,7 +201,7 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         }
         if (!m_requests.empty())
             m_requests.pop_front();
-        if (done->gpu && m_gpuRefused && !m_gpuFrames)
+        if (dropped)
             return; // sent before the worker heard that this shell cannot read it
         m_framed = true;
         m_failedStarts = 0;
@@ -302,11 +305,7 @@ void ShellLink::refuseGpuFrames(const std::string& why)
         return;
     supervise::ShellGl refused;
     refused.refused = why;
-    try {
-        m_channel.send(supervise::encode(refused));
-    } catch (const proc::ChannelError& e) {
-        died(std::string("closed the connection (") + e.what() + ")");
-    }
+    send(supervise::encode(refused));
 }
 
 void ShellLink::wait()

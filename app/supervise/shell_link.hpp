@@ -106,6 +106,8 @@ private:
     void replace(supervise::FaultNotice notice);
     void handle(proc::Message& message, std::optional<Frame>& frame);
     void died(const std::string& how);
+    // Sends to the worker; a closed connection is a death (died()), and false.
+    bool send(const nlohmann::json& body, const std::vector<int>& fds = {});
     double frameRunningMs() const;
 
     Config m_config;

@@ -167,7 +167,7 @@ void sendKeptMemory(proc::Channel& channel, const App& app, const std::string& p
     sentId = id;
 }
 
-// Frames through GPU memory (protocol.hpp, FrameMemory): two slots of CUDA's exported memory that
+// Frames through GPU memory (protocol.hpp, FrameMemory): three slots of CUDA's exported memory that
 // this process's GL imports and reads the window into, and the shell's GL imports and copies from.
 // A frame is announced once GL has finished writing it (its fence), so the next frame's CPU work
 // overlaps the last one's GPU work as in the window's own process.
@@ -176,11 +176,8 @@ public:
     // Whether the shell's GL, as it describes itself, can import what this process's GL writes.
     void offer(const supervise::ShellGl& shell, const std::function<void(const std::string&)>& step)
     {
-        if (!shell.refused.empty()) {
-            log::warning("frames go to the window through CPU memory: " + shell.refused);
-            m_on = false;
-            return;
-        }
+        if (!shell.refused.empty())
+            return off(shell.refused);
         static const std::optional<gl::MemoryIdentity> mine = gl::memoryIdentity();
         std::string why;
         if (!mine)
@@ -193,10 +190,13 @@ public:
         step(m_on ? "frames through GPU memory" : "frames through CPU memory: " + why);
     }
     bool on() const noexcept { return m_on; }
+    // Back to CPU memory for good; the slots are let go (the shell holds its own imports of them).
     void off(const std::string& why)
     {
         log::warning("frames go to the window through CPU memory: " + why);
         m_on = false;
+        for (interop::GlSharedBuffer& b : m_slots)
+            b = interop::GlSharedBuffer();
     }
 
     // The slot for the next frame, holding at least `bytes`, and its index. New slots are announced

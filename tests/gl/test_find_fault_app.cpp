@@ -17,7 +17,6 @@
 #include <cstdlib>
 #include <fstream>
 #include <memory>
-#include <optional>
 #include <thread>
 
 namespace {
@@ -68,23 +67,7 @@ TEST(FindFaultApp, TheBannersButtonFindsTheFaultAndMarksTheLine)
         " \"sentence\": \"thread (5,0,0) of block (0,0,0) wrote out[68719476741], 68719472645 elements past the end of out (4096 elements), at line 23\"}\n"
         "EOF\n");
     fs::permissions(script, fs::perms::owner_all);
-    // Set for this test only, whichever way it ends (a later test must find the real app).
-    struct ScopedChild {
-        std::optional<std::string> before;
-        explicit ScopedChild(const fs::path& p)
-        {
-            if (const char* e = std::getenv("KS_KERNELSCOPE"))
-                before = e;
-            ::setenv("KS_KERNELSCOPE", p.c_str(), 1);
-        }
-        ~ScopedChild()
-        {
-            if (before)
-                ::setenv("KS_KERNELSCOPE", before->c_str(), 1);
-            else
-                ::unsetenv("KS_KERNELSCOPE");
-        }
-    } child(script);
+    const ks::test::ScopedEnv child("KS_KERNELSCOPE", script.string()); // for this test only, however it ends
 
     const ks::app::AppOptions options = ks::test::findFaultAppOptions(project, dir.path());
     std::unique_ptr<ks::app::HeadlessSession> session;

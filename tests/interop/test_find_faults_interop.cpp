@@ -157,7 +157,7 @@ TEST_F(FindFaults, TheAppsButtonFindsANearOverrunAndMarksItsLine)
     ks::test::TempDir dir;
     const fs::path cu = dir.write("faults.cu", ks::paths::readTextFile(faultsDir() / "faults.cu"));
     const fs::path project = dir.write("oob_near.json", ks::paths::readTextFile(faultsDir() / "oob_near.json"));
-    ::setenv("KS_KERNELSCOPE", kernelscope().c_str(), 1); // the child: the app, not this test
+    const ks::test::ScopedEnv child("KS_KERNELSCOPE", kernelscope().string()); // the child: the app, not this test
     const ks::app::AppOptions options = ks::test::findFaultAppOptions(project, dir.path());
     ks::app::HeadlessSession session(options);
     ks::app::App& app = session.app();
@@ -177,7 +177,6 @@ TEST_F(FindFaults, TheAppsButtonFindsANearOverrunAndMarksItsLine)
         session.renderFrame();
         std::this_thread::sleep_for(std::chrono::milliseconds(10));
     }
-    ::unsetenv("KS_KERNELSCOPE");
     const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - began).count();
     std::printf("[ find the fault ] %.2f s: %s\n", seconds, tab->faultFinding.c_str());
     ASSERT_EQ(tab->faultSearch, ks::app::FaultSearchState::Done) << tab->faultFinding;

@@ -30,6 +30,21 @@ std::filesystem::path appBinary()
     return std::filesystem::read_symlink("/proc/self/exe").parent_path().parent_path() / "app" / "kernelscope";
 }
 
+ScopedEnv::ScopedEnv(std::string name, const std::string& value) : m_name(std::move(name))
+{
+    if (const char* e = std::getenv(m_name.c_str()))
+        m_before = e;
+    ::setenv(m_name.c_str(), value.c_str(), 1);
+}
+
+ScopedEnv::~ScopedEnv()
+{
+    if (m_before)
+        ::setenv(m_name.c_str(), m_before->c_str(), 1);
+    else
+        ::unsetenv(m_name.c_str());
+}
+
 void isolateUserFolders()
 {
     static std::filesystem::path root; // removed when the process exits

@@ -71,6 +71,20 @@ protected:
     cuda::Stream m_stream;
 };
 
+// Sets environment variable `name` to `value` until it dies, then puts back what was there before
+// (or unsets it): a test that ends early, by a failed ASSERT, leaves the next tests as they were.
+class ScopedEnv {
+public:
+    ScopedEnv(std::string name, const std::string& value);
+    ~ScopedEnv();
+    ScopedEnv(const ScopedEnv&) = delete;
+    ScopedEnv& operator=(const ScopedEnv&) = delete;
+
+private:
+    std::string m_name;
+    std::optional<std::string> m_before;
+};
+
 // A fresh folder under the system's temp folder, removed with everything in it when it dies.
 class TempDir {
 public:

@@ -251,34 +251,37 @@ UiFonts loadFonts(const AppOptions& options)
     std::filesystem::path font = builtIn ? std::filesystem::path() : options.font;
     if (font.empty() && !builtIn)
         font = firstExisting({"/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", "/usr/share/fonts/TTF/DejaVuSans.ttf"});
-    std::error_code ec;
-    if (!font.empty() && std::filesystem::exists(font, ec))
-        fonts.ui = io.Fonts->AddFontFromFileTTF(font.c_str(), options.fontSize, nullptr, kRanges);
-    if (!fonts.ui && !options.font.empty() && !builtIn)
-        log::warning("cannot load font " + options.font.string() + "; using ImGui's built-in font");
+    auto trueType = [&](const std::filesystem::path& file, float pixels) -> ImFont* {
+        std::error_code ec;
+        return !file.empty() && std::filesystem::exists(file, ec)
+                   ? io.Fonts->AddFontFromFileTTF(file.c_str(), pixels, nullptr, kRanges)
+                   : nullptr;
+    };
     // ImGui's built-in font (ProggyClean, Latin-1; crisp at 13 px): where no TrueType font loads.
     // The panels' symbols fall back to ASCII with it (theme::symbol).
+    constexpr float kBuiltInPixels = 13.f;
     auto builtInFont = [&](float pixels) {
         ImFontConfig config;
         config.SizePixels = pixels;
         return io.Fonts->AddFontDefault(&config);
     };
-    constexpr float kBuiltInPixels = 13.f;
+    auto either = [&](const std::filesystem::path& file, float pixels, float builtInPixels) {
+        ImFont* f = trueType(file, pixels);
+        return f ? f : builtInFont(builtInPixels);
+    };
+    // The UI font first: ImGui's default is the first in the atlas.
+    fonts.ui = trueType(font, options.fontSize);
+    if (!fonts.ui && !options.font.empty() && !builtIn)
+        log::warning("cannot load font " + options.font.string() + "; using ImGui's built-in font");
     if (!fonts.ui)
         fonts.ui = builtInFont(kBuiltInPixels);
     const std::filesystem::path mono = builtIn ? std::filesystem::path() : firstExisting(
         {"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "/usr/share/fonts/TTF/DejaVuSansMono.ttf"});
-    fonts.mono = mono.empty() ? builtInFont(kBuiltInPixels)
-                              : io.Fonts->AddFontFromFileTTF(mono.c_str(), options.fontSize - 1.f, nullptr, kRanges);
+    fonts.mono = either(mono, options.fontSize - 1.f, kBuiltInPixels);
     // The classroom layout's fonts: half as large again, readable from the back of a room.
     constexpr float kClassroomScale = 1.5f;
-    if (!font.empty() && std::filesystem::exists(font, ec))
-        fonts.uiLarge = io.Fonts->AddFontFromFileTTF(font.c_str(), options.fontSize * kClassroomScale, nullptr, kRanges);
-    if (!fonts.uiLarge)
-        fonts.uiLarge = builtInFont(kBuiltInPixels * kClassroomScale);
-    fonts.monoLarge = mono.empty() ? builtInFont(kBuiltInPixels * kClassroomScale)
-                                   : io.Fonts->AddFontFromFileTTF(mono.c_str(), (options.fontSize - 1.f) * kClassroomScale,
-                                                                  nullptr, kRanges);
+    fonts.uiLarge = either(font, options.fontSize * kClassroomScale, kBuiltInPixels * kClassroomScale);
+    fonts.monoLarge = either(mono, (options.fontSize - 1.f) * kClassroomScale, kBuiltInPixels * kClassroomScale);
     return fonts;
 }
 

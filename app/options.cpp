@@ -5,6 +5,8 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cmath>
+#include <filesystem>
 
 #include <cstdlib>
 #include <iostream>
@@ -143,25 +145,66 @@ ParseOutcome parseOptions(int argc, char** argv)
         }
         if ((!o.dumps.empty() || !o.timings.empty()) && o.project.empty())
             throw CLI::ValidationError("--dump/--timings", "need --project");
+        // Two positive whole numbers separated by `sep`, nothing else ("16x16junk" is refused).
         auto parsePair = [](const std::string& text, char sep, int& a, int& b, const char* what) {
             const auto at = text.find(sep);
             if (at == std::string::npos)
                 throw CLI::ValidationError(what, "expected two numbers separated by '" + std::string(1, sep) + "'");
-            try {
-                a = std::stoi(text.substr(0, at));
-                b = std::stoi(text.substr(at + 1));
-            } catch (const std::exception&) {
-                throw CLI::ValidationError(what, "'" + text + "' is not two numbers");
-            }
+            auto number = [&](std::string_view digits) {
+                long long v = 0;
+                if (digits.empty() || digits.size() > 9 ||
+                    !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                    throw CLI::ValidationError(what, "'" + text + "' is not two whole numbers");
+                for (char c : digits)
+                    v = v * 10 + (c - '0');
+                return int(v);
+            };
+            a = number(std::string_view(text).substr(0, at));
+            b = number(std::string_view(text).substr(at + 1));
             if (a <= 0 || b <= 0)
                 throw CLI::ValidationError(what, "both numbers must be positive");
         };
-        if (!size.empty())
+        // Framebuffers and textures of at most kMaxImageSide on a side: every GL Kernelscope runs on
+        // (Mesa's software GL, NVIDIA's) allows 16384; one RGBA8 image that size is already 1 GiB.
+        auto checkImageSize = [](int w, int h, const char* what) {
+            if (w > kMaxImageSide || h > kMaxImageSide)
+                throw CLI::ValidationError(what, std::to_string(w) + "x" + std::to_string(h) + " is larger than " +
+                                                     std::to_string(kMaxImageSide) + "x" +
+                                                     std::to_string(kMaxImageSide) + ", the largest image Kernelscope makes");
+        };
+        if (!size.empty()) {
             parsePair(size, 'x', o.width, o.height, "--size");
-        if (!image.empty())
+            checkImageSize(o.width, o.height, "--size");
+        }
+        if (!image.empty()) {
             parsePair(image, 'x', o.imageWidth, o.imageHeight, "--image-size");
-        if (!block.empty())
+            checkImageSize(o.imageWidth, o.imageHeight, "--image-size");
+        }
+        if (!block.empty()) {
             parsePair(block, ',', o.blockX, o.blockY, "--block");
+            if (static_cast<long long>(o.blockX) * o.blockY > 1024)
+                throw CLI::ValidationError("--block", block + " is " + std::to_string(static_cast<long long>(o.blockX) * o.blockY) +
+                                                          " threads per block; CUDA allows at most 1024 (X*Y)");
+        }
+        if (!std::isfinite(o.timeStep) || o.timeStep <= 0 || o.timeStep > 3600)
+            throw CLI::ValidationError("--time-step", "a number of seconds above 0 and at most 3600, not " +
+                                                          std::to_string(o.timeStep));
+        // Files the run will write: their folder must exist now, not after the last frame.
+        auto checkOutput = [](const std::filesystem::path& file, const char* what) {
+            if (file.empty())
+                return;
+            std::error_code ec;
+            const std::filesystem::path folder = file.has_parent_path() ? file.parent_path() : ".";
+            if (std::filesystem::is_directory(file, ec))
+                throw CLI::ValidationError(what, file.string() + " is a folder; name a file in it");
+            if (!std::filesystem::is_directory(folder, ec))
+                throw CLI::ValidationError(what, "cannot write " + file.string() + ": the folder " + folder.string() +
+                                                     " does not exist");
+        };
+        checkOutput(o.screenshot, "--screenshot");
+        checkOutput(o.timings, "--timings");
+        for (const auto& dump : o.dumps)
+            checkOutput(dump.second, "--dump");
         if (!overlay.empty()) {
             const auto mode = teach::parseOverlayMode(overlay);
             if (!mode)

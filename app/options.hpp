@@ -12,6 +12,10 @@
 namespace ks::app {
 
 // --check FILE.cu and --clear-cache: compile without a GPU or GL and exit (see ks/rtc/check.hpp).
+// The largest window, framebuffer or demo texture side (--size, --image-size): every GL Kernelscope
+// runs on allows 16384, and one RGBA8 image of 16384x16384 is already 1 GiB.
+inline constexpr int kMaxImageSide = 16384;
+
 struct CheckOptions {
     std::string file;                  // --check; empty: not checking
     std::string arch;                  // --arch; empty: the device's, else sm_90

@@ -134,6 +134,21 @@ TEST(FileWatcher, RefusesAFolderThatDoesNotExist)
     EXPECT_THROW(w.watch("/nonexistent-ks-folder/kernel.cu"), ks::Error);
 }
 
+// A save onto a symbolic link replaces the link in its folder; it never writes through the link to
+// a file outside (a project folder holding `k.cu -> /etc/...` cannot make a save write there).
+TEST(AtomicFile, ASaveOntoASymbolicLinkDoesNotWriteThroughIt)
+{
+    TempDir inside, outside;
+    const fs::path target = outside.path() / "elsewhere.cu";
+    writeFile(target, "outside, untouched");
+    const fs::path link = inside.path() / "k.cu";
+    fs::create_symlink(target, link);
+    ks::paths::writeFileAtomically(link, "saved");
+    EXPECT_EQ(ks::paths::readTextFile(target), "outside, untouched");
+    EXPECT_FALSE(fs::is_symlink(link));
+    EXPECT_EQ(ks::paths::readTextFile(link), "saved");
+}
+
 TEST(AtomicFile, ReplacesContentAndKeepsPermissions)
 {
     TempDir dir;

@@ -5,8 +5,12 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <sstream>
+#include <cstdint>
+#include <cstdio>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 namespace ks::paths {
 
@@ -53,14 +57,85 @@ fs::path dataRoot(const fs::path& override)
                                "); pass --data-dir or set KS_DATA_DIR");
 }
 
+static const char* fileKind(mode_t mode)
+{
+    if (S_ISFIFO(mode))
+        return "a FIFO";
+    if (S_ISCHR(mode))
+        return "a character device";
+    if (S_ISBLK(mode))
+        return "a block device";
+    if (S_ISSOCK(mode))
+        return "a socket";
+    return "not a file";
+}
+
+static std::string sizeText(std::size_t bytes)
+{
+    char text[48];
+    if (bytes >= (std::size_t(1) << 20))
+        std::snprintf(text, sizeof text, "%.1f MiB", double(bytes) / double(1 << 20));
+    else if (bytes >= 1024)
+        std::snprintf(text, sizeof text, "%.1f KiB", double(bytes) / 1024.0);
+    else
+        std::snprintf(text, sizeof text, "%zu bytes", bytes);
+    return text;
+}
+
+std::string readFile(const fs::path& path, std::size_t maxBytes)
+{
+    auto fail = [&](int err, const std::string& why) -> Error {
+        return Error(ErrorDomain::System, "read", err, "", path.string() + ": " + why);
+    };
+    // O_NONBLOCK: opening a FIFO with no writer must not wait; fstat then refuses it.
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        const int err = errno;
+        throw fail(err, std::strerror(err));
+    }
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st {};
+    if (::fstat(fd, &st) != 0) {
+        const int err = errno;
+        throw fail(err, std::strerror(err));
+    }
+    if (S_ISDIR(st.st_mode))
+        throw fail(EISDIR, "is a directory, not a file");
+    if (!S_ISREG(st.st_mode))
+        throw fail(EINVAL, std::string("is not a regular file (") + fileKind(st.st_mode) + "); only files are read");
+    if (std::uint64_t(st.st_size) > maxBytes)
+        throw fail(EFBIG, "is " + sizeText(std::size_t(st.st_size)) + "; Kernelscope reads files of up to " +
+                              sizeText(maxBytes) + " here");
+    std::string text;
+    text.resize(std::size_t(st.st_size));
+    std::size_t have = 0;
+    for (;;) {
+        if (have == text.size()) {
+            if (text.size() > maxBytes) // grew while being read
+                throw fail(EFBIG, "grew past " + sizeText(maxBytes) + " while being read");
+            text.resize(text.size() + 4096);
+        }
+        const ssize_t n = ::read(fd, text.data() + have, text.size() - have);
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            const int err = errno;
+            throw fail(err, std::strerror(err));
+        }
+        if (n == 0)
+            break;
+        have += std::size_t(n);
+    }
+    text.resize(have);
+    return text;
+}
+
 std::string readTextFile(const fs::path& path)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
-        throw Error(ErrorDomain::System, "open", errno, "", path.string() + ": " + std::strerror(errno));
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
+    return readFile(path, kMaxTextFileBytes);
 }
 
 } // namespace ks::paths

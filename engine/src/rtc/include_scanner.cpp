@@ -1,8 +1,10 @@
 #include "ks/rtc/include_scanner.hpp"
 
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+
 #include <algorithm>
 #include <cctype>
-#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -84,17 +86,16 @@ bool isUnder(const fs::path& file, const std::vector<fs::path>& dirs)
     return false;
 }
 
+// Only regular files of at most the text limit: an include of /dev/zero, a FIFO or a folder is
+// unreadable rather than a read that never ends.
 bool readFile(const fs::path& path, std::string& out)
 {
-    std::ifstream in(path, std::ios::binary);
-    if (!in)
+    try {
+        out = paths::readTextFile(path);
+        return true;
+    } catch (const Error&) {
         return false;
-    std::ostringstream s;
-    s << in.rdbuf();
-    if (in.bad())
-        return false;
-    out = std::move(s).str();
-    return true;
+    }
 }
 
 class Scanner {

@@ -1,11 +1,12 @@
 #include "ks/rtc/minimal_mode.hpp"
 
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+
 #include <algorithm>
 #include <array>
 #include <cctype>
-#include <fstream>
 #include <set>
-#include <sstream>
 
 namespace ks::rtc {
 namespace fs = std::filesystem;
@@ -103,12 +104,13 @@ std::string firstReasonInHeaders(const IncludeScan& scan, InText inText, Directi
             return why;
         if (f.toolkit || f.path.empty() || !read.insert(f.path).second)
             continue; // not found (an NVRTC builtin such as <cstdint>, or an error either way)
-        std::ifstream in(f.path, std::ios::binary);
-        if (!in)
+        std::string text;
+        try {
+            text = paths::readTextFile(f.path);
+        } catch (const Error&) {
             return "cannot read " + f.path.filename().string();
-        std::ostringstream text;
-        text << in.rdbuf();
-        if (std::string why = inText(text.str()); !why.empty())
+        }
+        if (std::string why = inText(text); !why.empty())
             return f.path.filename().string() + " " + why;
     }
     return {};

@@ -2,6 +2,7 @@
 // Where Kernelscope's data folders (shaders/, kernels/, assets/) are. Binaries find them relative
 // to themselves, so a build tree, an installed tree and a copied tree on another machine all work.
 
+#include <cstddef>
 #include <filesystem>
 #include <string>
 
@@ -15,7 +16,17 @@ std::filesystem::path executableDir();
 // Throws ks::Error (Usage) listing where it looked when none is found.
 std::filesystem::path dataRoot(const std::filesystem::path& override = {});
 
-// Reads a whole file; throws ks::Error (System) naming the path and errno text on failure.
+// The most a text file read by Kernelscope may hold (projects, kernel sources, include files,
+// recovery files): 4 MiB, far past any hand-written file and short of what would stall NVRTC.
+inline constexpr std::size_t kMaxTextFileBytes = std::size_t(4) << 20;
+
+// Reads a whole regular file of at most `maxBytes`. Throws ks::Error (System) naming the path and
+// the reason: the errno text, "is a directory", "is not a regular file (a FIFO)" (FIFOs, devices
+// such as /dev/zero and sockets are never read: they could block or never end), or its size
+// against the limit. Never blocks on a FIFO.
+std::string readFile(const std::filesystem::path& path, std::size_t maxBytes);
+
+// readFile with the text limit.
 std::string readTextFile(const std::filesystem::path& path);
 
 } // namespace ks::paths

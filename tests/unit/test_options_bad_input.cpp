@@ -1,0 +1,87 @@
+// Command-line values out of range: refused before anything runs, exit code 2 (usage), with a
+// message naming the flag and what it accepts.
+#include "parse_options.hpp"
+#include "test_support.hpp"
+
+#include <gtest/gtest.h>
+
+namespace {
+
+struct Refusal {
+    bool refused = false;
+    int exitCode = 0;
+    std::string message;
+};
+
+Refusal refuse(std::vector<std::string> args)
+{
+    testing::internal::CaptureStderr();
+    testing::internal::CaptureStdout();
+    const auto outcome = ks::test::parseOptions(std::move(args));
+    Refusal r;
+    r.message = testing::internal::GetCapturedStderr() + testing::internal::GetCapturedStdout();
+    r.refused = !outcome.options.has_value();
+    r.exitCode = outcome.exitCode;
+    return r;
+}
+
+void expectRefused(const std::vector<std::string>& args, const std::string& says)
+{
+    std::string joined;
+    for (const auto& a : args)
+        joined += a + " ";
+    SCOPED_TRACE(joined);
+    const Refusal r = refuse(args);
+    EXPECT_TRUE(r.refused);
+    EXPECT_EQ(r.exitCode, 2);
+    EXPECT_NE(r.message.find(says), std::string::npos) << r.message;
+}
+
+} // namespace
+
+TEST(BadCommandLine, FramesOutOfRange)
+{
+    expectRefused({"--frames", "-1"}, "--frames");
+    expectRefused({"--frames", "0"}, "--frames");
+}
+
+TEST(BadCommandLine, SizesZeroHugeOrNotNumbers)
+{
+    expectRefused({"--size", "0x0"}, "--size: both numbers must be positive");
+    expectRefused({"--size", "100000x100000"}, "--size: 100000x100000 is larger than 16384x16384");
+    expectRefused({"--size", "16x16junk"}, "is not two whole numbers");
+    expectRefused({"--size", "99999999999x2"}, "is not two whole numbers");
+    expectRefused({"--image-size", "20000x10"}, "--image-size: 20000x10 is larger than 16384x16384");
+}
+
+TEST(BadCommandLine, BlocksOfNoThreadsOrMoreThanCudaAllows)
+{
+    expectRefused({"--block", "0,0"}, "--block: both numbers must be positive");
+    expectRefused({"--block", "2048,2048"}, "2048,2048 is 4194304 threads per block; CUDA allows at most 1024");
+    expectRefused({"--block", "64,32"}, "2048 threads per block");
+}
+
+TEST(BadCommandLine, TimeStepMustBeAPositiveNumberOfSeconds)
+{
+    expectRefused({"--time-step", "nan"}, "--time-step");
+    expectRefused({"--time-step", "0"}, "--time-step");
+    expectRefused({"--time-step", "-0.5"}, "--time-step");
+}
+
+TEST(BadCommandLine, OutputsIntoAMissingFolderOrOntoAFolderAreRefusedUpFront)
+{
+    expectRefused({"--screenshot", "/nonexistent-ks/dir/x.png"}, "the folder /nonexistent-ks/dir does not exist");
+    ks::test::TempDir dir;
+    expectRefused({"--screenshot", dir.path().string()}, "is a folder; name a file in it");
+    expectRefused({"--project", "p.json", "--timings", "/nonexistent-ks/t.json"}, "--timings");
+    expectRefused({"--project", "p.json", "--dump", "a=/nonexistent-ks/a.npy"}, "--dump");
+}
+
+TEST(BadCommandLine, GoodValuesStillPass)
+{
+    const auto outcome = ks::test::parseOptions({"--headless", "--size", "640x360", "--block", "32,32", "--frames",
+                                                 "3", "--time-step", "0.02", "--screenshot", "shot.png"});
+    ASSERT_TRUE(outcome.options.has_value());
+    EXPECT_EQ(outcome.options->width, 640);
+    EXPECT_EQ(outcome.options->blockX, 32);
+}

@@ -3,6 +3,8 @@
 #   ./build.sh run  [kernelscope flags]   install what is missing, build, run the default demo
 #   ./build.sh test                       install what is missing, build, run every test
 #   ./build.sh build                      install what is missing and build
+#   ./build.sh preset NAME [targets]      install what is missing, configure and build a CMake preset
+#                                         (asan, tsan, fuzz, hopper, ...: CMakePresets.json)
 # Environment: KS_BUILD_DIR (default build), KS_BUILD_TYPE (default RelWithDebInfo),
 # KS_CUDA_ARCHITECTURES (default: the GPUs found, else a list from Turing to Hopper plus PTX).
 set -euo pipefail
@@ -17,7 +19,7 @@ packages=(cmake ninja-build g++ pkg-config python3 python3-glad
 
 install_missing() {
     local missing=()
-    for p in "${packages[@]}"; do
+    for p in "${packages[@]}" "$@"; do
         dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
     done
     [ ${#missing[@]} -eq 0 ] && return 0
@@ -59,8 +61,22 @@ case "$command" in
     build)
         configure_and_build
         ;;
+    preset)
+        name=${1:?usage: ./build.sh preset NAME [targets]}
+        shift
+        extra=()
+        [ "$name" = fuzz ] && extra=(clang-16 libclang-rt-16-dev) # clang 16: std::source_location; libFuzzer and clang's sanitizer runtimes
+        install_missing "${extra[@]}"
+        find_cuda
+        cmake --preset "$name" >/dev/null
+        if [ $# -gt 0 ]; then
+            cmake --build --preset "$name" -j "$(nproc)" --target "$@"
+        else
+            cmake --build --preset "$name" -j "$(nproc)"
+        fi
+        ;;
     *)
-        echo "usage: ./build.sh run [kernelscope flags] | test [ctest flags] | build" >&2
+        echo "usage: ./build.sh run [kernelscope flags] | test [ctest flags] | build | preset NAME [targets]" >&2
         exit 2
         ;;
 esac

@@ -152,7 +152,7 @@ DeviceArray stack(std::span<const DeviceArray> arrays, int axis)
         axis += outShape.size();
     DeviceArray out = DeviceArray::empty(arrays[0].runtime(), outShape, commonType(arrays));
     for (std::size_t k = 0; k < arrays.size(); ++k) {
-        std::vector<IndexItem> index(std::size_t(axis), IndexItem(Slice::all()));
+        std::vector<IndexItem> index(static_cast<std::size_t>(axis), IndexItem(Slice::all()));
         index.emplace_back(std::int64_t(k));
         out.index(std::span<const IndexItem>(index)).assign(arrays[k]);
     }

@@ -142,7 +142,7 @@ std::vector<Problem> checkArrayStage(const Project& p, const StageDesc& s, rtc::
     const std::string where = "stage \"" + s.name + "\": ";
     if (!error.empty())
         return {{p.file, s.pos, where + error}};
-    if (source.empty())
+    if (source.empty() || !options.compileKernels)
         return {};
     // What the array runtime compiles, for the target of the check (sm_90 unless told).
     rtc::CompileOptions o = options.compile;
@@ -191,6 +191,8 @@ std::vector<Problem> checkProject(const Project& p, rtc::CompileCache& cache, co
             auto bindings = checkStageBindings(p, s, *sig);
             out.insert(out.end(), bindings.begin(), bindings.end());
         }
+        if (!options.compileKernels)
+            continue;
         const auto result = cache.compile(source, file.string(), options.compile, {s.kernel});
         for (const rtc::Diagnostic& d : result->diagnostics) {
             if (d.severity != rtc::Severity::Error)

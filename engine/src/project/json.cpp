@@ -38,6 +38,9 @@ public:
 
     Json document()
     {
+        // A UTF-8 byte order mark (which some editors write) is not part of the document.
+        if (m_text.substr(0, 3) == "\xEF\xBB\xBF")
+            m_at = 3, m_lineStart = 3;
         skipSpace();
         if (atEnd())
             fail("the file is empty; expected a JSON value");
@@ -59,6 +62,8 @@ private:
 
     void advance()
     {
+        if (atEnd())
+            return;
         if (m_text[m_at] == '\n') {
             ++m_line;
             m_lineStart = m_at + 1;
@@ -200,6 +205,29 @@ private:
         }
     }
 
+    // One UTF-8 sequence at the cursor, checked (no stray continuation bytes, overlong forms,
+    // surrogates or code points past U+10FFFF) and copied to `out`.
+    void utf8Sequence(std::string& out)
+    {
+        const SourcePos pos = here();
+        const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(m_text[m_at + i]); };
+        const unsigned char lead = byte(0);
+        const int length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
+        bool valid = length > 0 && lead < 0xF5 && lead != 0xC0 && lead != 0xC1 && m_at + std::size_t(length) <= m_text.size();
+        unsigned cp = length == 2 ? lead & 0x1Fu : length == 3 ? lead & 0x0Fu : lead & 0x07u;
+        for (int i = 1; valid && i < length; ++i) {
+            valid = (byte(std::size_t(i)) & 0xC0) == 0x80;
+            cp = (cp << 6) | (byte(std::size_t(i)) & 0x3Fu);
+        }
+        valid = valid && !(length == 3 && cp < 0x800) && !(length == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
+                !(cp >= 0xD800 && cp < 0xE000);
+        if (!valid)
+            failAt(pos, "invalid UTF-8 in a string (the file must be UTF-8 text)");
+        out.append(m_text.substr(m_at, std::size_t(length)));
+        for (int i = 0; i < length; ++i)
+            advance();
+    }
+
     unsigned hex4()
     {
         unsigned u = 0;
@@ -249,12 +277,18 @@ private:
                 failAt(start, "unterminated string (a string cannot span lines)");
             if (static_cast<unsigned char>(c) < 0x20)
                 fail("control character in a string; escape it");
+            if (static_cast<unsigned char>(c) >= 0x80) {
+                utf8Sequence(out);
+                continue;
+            }
             if (c != '\\') {
                 out += c;
                 advance();
                 continue;
             }
             advance();
+            if (atEnd())
+                failAt(start, "unterminated string");
             const char e = peek();
             advance();
             switch (e) {
@@ -267,11 +301,17 @@ private:
             case 'r': out += '\r'; break;
             case 't': out += '\t'; break;
             case 'u': {
+                const SourcePos escape = here();
                 unsigned cp = hex4();
-                if (cp >= 0xD800 && cp < 0xDC00 && peek() == '\\' && m_at + 1 < m_text.size() &&
-                    m_text[m_at + 1] == 'u') {
+                if (cp >= 0xDC00 && cp < 0xE000)
+                    failAt(escape, "\\u escape of a lone low surrogate; JSON text is Unicode");
+                if (cp >= 0xD800 && cp < 0xDC00) {
+                    if (!(peek() == '\\' && m_at + 1 < m_text.size() && m_text[m_at + 1] == 'u'))
+                        failAt(escape, "\\u escape of a high surrogate without its low surrogate");
                     advance(), advance();
                     const unsigned lo = hex4();
+                    if (lo < 0xDC00 || lo >= 0xE000)
+                        failAt(escape, "\\u escape of a high surrogate without its low surrogate");
                     cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
                 }
                 appendUtf8(out, cp);

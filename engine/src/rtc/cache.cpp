@@ -1,6 +1,8 @@
 #include "ks/rtc/cache.hpp"
 
+#include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
+#include "ks/core/paths.hpp"
 #include "ks/core/sha256.hpp"
 #include "ks/rtc/include_scanner.hpp"
 #include "ks/rtc/minimal_mode.hpp"
@@ -14,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -87,6 +90,14 @@ public:
         return v;
     }
     std::uint8_t u8() { return std::uint8_t(uint(1)); }
+    // A bool is written as 0 or 1; any other byte is a malformed entry.
+    bool flag()
+    {
+        const std::uint8_t v = u8();
+        if (v > 1)
+            m_ok = false;
+        return v == 1;
+    }
     std::uint32_t u32() { return std::uint32_t(uint(4)); }
     std::uint64_t u64() { return uint(8); }
     int i32() { return int(std::int32_t(u32())); }
@@ -191,7 +202,7 @@ std::shared_ptr<CompileResult> decodeResult(std::string_view payload)
 {
     Reader r(payload);
     auto out = std::make_shared<CompileResult>();
-    out->ok = r.u8() != 0;
+    out->ok = r.flag();
     out->compileMs = r.f64();
     out->log = r.str();
     out->ptx = r.str();
@@ -213,7 +224,7 @@ std::shared_ptr<CompileResult> decodeResult(std::string_view payload)
         d.code = r.str();
         d.message = r.str();
         d.excerpt = r.str();
-        d.likelyCause = r.u8() != 0;
+        d.likelyCause = r.flag();
         out->diagnostics.push_back(std::move(d));
     }
     const std::uint8_t mode = r.u8();
@@ -221,12 +232,91 @@ std::shared_ptr<CompileResult> decodeResult(std::string_view payload)
         return nullptr;
     out->mode = CompileMode(mode);
     out->fullReason = r.str();
-    out->curandTablesLeftOut = r.u8() != 0;
+    out->curandTablesLeftOut = r.flag();
     out->curandTablesReason = r.str();
     out->nvrtcMs = r.f64();
     if (!r.ok() || !r.atEnd())
         return nullptr;
     return out;
+}
+
+// A key's 32 bytes from its 64 hex digits; nullopt for anything else.
+static std::optional<Sha256::Digest> keyDigest(std::string_view key)
+{
+    if (key.size() != 64)
+        return std::nullopt;
+    auto nibble = [](char c) -> int {
+        if (c >= '0' && c <= '9')
+            return c - '0';
+        if (c >= 'a' && c <= 'f')
+            return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F')
+            return c - 'A' + 10;
+        return -1;
+    };
+    Sha256::Digest d{};
+    for (std::size_t i = 0; i < 32; ++i) {
+        const int hi = nibble(key[2 * i]), lo = nibble(key[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return std::nullopt;
+        d[i] = std::uint8_t(hi * 16 + lo);
+    }
+    return d;
+}
+
+std::string encodeEntry(std::string_view key, const CompileResult& result)
+{
+    const auto digestOfKey = keyDigest(key);
+    if (!digestOfKey)
+        throwUsage("encodeEntry", "a compile cache key is 64 hex digits, not \"" + std::string(key) + "\"");
+    const std::string payload = encodeResult(result);
+    Writer w;
+    w.raw(kMagic, sizeof kMagic);
+    w.u32(kFormat);
+    w.u32(0); // reserved
+    w.raw(digestOfKey->data(), digestOfKey->size());
+    w.u64(payload.size());
+    const auto digest = Sha256::of(payload);
+    w.raw(digest.data(), digest.size());
+    w.raw(payload.data(), payload.size());
+    return w.take();
+}
+
+std::shared_ptr<CompileResult> decodeEntry(std::string_view bytes, std::string_view key, std::string* why)
+{
+    auto refuse = [&](const char* reason) -> std::shared_ptr<CompileResult> {
+        if (why)
+            *why = reason;
+        return nullptr;
+    };
+    const auto digestOfKey = keyDigest(key);
+    if (!digestOfKey)
+        return refuse("not a compile cache key");
+    if (bytes.size() < kHeaderBytes)
+        return refuse("truncated header");
+    if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0)
+        return refuse("not a Kernelscope cache entry");
+    Reader r(bytes.substr(sizeof kMagic));
+    const std::uint32_t format = r.u32();
+    const std::uint32_t reserved = r.u32();
+    const std::string_view storedKey = r.raw(32);
+    const std::uint64_t length = r.u64();
+    const std::string_view checksum = r.raw(32);
+    const std::string_view payload = bytes.substr(kHeaderBytes);
+    if (format != kFormat)
+        return refuse("written by another version of Kernelscope");
+    if (reserved != 0)
+        return refuse("not a Kernelscope cache entry (reserved header bytes set)");
+    if (std::memcmp(storedKey.data(), digestOfKey->data(), 32) != 0)
+        return refuse("holds another key");
+    if (payload.size() != length)
+        return refuse(payload.size() < length ? "truncated payload" : "trailing bytes");
+    if (const auto digest = Sha256::of(payload); std::memcmp(checksum.data(), digest.data(), 32) != 0)
+        return refuse("checksum mismatch");
+    auto result = decodeResult(payload);
+    if (!result)
+        return refuse("malformed payload");
+    return result;
 }
 
 CompileCache::CompileCache(fs::path directory, std::size_t memoryEntries)
@@ -356,54 +446,23 @@ std::shared_ptr<const CompileResult> CompileCache::readEntry(const std::string& 
     const fs::path path = entryPath(key);
     if (path.empty())
         return nullptr;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-        const int err = errno;
-        std::error_code ec;
-        if (!fs::exists(path, ec))
-            return nullptr; // a plain miss
+    std::error_code ec;
+    if (!fs::exists(path, ec) && !ec)
+        return nullptr; // a plain miss
+    std::string bytes;
+    try {
+        bytes = paths::readFile(path, kMaxEntryBytes);
+    } catch (const Error& e) {
         {
             std::lock_guard lock(m_mutex);
             ++m_stats.corruptEntries;
         }
-        warnOnce("read:" + key, "compile cache: cannot read " + path.string() + " (" + systemError(err) +
-                                    "); ignoring it and compiling");
+        warnOnce("read:" + key, "compile cache: cannot read " + e.text() + "; ignoring it and compiling");
         return nullptr;
     }
-    std::ostringstream buffer;
-    buffer << in.rdbuf();
-    const std::string bytes = std::move(buffer).str();
-    const char* why = nullptr;
-    std::shared_ptr<CompileResult> result;
-    if (in.bad()) {
-        why = "read error";
-    } else if (bytes.size() < kHeaderBytes) {
-        why = "truncated header";
-    } else if (std::memcmp(bytes.data(), kMagic, sizeof kMagic) != 0) {
-        why = "not a Kernelscope cache entry";
-    } else {
-        Reader r(std::string_view(bytes).substr(sizeof kMagic));
-        const std::uint32_t format = r.u32();
-        r.u32(); // reserved
-        const std::string_view storedKey = r.raw(32);
-        const std::uint64_t length = r.u64();
-        const std::string_view checksum = r.raw(32);
-        const std::string_view payload = std::string_view(bytes).substr(kHeaderBytes);
-        Sha256::Digest keyDigest{};
-        for (std::size_t i = 0; i < 32; ++i)
-            keyDigest[i] = std::uint8_t(std::stoi(key.substr(2 * i, 2), nullptr, 16));
-        if (format != kFormat)
-            why = "written by another version of Kernelscope";
-        else if (std::memcmp(storedKey.data(), keyDigest.data(), 32) != 0)
-            why = "holds another key";
-        else if (payload.size() != length)
-            why = payload.size() < length ? "truncated payload" : "trailing bytes";
-        else if (const auto digest = Sha256::of(payload); std::memcmp(checksum.data(), digest.data(), 32) != 0)
-            why = "checksum mismatch";
-        else if (!(result = decodeResult(payload)))
-            why = "malformed payload";
-    }
-    if (why) {
+    std::string why;
+    std::shared_ptr<CompileResult> result = decodeEntry(bytes, key, &why);
+    if (!result) {
         {
             std::lock_guard lock(m_mutex);
             ++m_stats.corruptEntries;
@@ -433,17 +492,7 @@ void CompileCache::writeEntry(const std::string& key, const CompileResult& resul
     if (ec)
         return fail(ec.message());
 
-    const std::string payload = encodeResult(result);
-    Writer header;
-    header.raw(kMagic, sizeof kMagic);
-    header.u32(kFormat);
-    header.u32(0);
-    for (std::size_t i = 0; i < 32; ++i)
-        header.u8(std::uint8_t(std::stoi(key.substr(2 * i, 2), nullptr, 16)));
-    header.u64(payload.size());
-    const auto digest = Sha256::of(payload);
-    header.raw(digest.data(), digest.size());
-
+    const std::string entry = encodeEntry(key, result);
     // A name unique to this process and thread, renamed over the entry once complete.
     static std::atomic<std::uint64_t> counter{0};
     const fs::path temp = path.parent_path() / (key + ".tmp." + std::to_string(::getpid()) + "." +
@@ -452,9 +501,7 @@ void CompileCache::writeEntry(const std::string& key, const CompileResult& resul
         std::ofstream out(temp, std::ios::binary | std::ios::trunc);
         if (!out)
             return fail(systemError(errno));
-        const std::string h = header.take();
-        out.write(h.data(), std::streamsize(h.size()));
-        out.write(payload.data(), std::streamsize(payload.size()));
+        out.write(entry.data(), std::streamsize(entry.size()));
         out.flush();
         if (!out) {
             const int err = errno;

@@ -1,5 +1,6 @@
 #include "ks/rtc/diagnostics.hpp"
 
+#include "ks/core/numbers.hpp"
 #include "ks/rtc/symbols.hpp"
 
 #include <regex>
@@ -93,7 +94,7 @@ std::vector<Diagnostic> parseLog(std::string_view log, std::string_view defaultF
         Diagnostic d;
         if (std::regex_match(line, m, located)) {
             d.file = m[1];
-            d.line = std::stoi(m[2]);
+            d.line = leadingInt(std::string(m[2]));
             d.severity = parseSeverity(m[3]);
             d.code = m[4].matched ? std::string(m[4]).substr(1) : "";
             d.message = m[5];
@@ -112,7 +113,7 @@ std::vector<Diagnostic> parseLog(std::string_view log, std::string_view defaultF
             Diagnostic n;
             const Diagnostic& owner = out.back();
             n.file = m[3].matched ? std::string(m[3]) : owner.file;
-            n.line = std::stoi(m[2]);
+            n.line = leadingInt(std::string(m[2]));
             n.severity = Severity::Note;
             std::string what = trim(std::string(m[1]));
             n.message = what.empty() ? "required from here" : "detected during " + what;

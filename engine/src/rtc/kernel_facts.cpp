@@ -1,5 +1,6 @@
 #include "ks/rtc/kernel_facts.hpp"
 
+#include "ks/core/numbers.hpp"
 #include "ks/rtc/symbols.hpp"
 
 #include <sys/wait.h>
@@ -21,7 +22,7 @@ namespace {
 int intAfter(const std::string& line, const std::regex& re)
 {
     std::smatch m;
-    return std::regex_search(line, m, re) ? std::stoi(m[1]) : 0;
+    return std::regex_search(line, m, re) ? leadingInt(std::string(m[1])) : 0;
 }
 
 std::size_t ptxTypeBytes(const std::string& t)
@@ -30,7 +31,7 @@ std::size_t ptxTypeBytes(const std::string& t)
     const std::size_t digits = t.find_first_of("0123456789");
     if (digits == std::string::npos)
         return t == ".pred" ? 1 : 0;
-    return std::size_t(std::stoi(t.substr(digits))) / 8;
+    return std::size_t(leadingInt(std::string_view(t).substr(digits))) / 8;
 }
 
 // The parameter types of a demangled "name(type, type<a, b>, ...)".
@@ -149,13 +150,13 @@ PtxasReport parsePtxasReport(std::string_view log)
             propertiesOf = m[1];
         } else if (std::regex_search(line, m, stack)) {
             if (current && propertiesOf == current->symbol) {
-                current->stackFrameBytes = std::stoi(m[1]);
+                current->stackFrameBytes = leadingInt(std::string(m[1]));
                 current->spillStoreBytes = intAfter(line, spillStores);
                 current->spillLoadBytes = intAfter(line, spillLoads);
             }
         } else if (std::regex_search(line, m, registers)) {
             if (current) {
-                current->registers = std::stoi(m[1]);
+                current->registers = leadingInt(std::string(m[1]));
                 current->barriers = intAfter(line, barriers);
                 current->sharedBytes = intAfter(line, smem);
                 current->constBytes = intAfter(line, cmem);
@@ -163,9 +164,9 @@ PtxasReport parsePtxasReport(std::string_view log)
             }
         } else if (std::regex_search(line, m, time)) {
             if (current)
-                current->ptxasMs = std::stod(m[1]);
+                current->ptxasMs = std::strtod(std::string(m[1]).c_str(), nullptr);
         } else if (std::regex_search(line, m, gmem)) {
-            report.globalBytes = std::stoi(m[1]);
+            report.globalBytes = leadingInt(std::string(m[1]));
         }
     }
     return report;
@@ -205,21 +206,27 @@ std::vector<PtxEntry> parsePtxEntries(std::string_view ptx)
                 std::regex_search(attrs, t, type);
                 p.ptxType = t.empty() ? "" : std::string(t[1]);
                 const std::size_t elem = ptxTypeBytes(p.ptxType);
-                const std::size_t count = m[3].matched ? std::size_t(std::stoul(m[3])) : 1;
+                const std::size_t count = m[3].matched ? std::size_t(leadingNumber(std::string(m[3]))) : 1;
                 p.size = elem * count;
                 if (m[3].matched)
                     p.ptxType += "[" + std::string(m[3]) + "]";
                 // After .ptr, .align is the pointee's alignment, not the parameter's.
                 p.pointer = attrs.find(".ptr") != std::string::npos;
                 std::smatch a;
-                p.align = !p.pointer && std::regex_search(attrs, a, align) ? std::size_t(std::stoul(a[1])) : elem;
+                p.align = !p.pointer && std::regex_search(attrs, a, align) ? std::size_t(leadingNumber(std::string(a[1]))) : elem;
                 e.params.push_back(p);
             }
         }
         const std::string between(ptx.substr(close + 1, body - close - 1));
         std::smatch n;
-        if (std::regex_search(between, n, ntid))
-            e.maxThreads = std::stoi(n[1]) * (n[2].matched ? std::stoi(n[2]) : 1) * (n[3].matched ? std::stoi(n[3]) : 1);
+        if (std::regex_search(between, n, ntid)) {
+            // .maxntid x, y, z: their product, saturated (a hostile PTX could overflow an int)
+            std::int64_t threads = leadingNumber(std::string(n[1]), 1 << 20);
+            threads *= n[2].matched ? leadingNumber(std::string(n[2]), 1 << 20) : 1;
+            threads = std::min<std::int64_t>(threads, 1 << 30);
+            threads *= n[3].matched ? leadingNumber(std::string(n[3]), 1 << 20) : 1;
+            e.maxThreads = int(std::min<std::int64_t>(threads, std::numeric_limits<int>::max()));
+        }
         out.push_back(std::move(e));
         pos = body;
     }

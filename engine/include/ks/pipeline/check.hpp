@@ -25,6 +25,9 @@ std::vector<project::Problem> checkStageBindings(const project::Project& project
 
 struct CheckOptions {
     rtc::CompileOptions compile; // arch etc.; sm_90 by default
+    // false: every check short of the compiles (kernel files read, signatures and bindings, array
+    // stage plans and their generated source); what the project fuzzer runs.
+    bool compileKernels = true;
 };
 
 // A random, math or reduce stage: its names bind and types match (the stage's plan), and the kernel

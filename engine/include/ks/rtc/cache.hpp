@@ -114,4 +114,14 @@ private:
 std::string encodeResult(const CompileResult& result);
 std::shared_ptr<CompileResult> decodeResult(std::string_view payload);
 
+// A whole disk entry for `key` (64 hex digits): a header (magic, format, the key, the payload's
+// length and SHA-256) and the payload. decodeEntry returns nullptr for anything but an entry of
+// this format for this very key whose payload is intact and well formed, with `why` ("truncated
+// header", "holds another key", "checksum mismatch", ...) set when given.
+std::string encodeEntry(std::string_view key, const CompileResult& result);
+std::shared_ptr<CompileResult> decodeEntry(std::string_view bytes, std::string_view key, std::string* why = nullptr);
+
+// The largest disk entry read (cubin, PTX and log of one build): 256 MiB.
+inline constexpr std::size_t kMaxEntryBytes = std::size_t(256) << 20;
+
 } // namespace ks::rtc

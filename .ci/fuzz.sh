@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Builds the libFuzzer targets (preset `fuzz`: clang, ASan + UBSan) and runs each for a bounded time
+# from its seeds: tests/fuzz/corpus/<target>, every input ever found (tests/fuzz/regressions/<target>)
+# and the tree's own files of its kind (projects/*.json, kernels/**/*.cu[h]).
+#
+#   .ci/fuzz.sh [target ...]     KS_FUZZ_SECONDS (default 60) per target
+#
+# Prints one line per target: runs, runs per second, coverage (edges) and features reached, and
+# fails naming the input saved under build-fuzz/findings/ when a target crashed, leaked, timed out
+# or broke a promise. A finding becomes a regression input: copy it into tests/fuzz/regressions/
+# <target>/ (the unit test FuzzInputs runs it from then on) and fix what it found.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+seconds=${KS_FUZZ_SECONDS:-60}
+targets=("$@")
+[ ${#targets[@]} -eq 0 ] && targets=(project json diagnostics includes signatures array_specs recovery cache_entry)
+
+./build.sh preset fuzz ks_fuzzers
+
+build=build-fuzz
+work=$build/corpus
+findings=$build/findings
+mkdir -p "$findings"
+failed=()
+summary=()
+for t in "${targets[@]}"; do
+    corpus=$work/$t
+    rm -rf "$corpus"
+    mkdir -p "$corpus"
+    for d in tests/fuzz/corpus/$t tests/fuzz/regressions/$t; do
+        [ -d "$d" ] && find "$d" -type f -exec cp -t "$corpus" {} +
+    done
+    case $t in
+        project|json) find projects -name '*.json' -exec cp --backup=numbered -t "$corpus" {} + ;;
+        signatures|includes) find kernels -name '*.cu' -o -name '*.cuh' | xargs cp --backup=numbered -t "$corpus" ;;
+    esac
+    dict=()
+    case $t in
+        project|json) dict=(-dict=tests/fuzz/dict/project.dict) ;;
+        signatures|includes|array_specs|diagnostics) dict=(-dict=tests/fuzz/dict/cuda.dict) ;;
+    esac
+    log=$build/fuzz-$t.log
+    set +e
+    "$build/tests/fuzz/ks_fuzz_$t" "$corpus" "${dict[@]}" -max_total_time="$seconds" -max_len=65536 \
+        -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/$t-" >"$log" 2>&1
+    rc=$?
+    set -e
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
+    cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    ft=$(grep -o 'ft: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
+    line=$(printf '%-12s %10s runs %8s/s  cov %6s  ft %6s' "$t" "${runs:-?}" "${rate:-?}" "${cov:-?}" "${ft:-?}")
+    if [ $rc -ne 0 ]; then
+        found=$(grep -o "Test unit written to .*" "$log" | tail -1 | sed 's/Test unit written to //')
+        line="$line  FAILED (exit $rc; input: ${found:-none saved}; log: $log)"
+        failed+=("$t")
+        grep -m1 -A12 -E "ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error:|a promise was broken|terminate called" "$log" || true
+    fi
+    summary+=("$line")
+    echo "$line"
+done
+
+echo "fuzz: ${seconds} s per target"
+printf '  %s\n' "${summary[@]}"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "fuzz: findings in ${failed[*]} (inputs in $findings)" >&2
+    exit 1
+fi

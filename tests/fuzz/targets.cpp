@@ -1,0 +1,266 @@
+#include "targets.hpp"
+
+#include "ks/array/algorithm_source.hpp"
+#include "ks/array/dtype.hpp"
+#include "ks/array/elementwise_kernel.hpp"
+#include "ks/core/error.hpp"
+#include "ks/pipeline/check.hpp"
+#include "ks/pipeline/kernel_signature.hpp"
+#include "ks/project/json.hpp"
+#include "ks/project/project.hpp"
+#include "ks/project/recovery_store.hpp"
+#include "ks/rtc/cache.hpp"
+#include "ks/rtc/diagnostics.hpp"
+#include "ks/rtc/include_scanner.hpp"
+#include "ks/rtc/kernel_signature.hpp"
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+
+namespace ks::fuzz {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+void require(bool holds, const std::string& promise)
+{
+    if (!holds)
+        throw Violation(promise);
+}
+
+// Splits the input at '\x1f' (ASCII unit separator) into `count` fields; missing fields are empty.
+std::vector<std::string> fields(std::string_view input, std::size_t count)
+{
+    std::vector<std::string> out(count);
+    std::size_t field = 0;
+    for (char c : input) {
+        if (c == '\x1f' && field + 1 < count) {
+            ++field;
+            continue;
+        }
+        out[field] += c;
+    }
+    return out;
+}
+
+// A folder of this process with a few include files that include each other (a cycle, a missing
+// file, a nested folder), made once: what the include scanner and the project checks resolve
+// against. Removed at exit.
+const fs::path& fixtureDir()
+{
+    static const fs::path dir = [] {
+        const fs::path d = fs::temp_directory_path() / ("ks-fuzz-" + std::to_string(::getpid()));
+        fs::create_directories(d / "inc" / "deeper");
+        auto write = [&](const fs::path& p, std::string_view text) { std::ofstream(d / p) << text; };
+        write("inc/a.cuh", "#pragma once\n#include \"b.cuh\"\n__device__ float a(float x) { return x; }\n");
+        write("inc/b.cuh", "#include \"a.cuh\"\n#include \"deeper/c.cuh\"\n#include <cuda_fp16.h>\n");
+        write("inc/deeper/c.cuh", "#include \"../a.cuh\"\n#include \"missing.cuh\"\n");
+        write("kernel.cu", "#include \"inc/a.cuh\"\n"
+                           "extern \"C\" __global__ void fill(float* out, int n, float v)\n"
+                           "{ int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) out[i] = v; }\n"
+                           "__global__ void step(const float4* __restrict__ in, float4* out, cudaSurfaceObject_t s) {}\n");
+        static struct Remover {
+            fs::path dir;
+            ~Remover()
+            {
+                std::error_code ec;
+                fs::remove_all(dir, ec);
+            }
+        } remover{d};
+        return d;
+    }();
+    return dir;
+}
+
+// Project files: the reader (JSON with positions, every field, names, referenced files) and every
+// check of --validate short of compiling; an accepted project saves to text that reads back to the
+// same project (serialize -> parse -> serialize is a fixed point). The input is read as a project
+// file in the source tree's projects/ folder, so that the shipped projects' relative paths
+// (../kernels/...) resolve; nothing is written.
+void project(std::string_view input)
+{
+    const fs::path file = fs::path(KS_FUZZ_SOURCE_DIR) / "projects" / "fuzz-input.json";
+    const project::LoadResult loaded = project::parseProject(input, file);
+    if (!loaded.project) {
+        require(!loaded.problems.empty(), "a project that does not load says why");
+        return;
+    }
+    const project::Project& p = *loaded.project;
+    rtc::CompileCache cache; // memory only; nothing is compiled
+    pipeline::CheckOptions options;
+    options.compileKernels = false;
+    (void)pipeline::checkProject(p, cache, options);
+
+    const std::string saved = project::serializeProject(p, file);
+    const project::LoadResult again = project::parseProject(saved, file);
+    require(again.ok(), "a saved project reads back: " +
+                            (again.problems.empty() ? std::string("no project") : again.problems.front().message));
+    require(project::serializeProject(*again.project, file) == saved, "saving a read-back project changes nothing");
+}
+
+// The JSON reader alone (strict RFC 8259, positions, a depth limit).
+void json(std::string_view input)
+{
+    try {
+        const project::Json j = project::Json::parse(input);
+        (void)j;
+    } catch (const project::JsonError& e) {
+        require(e.pos().line >= 1 && e.pos().column >= 1, "a JSON error has a position");
+    }
+}
+
+// NVRTC logs: the diagnostics parser, the likely-cause marking against a source and the formatter.
+void diagnostics(std::string_view input)
+{
+    const auto parts = fields(input, 2);
+    std::vector<rtc::Diagnostic> ds = rtc::parseLog(parts[0], "kernel.cu");
+    rtc::markLikelyCauses(ds, parts[1], "kernel.cu");
+    for (const rtc::Diagnostic& d : ds) {
+        require(d.line >= 0 && d.column >= 0, "a diagnostic's line and column are not negative");
+        (void)rtc::formatDiagnostic(d);
+    }
+}
+
+// #include directives: the directive reader and the scanner that follows user includes on disk
+// (include paths, cycles, missing and unreadable files, absolute paths such as /dev/zero).
+void includes(std::string_view input)
+{
+    (void)rtc::findIncludeDirectives(input);
+    const fs::path& dir = fixtureDir();
+    const rtc::IncludeScan scan = rtc::scanIncludes(input, dir / "main.cu", {(dir / "inc").string()},
+                                                    {"/usr/local/cuda/include"});
+    Sha256 hash;
+    scan.hashInto(hash);
+}
+
+// Kernel sources -> parameters: the compile service's signature reader (with type layouts) and the
+// pipeline's (kinds and value types for binding checks).
+void signatures(std::string_view input)
+{
+    for (const rtc::KernelSignature& k : rtc::findKernels(input)) {
+        (void)k.display();
+        for (const rtc::KernelParameter& p : k.params)
+            if (const auto layout = rtc::knownTypeLayout(p.type))
+                require(layout->size > 0 && layout->align > 0 && (layout->align & (layout->align - 1)) == 0 &&
+                            layout->size % layout->align == 0,
+                        "a known type's layout is a positive size, a multiple of a power-of-two alignment");
+    }
+    for (const pipeline::KernelSignature& k : pipeline::findKernels(input))
+        for (const pipeline::KernelParam& p : k.params)
+            (void)pipeline::describeParam(p);
+}
+
+// PyCUDA-style specs up to their generated source: ElementwiseKernel (argument string, operation,
+// name, preamble, loop_prep, after_loop), ReductionKernel and scan specs, dtype names.
+// The first byte picks which; the rest is fields separated by '\x1f'.
+void arraySpecs(std::string_view input)
+{
+    if (input.empty())
+        return;
+    const char which = input[0];
+    input.remove_prefix(1);
+    try {
+        switch (which % 4) {
+        case 0: {
+            auto f = fields(input, 6);
+            array::ElementwiseKernel k(f[0], f[1], f[2].empty() ? "kernel" : f[2], f[3], f[4], f[5]);
+            require(!k.source().empty(), "an elementwise kernel that constructs has source");
+            break;
+        }
+        case 1: {
+            auto f = fields(input, 7);
+            array::ReductionSpec spec;
+            spec.outType = f[0];
+            spec.neutral = f[1];
+            spec.reduceExpr = f[2];
+            spec.mapExpr = f[3];
+            spec.arguments = f[4];
+            spec.preamble = f[5];
+            if (!f[6].empty())
+                spec.name = f[6];
+            const array::GeneratedReduction g = array::generateReduction(spec);
+            require(!g.source.empty() && !g.kernel.empty(), "a generated reduction has source and a kernel");
+            require(g.vectorizable == !g.vectorKernel.empty(), "a vector kernel exactly when vectorizable");
+            break;
+        }
+        case 2: {
+            auto f = fields(input, 5);
+            array::ScanSpec spec;
+            spec.type = f[0];
+            spec.scanExpr = f[1];
+            spec.neutral = f[2];
+            spec.exclusive = !f[3].empty() && f[3][0] == '1';
+            spec.preamble = f[4];
+            const array::GeneratedScan g = array::generateScan(spec);
+            require(!g.source.empty() && !g.kernel.empty(), "a generated scan has source and a kernel");
+            break;
+        }
+        default:
+            if (const auto t = array::parseDType(input))
+                require(array::parseDType(array::dtypeName(*t)) == t, "a dtype's name reads back as that dtype");
+            (void)array::parseKernelArguments(input);
+            break;
+        }
+    } catch (const Error&) {
+        // a malformed spec: the parser's answer
+    }
+}
+
+// Recovery files (unsaved edits kept across a crash): parse; what parses formats back to itself.
+void recovery(std::string_view input)
+{
+    const auto entry = project::RecoveryStore::parse(input);
+    if (!entry)
+        return;
+    // format() normalises the path, so the fixed point is the formatted text.
+    const std::string again = project::RecoveryStore::format(entry->original, entry->text, entry->savedAtUnix);
+    const auto reread = project::RecoveryStore::parse(again);
+    require(reread && reread->text == entry->text && reread->savedAtUnix == entry->savedAtUnix &&
+                project::RecoveryStore::format(reread->original, reread->text, reread->savedAtUnix) == again,
+            "a formatted recovery entry parses back to itself");
+}
+
+// Compile cache entries on disk: a corrupt or hostile file is refused, never loaded as another
+// build. Whatever decodes is exactly what encoding that result for that key writes, so an accepted
+// entry can only be one this version wrote for this key.
+void cacheEntry(std::string_view input)
+{
+    static const std::string key(64, 'a');
+    std::string why;
+    if (const auto result = rtc::decodeEntry(input, key, &why))
+        require(rtc::encodeEntry(key, *result) == input, "an accepted cache entry is the one written for its key");
+    else
+        require(!why.empty(), "a refused cache entry says why");
+    if (const auto payload = rtc::decodeResult(input))
+        require(rtc::encodeResult(*payload) == input, "a decoded payload encodes back to the same bytes");
+}
+
+} // namespace
+
+const std::vector<Target>& targets()
+{
+    static const std::vector<Target> all = {
+        {"project", project, "project files: parseProject, --validate's checks short of compiling, save round trip"},
+        {"json", json, "the positioned JSON reader under the project reader"},
+        {"diagnostics", diagnostics, "NVRTC logs: parseLog, markLikelyCauses, formatDiagnostic"},
+        {"includes", includes, "#include directives and the include scanner on disk"},
+        {"signatures", signatures, "kernel source -> parameters: rtc::findKernels, pipeline::findKernels"},
+        {"array_specs", arraySpecs, "ElementwiseKernel, reduction and scan specs up to generated source"},
+        {"recovery", recovery, "recovery files: RecoveryStore::parse/format"},
+        {"cache_entry", cacheEntry, "compile cache disk entries: decodeEntry, decodeResult"},
+    };
+    return all;
+}
+
+const Target* findTarget(std::string_view name)
+{
+    for (const Target& t : targets())
+        if (name == t.name)
+            return &t;
+    return nullptr;
+}
+
+} // namespace ks::fuzz

@@ -145,6 +145,53 @@ TEST(ProjectParse, ViewNeedsTheRightResource)
     EXPECT_NE(p.find("needs a 2-D buffer"), std::string::npos) << p;
 }
 
+// One rule for what a view can draw (project::viewInputProblem), applied when the project is read
+// (so --validate refuses it) and when the view is drawn: nothing --validate accepts fails at run time.
+TEST(ProjectParse, EveryViewInputTheRendererRefusesIsRefusedOnReading)
+{
+    auto problemFor = [&](const std::string& resource, const std::string& view) {
+        return onlyProblem(minimal(resource, ",\n  \"views\": [" + view + "]"));
+    };
+    const std::string ints = "\"a\": {\"kind\": \"buffer\", \"type\": \"int\", \"count\": 8}";
+    EXPECT_NE(problemFor(ints, "{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\"}")
+                  .find("view \"p\": source \"a\": a plot view draws float values; it holds int"),
+              std::string::npos);
+    EXPECT_NE(problemFor("\"a\": {\"kind\": \"buffer\", \"type\": \"double3\", \"count\": 8}",
+                         "{\"kind\": \"points\", \"name\": \"p\", \"source\": \"a\"}")
+                  .find("a points view needs float2, float3 or float4 positions; it holds double3"),
+              std::string::npos);
+    EXPECT_NE(problemFor("\"a\": {\"kind\": \"buffer\", \"type\": \"float2\", \"shape\": [4, 4]}",
+                         "{\"kind\": \"image\", \"name\": \"i\", \"source\": \"a\"}")
+                  .find("shows float (through a colour map), float4 or uchar4 buffers; it holds float2"),
+              std::string::npos);
+    EXPECT_NE(problemFor("\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"shape\": [1, 8]}",
+                         "{\"kind\": \"heightfield\", \"name\": \"h\", \"source\": \"a\"}")
+                  .find("needs a 2-D buffer of at least 2 x 2; it is 8 x 1"),
+              std::string::npos);
+    EXPECT_NE(problemFor("\"a\": {\"kind\": \"buffer\", \"type\": \"float4\", \"count\": 8},\n"
+                         "    \"c\": {\"kind\": \"buffer\", \"type\": \"float3\", \"count\": 8}",
+                         "{\"kind\": \"points\", \"name\": \"p\", \"source\": \"a\", \"colors\": \"c\"}")
+                  .find("colors \"c\": point colours are float4 or uchar4; it holds float3"),
+              std::string::npos);
+    // and what it accepts, it accepts
+    const LoadResult ok = parseProject(
+        minimal("\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"count\": 8}",
+                ",\n  \"views\": [{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\"}]"),
+        kFile);
+    EXPECT_TRUE(ok.ok()) << (ok.problems.empty() ? "" : ok.problems[0].format());
+}
+
+TEST(ProjectParse, InvalidUtf8IsRefusedAtItsPlaceAndABomIsSkipped)
+{
+    const std::string bad = onlyProblem("{\"kernelscope\": 1, \"name\": \"caf\xC3\x28\"}");
+    EXPECT_NE(bad.find(":1:32: error: bad JSON: invalid UTF-8 in a string"), std::string::npos) << bad;
+    const std::string lone = onlyProblem("{\"kernelscope\": 1, \"name\": \"\\ud800\"}");
+    EXPECT_NE(lone.find("high surrogate without its low surrogate"), std::string::npos) << lone;
+    const LoadResult bom = parseProject("\xEF\xBB\xBF{\"kernelscope\": 1, \"name\": \"caf\xC3\xA9\"}", kFile);
+    ASSERT_TRUE(bom.ok()) << (bom.problems.empty() ? "" : bom.problems[0].format());
+    EXPECT_EQ(bom.project->name, "caf\xC3\xA9");
+}
+
 TEST(ProjectParse, InteropIsMapOrSharedAndSharedIsForTextures)
 {
     const LoadResult r = parseProject(

@@ -696,20 +696,19 @@ void resolveNames(Project& p, Context& ctx)
         }
     }
     for (const ViewDesc& v : p.views) {
-        const ResourceDesc* src = needResource(v.source, v.pos, "\"source\" of view " + inQuotes(v.name), std::nullopt);
-        if (src && v.kind != ViewKind::Image && src->isTexture())
-            ctx.error(v.pos, "a " + std::string(viewKindName(v.kind)) + " view draws a buffer; " + inQuotes(src->name) +
-                                 " is a texture");
-        if (src && (v.kind == ViewKind::HeightField || (v.kind == ViewKind::Image && !src->isTexture())) &&
-            !src->shape)
-            ctx.error(v.pos, "view " + inQuotes(v.name) + " needs a 2-D buffer (with \"shape\"); " + inQuotes(src->name) +
-                                 " is 1-D");
-        if (src && v.kind == ViewKind::Points && !src->isTexture() &&
-            (src->element.components < 2 || !isFloat(src->element.scalar)))
-            ctx.error(v.pos, "a points view needs float2, float3 or float4 positions; " + inQuotes(src->name) + " is " +
-                                 cudaTypeName(src->element));
-        needResource(v.colors, v.pos, "\"colors\" of view " + inQuotes(v.name), ResourceKind::Buffer);
-        needResource(v.scalar, v.pos, "\"scalar\" of view " + inQuotes(v.name), ResourceKind::Buffer);
+        auto check = [&](const ResourceDesc* r, ViewInput input, const char* role) {
+            if (!r)
+                return;
+            const std::int64_t cols = r->shape ? (*r->shape)[1] : r->count, rows = r->shape ? (*r->shape)[0] : 0;
+            if (auto why = viewInputProblem(v.kind, input, r->element, r->isTexture(), cols, rows))
+                ctx.error(v.pos, "view " + inQuotes(v.name) + ": " + role + " " + inQuotes(r->name) + ": " + *why);
+        };
+        check(needResource(v.source, v.pos, "\"source\" of view " + inQuotes(v.name), std::nullopt), ViewInput::Source,
+              "source");
+        check(needResource(v.colors, v.pos, "\"colors\" of view " + inQuotes(v.name), ResourceKind::Buffer),
+              ViewInput::Colors, "colors");
+        check(needResource(v.scalar, v.pos, "\"scalar\" of view " + inQuotes(v.name), ResourceKind::Buffer),
+              ViewInput::Scalar, "scalar");
     }
 }
 
@@ -963,6 +962,54 @@ void saveProject(const Project& project, const fs::path& file)
     fs::rename(tmp, file, ec);
     if (ec)
         throw Error(ErrorDomain::System, "rename", ec.value(), "", "cannot replace " + file.string() + ": " + ec.message());
+}
+
+std::optional<std::string> viewInputProblem(ViewKind kind, ViewInput input, const ValueType& element, bool texture,
+                                            std::int64_t cols, std::int64_t rows)
+{
+    const std::string holds = texture ? std::string("it is a texture") : "it holds " + cudaTypeName(element);
+    const bool f32 = element.scalar == ScalarType::Float32;
+    const bool float1 = f32 && element.components == 1, float4 = f32 && element.components == 4;
+    const bool uchar4 = element.scalar == ScalarType::UInt8 && element.components == 4;
+    if (input == ViewInput::Colors)
+        return !texture && (float4 || uchar4) ? std::nullopt
+                                              : std::optional<std::string>("point colours are float4 or uchar4; " + holds);
+    if (input == ViewInput::Scalar)
+        return !texture && float1 ? std::nullopt
+                                  : std::optional<std::string>("a points view's scalar is float; " + holds);
+    const std::string view = "a " + std::string(viewKindName(kind)) + " view";
+    if (kind == ViewKind::Image) {
+        if (texture)
+            return std::nullopt;
+        if (!(float1 || float4 || uchar4))
+            return view + " shows float (through a colour map), float4 or uchar4 buffers; " + holds;
+        if (rows == 0)
+            return view + " of a buffer needs a 2-D buffer (with \"shape\"); it is 1-D";
+        return std::nullopt;
+    }
+    if (texture)
+        return view + " draws a buffer; " + holds;
+    switch (kind) {
+    case ViewKind::Points:
+        if (!f32 || element.components < 2)
+            return view + " needs float2, float3 or float4 positions; " + holds;
+        return std::nullopt;
+    case ViewKind::Plot:
+        if (!float1)
+            return view + " draws float values; " + holds;
+        return std::nullopt;
+    case ViewKind::HeightField:
+        if (!float1)
+            return view + " draws float heights; " + holds;
+        if (rows == 0)
+            return view + " needs a 2-D buffer (with \"shape\"); it is 1-D";
+        if (cols < 2 || rows < 2)
+            return view + " needs a 2-D buffer of at least 2 x 2; it is " + std::to_string(cols) + " x " +
+                   std::to_string(rows);
+        return std::nullopt;
+    case ViewKind::Image: break;
+    }
+    return std::nullopt;
 }
 
 } // namespace ks::project

@@ -45,6 +45,18 @@ void bindStorage(GLuint index, const gl::BufferRange& r)
         glBindBufferRange(GL_SHADER_STORAGE_BUFFER, index, r.name, GLintptr(r.offset), GLsizeiptr(r.size));
 }
 
+// The rule --validate applies (project::viewInputProblem), applied to what is bound now: a view
+// whose resource changed under it since (a hand-made ViewInputs) is refused with the same words.
+void requireDrawable(const project::ViewDesc& v, project::ViewInput input, const ViewSource& s)
+{
+    const char* role = input == project::ViewInput::Source ? "source" : input == project::ViewInput::Colors ? "colors" : "scalar";
+    if (!s.valid())
+        throwUsage("ViewRenderer", "view \"" + v.name + "\" has no " + role + " to draw");
+    const std::int64_t cols = s.rows ? s.cols : s.count;
+    if (auto why = project::viewInputProblem(v.kind, input, s.element, s.texture != nullptr, cols, s.rows))
+        throwUsage("ViewRenderer", "view \"" + v.name + "\": " + role + ": " + *why);
+}
+
 bool isFloatVector(const project::ValueType& t, int components)
 {
     return t.scalar == ScalarType::Float32 && t.components == components;
@@ -151,16 +163,9 @@ void ViewRenderer::drawImage(const project::ViewDesc& v, const ViewInputs& in, c
     if (s.texture) {
         w = s.texture->width(), h = s.texture->height();
     } else {
+        requireDrawable(v, project::ViewInput::Source, s);
         w = s.cols, h = s.rows;
-        if (isFloatVector(s.element, 1))
-            mode = 1;
-        else if (isFloatVector(s.element, 4))
-            mode = 2;
-        else if (s.element.scalar == ScalarType::UInt8 && s.element.components == 4)
-            mode = 3;
-        else
-            throwUsage("ViewRenderer", "an image view shows float (through a colour map), float4 or uchar4 buffers; \"" +
-                                           v.source + "\" holds " + project::cudaTypeName(s.element));
+        mode = isFloatVector(s.element, 1) ? 1 : isFloatVector(s.element, 4) ? 2 : 3; // float, float4, uchar4
     }
     const gl::ShaderProgram& p = program("image").program;
     glUseProgram(p.name());
@@ -227,22 +232,16 @@ void ViewRenderer::drawPoints(const project::ViewDesc& v, const ViewInputs& in, 
                               const gl::Framebuffer& target)
 {
     const ViewSource& s = in.source;
-    if (s.buffer.empty() || s.element.scalar != ScalarType::Float32 || s.element.components < 2)
-        throwUsage("ViewRenderer", "a points view needs float2, float3 or float4 positions");
+    requireDrawable(v, project::ViewInput::Source, s);
     int colorMode = 0;
     gl::BufferRange colors;
     if (in.colors.valid()) {
+        requireDrawable(v, project::ViewInput::Colors, in.colors);
         colors = in.colors.buffer;
-        if (isFloatVector(in.colors.element, 4))
-            colorMode = 1;
-        else if (in.colors.element.scalar == ScalarType::UInt8 && in.colors.element.components == 4)
-            colorMode = 2;
-        else
-            throwUsage("ViewRenderer", "point colours must be float4 or uchar4");
+        colorMode = isFloatVector(in.colors.element, 4) ? 1 : 2; // float4, uchar4
     } else if (in.scalar.valid()) {
+        requireDrawable(v, project::ViewInput::Scalar, in.scalar);
         colors = in.scalar.buffer;
-        if (!isFloatVector(in.scalar.element, 1))
-            throwUsage("ViewRenderer", "a points view's scalar must be float");
         colorMode = 3;
     }
     glEnable(GL_DEPTH_TEST);
@@ -268,9 +267,7 @@ void ViewRenderer::drawPoints(const project::ViewDesc& v, const ViewInputs& in, 
 void ViewRenderer::drawPlot(const project::ViewDesc& v, const ViewInputs& in)
 {
     const ViewSource& s = in.source;
-    if (s.buffer.empty() || !isFloatVector(s.element, 1))
-        throwUsage("ViewRenderer", "a plot view draws a float buffer; \"" + v.source + "\" holds " +
-                                       project::cudaTypeName(s.element));
+    requireDrawable(v, project::ViewInput::Source, s);
     const gl::ShaderProgram& p = program("plot").program;
     glUseProgram(p.name());
     bindStorage(0, s.buffer);
@@ -289,8 +286,7 @@ void ViewRenderer::drawHeightField(const project::ViewDesc& v, const ViewInputs&
                                    const gl::Framebuffer& target)
 {
     const ViewSource& s = in.source;
-    if (s.buffer.empty() || !isFloatVector(s.element, 1) || s.cols < 2 || s.rows < 2)
-        throwUsage("ViewRenderer", "a height field needs a 2-D float buffer of at least 2 x 2");
+    requireDrawable(v, project::ViewInput::Source, s);
     if (m_gridCols != s.cols || m_gridRows != s.rows) {
         std::vector<std::uint32_t> idx;
         idx.reserve(std::size_t(s.cols - 1) * std::size_t(s.rows - 1) * 6);

@@ -128,6 +128,16 @@ struct StageDesc {
 enum class ViewKind { Image, Points, Plot, HeightField };
 std::string_view viewKindName(ViewKind k) noexcept;
 
+// What a view reads: its "source", its points' "colors" or "scalar".
+enum class ViewInput { Source, Colors, Scalar };
+
+// Why a `kind` view cannot draw `input` from a resource holding `element` values (`texture`: an
+// image texture; `cols` x `rows`: a buffer's shape, rows 0 when it is 1-D); nullopt when it can. The one
+// rule the project reader (opening, --validate) and the renderer both apply, so that what passes
+// --validate draws. The reason names no resource: "a plot view draws float values; it holds int".
+std::optional<std::string> viewInputProblem(ViewKind kind, ViewInput input, const ValueType& element, bool texture,
+                                            std::int64_t cols, std::int64_t rows);
+
 struct ViewDesc {
     std::string name;
     ViewKind kind = ViewKind::Image;

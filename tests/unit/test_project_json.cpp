@@ -181,6 +181,60 @@ TEST(ProjectParse, EveryViewInputTheRendererRefusesIsRefusedOnReading)
     EXPECT_TRUE(ok.ok()) << (ok.problems.empty() ? "" : ok.problems[0].format());
 }
 
+TEST(ProjectParse, HostileSizesAndLaunchDimensionsAreRefusedWhereTheyAre)
+{
+    const std::string overflow =
+        onlyProblem(minimal("\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"shape\": [4294967296, 4294967296]}"));
+    EXPECT_NE(overflow.find("\"shape\" of resource \"a\" holds 4294967296 x 4294967296 elements; a buffer holds at most "
+                            "1099511627776"),
+              std::string::npos)
+        << overflow;
+    const std::string stage = ",\n  \"stages\": [{\"kind\": \"kernel\", \"name\": \"k\", \"file\": \"" +
+                              kFile.filename().string() + "\", \"kernel\": \"k\", \"grid\": [4294967296], \"block\": [0]}]";
+    const LoadResult r = parseProject(minimal("", stage), kFile);
+    std::string all;
+    for (const auto& p : r.problems)
+        all += p.format() + "\n";
+    EXPECT_NE(all.find("\"block\" of stage \"k\": every dimension must be a whole number from 1 to 1024, found 0"),
+              std::string::npos)
+        << all;
+    EXPECT_NE(all.find("\"grid\" of stage \"k\": every dimension must be a whole number from 1 to 2147483647, found "
+                       "4294967296"),
+              std::string::npos)
+        << all;
+}
+
+// --validate's launch rule is the one every launch applies (cuda::checkLaunch), with the limits all
+// CUDA GPUs share: a block of more than 1024 threads, a grid too tall, a cover grid too tall.
+TEST(ProjectCheck, LaunchesNoCudaGpuCouldRunAreRefused)
+{
+    ks::project::Project p;
+    ks::project::ResourceDesc tall;
+    tall.name = "tall";
+    tall.kind = ks::project::ResourceKind::Buffer;
+    tall.shape = std::array<std::int64_t, 2>{1000000, 70000};
+    tall.count = 1000000ll * 70000;
+    p.resources.push_back(tall);
+    ks::project::StageDesc s;
+    s.name = "k";
+    s.block = {32, 32, 2};
+    auto why = ks::pipeline::launchProblem(p, s);
+    ASSERT_TRUE(why.has_value());
+    EXPECT_NE(why->find("block of 2048 threads exceeds"), std::string::npos) << *why;
+    s.block = {256, 1, 1};
+    s.grid = {1, 65536, 1};
+    why = ks::pipeline::launchProblem(p, s);
+    ASSERT_TRUE(why.has_value());
+    EXPECT_NE(why->find("gridDim.y = 65536 exceeds"), std::string::npos) << *why;
+    s.grid = {1, 1, 1};
+    EXPECT_FALSE(ks::pipeline::launchProblem(p, s).has_value());
+    s.cover = "tall";
+    s.block = {1, 1, 1};
+    why = ks::pipeline::launchProblem(p, s);
+    ASSERT_TRUE(why.has_value());
+    EXPECT_NE(why->find("gridDim.y = 1000000 exceeds"), std::string::npos) << *why;
+}
+
 TEST(ProjectParse, InvalidUtf8IsRefusedAtItsPlaceAndABomIsSkipped)
 {
     const std::string bad = onlyProblem("{\"kernelscope\": 1, \"name\": \"caf\xC3\x28\"}");

@@ -2,6 +2,8 @@
 
 #include "ks/array/algorithm_source.hpp"
 #include "ks/pipeline/array_stages.hpp"
+#include "ks/pipeline/kernel_stage.hpp"
+#include "ks/cuda/module.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
@@ -158,6 +160,29 @@ std::vector<Problem> checkArrayStage(const Project& p, const StageDesc& s, rtc::
     return out;
 }
 
+std::optional<std::string> launchProblem(const Project& p, const StageDesc& s)
+{
+    // What every CUDA GPU of compute capability 7.5 and newer allows; the device's own limits (and
+    // the kernel's, from its registers and shared memory) are checked again at launch by the same
+    // function.
+    cuda::DeviceLimits limits;
+    limits.maxThreadsPerBlock = 1024;
+    limits.maxBlockDim = {1024, 1024, 64};
+    limits.maxGridDim = {2147483647, 65535, 65535};
+    limits.warpSize = 32;
+    cuda::LaunchConfig config;
+    config.block = {s.block[0], s.block[1], s.block[2]};
+    config.grid = {s.grid[0], s.grid[1], s.grid[2]};
+    if (!s.cover.empty())
+        if (const ResourceDesc* r = p.resource(s.cover)) {
+            const auto extent = resourceExtent(*r);
+            config.grid = coverGrid(extent[0], extent[1], s.block);
+        }
+    if (auto refusal = cuda::checkLaunch(config, limits, {}))
+        return "the launch cannot run on any CUDA GPU: " + refusal->message;
+    return std::nullopt;
+}
+
 std::vector<Problem> checkProject(const Project& p, rtc::CompileCache& cache, const CheckOptions& options)
 {
     std::vector<Problem> out;
@@ -191,6 +216,8 @@ std::vector<Problem> checkProject(const Project& p, rtc::CompileCache& cache, co
             auto bindings = checkStageBindings(p, s, *sig);
             out.insert(out.end(), bindings.begin(), bindings.end());
         }
+        if (auto why = launchProblem(p, s))
+            out.push_back({p.file, s.pos, "stage \"" + s.name + "\": " + *why});
         if (!options.compileKernels)
             continue;
         const auto result = cache.compile(source, file.string(), options.compile, {s.kernel});

@@ -48,7 +48,11 @@ ArgSlot packPointer(std::uint64_t value)
 
 cuda::Dim3 coverGrid(std::int64_t x, std::int64_t y, const std::array<unsigned, 3>& block)
 {
-    auto up = [](std::int64_t n, unsigned b) { return unsigned((std::max<std::int64_t>(n, 1) + b - 1) / b); };
+    // Saturated at the largest unsigned, so that a grid too large for CUDA is refused by the launch
+    // check rather than wrapped to a small one.
+    auto up = [](std::int64_t n, unsigned b) {
+        return unsigned(std::min<std::int64_t>((std::max<std::int64_t>(n, 1) + b - 1) / b, 0xFFFFFFFFll));
+    };
     return {up(x, std::max(1u, block[0])), up(y, std::max(1u, block[1])), 1};
 }
 

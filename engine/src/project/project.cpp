@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <functional>
 #include <limits>
@@ -109,6 +110,17 @@ const ParameterDesc* Project::parameter(std::string_view n) const
 }
 
 namespace {
+
+// A number from the file as it was probably written: whole numbers without a fraction or exponent
+// up to 2^53, anything else as %g.
+std::string numberText(double v)
+{
+    if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) <= 9007199254740992.0)
+        return std::to_string(std::int64_t(v));
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", v);
+    return text;
+}
 
 std::string inQuotes(std::string_view s)
 {
@@ -356,9 +368,15 @@ void readResources(const Json& json, Project& p, Context& ctx)
             const auto count = r.integer("count", 1, std::int64_t(1) << 40);
             const std::vector<double> shape = r.numbers("shape", 2, 2, true);
             if (!shape.empty()) {
+                constexpr double kMostElements = double(std::int64_t(1) << 40); // as "count"
                 if (shape[0] < 1 || shape[1] < 1)
                     ctx.error(r.json().find("shape")->pos(), "\"shape\" of resource " + inQuotes(m.key) +
                                                                  " must be two positive integers [height, width]");
+                else if (shape[0] > kMostElements || shape[1] > kMostElements ||
+                         shape[0] * shape[1] > kMostElements)
+                    ctx.error(r.json().find("shape")->pos(),
+                              "\"shape\" of resource " + inQuotes(m.key) + " holds " + numberText(shape[0]) + " x " +
+                                  numberText(shape[1]) + " elements; a buffer holds at most 1099511627776");
                 else
                     d.shape = std::array<std::int64_t, 2>{std::int64_t(shape[0]), std::int64_t(shape[1])};
             }
@@ -516,8 +534,23 @@ void readStages(const Json& json, Project& p, Context& ctx)
             }
             s.kernel = r.string("kernel", true);
             s.cover = r.string("cover");
-            s.block = dim3(r.numbers("block", 1, 3, true), {256, 1, 1});
-            s.grid = dim3(r.numbers("grid", 1, 3, true), {1, 1, 1});
+            // Each dimension a whole number CUDA could launch at all (1..1024 for a block, 1..2^31-1
+            // for a grid); the launch as a whole is checked against CUDA's limits by --validate
+            // (pipeline::checkProject) and against the device's at run time.
+            auto dims = [&](const char* key, std::array<unsigned, 3> fallback, double most) {
+                const std::vector<double> v = r.numbers(key, 1, 3, true);
+                for (double x : v)
+                    if (!(x >= 1 && x <= most)) {
+                        ctx.error(r.json().find(key)->pos(),
+                                  "\"" + std::string(key) + "\" of stage " + inQuotes(s.name) +
+                                      ": every dimension must be a whole number from 1 to " +
+                                      std::to_string(std::int64_t(most)) + ", found " + numberText(x));
+                        return fallback;
+                    }
+                return dim3(v, fallback);
+            };
+            s.block = dims("block", {256, 1, 1}, 1024);
+            s.grid = dims("grid", {1, 1, 1}, 2147483647.0);
             s.sharedBytes = unsigned(r.integer("shared", 0, 1 << 30).value_or(0));
             if (r.json().find("grid") && !s.cover.empty())
                 ctx.error(r.json().find("grid")->pos(), "a kernel stage takes \"grid\" or \"cover\", not both");
@@ -719,7 +752,15 @@ void checkFiles(const Project& p, Context& ctx)
             continue;
         std::error_code ec;
         const fs::path f = p.resolve(s.file);
-        if (!fs::is_regular_file(f, ec))
+        if (fs::is_regular_file(f, ec))
+            continue;
+        const fs::file_status st = fs::status(f, ec);
+        if (fs::is_directory(st))
+            ctx.error(s.filePos, "kernel file " + inQuotes(s.file.string()) + " is a folder (" + f.string() + ")");
+        else if (fs::exists(st))
+            ctx.error(s.filePos, "kernel file " + inQuotes(s.file.string()) + " is not a regular file (" + f.string() +
+                                     "); only files are read");
+        else
             ctx.error(s.filePos, "kernel file " + inQuotes(s.file.string()) + " not found (looked for " + f.string() +
                                      ")");
     }

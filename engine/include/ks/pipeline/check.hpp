@@ -23,6 +23,11 @@ std::optional<std::string> bindingMismatch(const project::Project& project, cons
 std::vector<project::Problem> checkStageBindings(const project::Project& project, const project::StageDesc& stage,
                                                  const KernelSignature& signature);
 
+// Why kernel stage `s`'s launch (its block, and its grid or the grid that covers its resource)
+// cannot run on any CUDA GPU (compute capability 7.5 and newer); nullopt when it can. The rule is
+// cuda::checkLaunch, which every launch applies again with the device's and the kernel's limits.
+std::optional<std::string> launchProblem(const project::Project& project, const project::StageDesc& s);
+
 struct CheckOptions {
     rtc::CompileOptions compile; // arch etc.; sm_90 by default
     // false: every check short of the compiles (kernel files read, signatures and bindings, array

@@ -170,14 +170,7 @@ std::optional<std::string> launchProblem(const Project& p, const StageDesc& s)
     limits.maxBlockDim = {1024, 1024, 64};
     limits.maxGridDim = {2147483647, 65535, 65535};
     limits.warpSize = 32;
-    cuda::LaunchConfig config;
-    config.block = {s.block[0], s.block[1], s.block[2]};
-    config.grid = {s.grid[0], s.grid[1], s.grid[2]};
-    if (!s.cover.empty())
-        if (const ResourceDesc* r = p.resource(s.cover)) {
-            const auto extent = resourceExtent(*r);
-            config.grid = coverGrid(extent[0], extent[1], s.block);
-        }
+    const cuda::LaunchConfig config = launchConfigOf(s, s.cover.empty() ? nullptr : p.resource(s.cover));
     if (auto refusal = cuda::checkLaunch(config, limits, {}))
         return "the launch cannot run on any CUDA GPU: " + refusal->message;
     return std::nullopt;

@@ -111,17 +111,21 @@ bool KernelStage::adopt(std::shared_ptr<const rtc::CompileResult> result)
     }
 }
 
+cuda::LaunchConfig launchConfigOf(const project::StageDesc& d, const project::ResourceDesc* cover)
+{
+    const cuda::Dim3 block{d.block[0], d.block[1], d.block[2]};
+    if (cover) {
+        const auto e = resourceExtent(*cover);
+        return {coverGrid(e[0], e[1], d.block), block, d.sharedBytes};
+    }
+    return {{d.grid[0], d.grid[1], d.grid[2]}, block, d.sharedBytes};
+}
+
 cuda::LaunchConfig KernelStage::launchConfig(const ResourceSet& resources) const
 {
     const project::StageDesc& d = desc();
-    const cuda::Dim3 block{d.block[0], d.block[1], d.block[2]};
-    if (!d.cover.empty()) {
-        if (const Resource* r = resources.find(d.cover)) {
-            const auto e = resourceExtent(r->desc);
-            return {coverGrid(e[0], e[1], d.block), block, d.sharedBytes};
-        }
-    }
-    return {{d.grid[0], d.grid[1], d.grid[2]}, block, d.sharedBytes};
+    const Resource* r = d.cover.empty() ? nullptr : resources.find(d.cover);
+    return launchConfigOf(d, r ? &r->desc : nullptr);
 }
 
 ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const

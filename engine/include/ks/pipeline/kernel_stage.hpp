@@ -26,6 +26,10 @@ ArgSlot packPointer(std::uint64_t value); // device pointers, surface and textur
 cuda::Dim3 coverGrid(std::int64_t extentX, std::int64_t extentY, const std::array<unsigned, 3>& block);
 // A resource's launch extent: {width, height} of a texture or 2-D buffer, {count, 1} of a 1-D buffer.
 std::array<std::int64_t, 2> resourceExtent(const project::ResourceDesc& r);
+// The launch stage `d` asks for: its block and shared memory, and the grid that covers `cover`
+// (the resource d.cover names) or, without one, d.grid. What every launch of the stage and
+// --validate's launch check (check.hpp) use.
+cuda::LaunchConfig launchConfigOf(const project::StageDesc& d, const project::ResourceDesc* cover);
 
 class KernelStage : public Stage {
 public:

@@ -752,9 +752,9 @@ void checkFiles(const Project& p, Context& ctx)
             continue;
         std::error_code ec;
         const fs::path f = p.resolve(s.file);
-        if (fs::is_regular_file(f, ec))
-            continue;
         const fs::file_status st = fs::status(f, ec);
+        if (fs::is_regular_file(st))
+            continue;
         if (fs::is_directory(st))
             ctx.error(s.filePos, "kernel file " + inQuotes(s.file.string()) + " is a folder (" + f.string() + ")");
         else if (fs::exists(st))

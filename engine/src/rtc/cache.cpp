@@ -446,13 +446,12 @@ std::shared_ptr<const CompileResult> CompileCache::readEntry(const std::string& 
     const fs::path path = entryPath(key);
     if (path.empty())
         return nullptr;
-    std::error_code ec;
-    if (!fs::exists(path, ec) && !ec)
-        return nullptr; // a plain miss
     std::string bytes;
     try {
         bytes = paths::readFile(path, kMaxEntryBytes);
     } catch (const Error& e) {
+        if (e.code() == ENOENT)
+            return nullptr; // a plain miss
         {
             std::lock_guard lock(m_mutex);
             ++m_stats.corruptEntries;

@@ -9,6 +9,7 @@
 #include "array_test_support.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -226,4 +227,82 @@ TEST_F(Random, StridedViewsFillOnlyTheirElements)
     const auto h = base.toHost<float>();
     for (std::size_t i = 0; i < h.size(); ++i)
         ASSERT_EQ(std::isnan(h[i]), i % 2 == 0) << i;
+}
+
+// What a pipeline's random stage does when a run resumes at frame F on cuRAND's host generator (a
+// restored GPU process): one fill tells how many values a fill takes; where rng::seekingIsExact says
+// so, seeking to F times that draws what the (F+1)-th fill of an uninterrupted run draws; elsewhere
+// (XORWOW's and MRG32k3a's normals, measured) the stage draws the F fills again, which must also
+// land there. Odd lengths (a pairwise tail through the scratch buffer), floats and doubles, every
+// generator with an offset, and poisson.
+TEST_F(Random, ResumingAtAFillGoesOnAsAnUninterruptedRun)
+{
+    using ks::rng::FillPath;
+    struct Case {
+        GeneratorType type;
+        int distribution; // 0 uniform, 1 normal, 2 log-normal, 3 poisson
+        DType dtype;
+    };
+    std::vector<Case> cases;
+    for (const GeneratorType type : ks::rng::kAllGeneratorTypes) {
+        if (!ks::rng::supportsOffset(type) || ks::rng::hasNativeBits64(type))
+            continue;
+        cases.push_back({type, 0, DType::Float32});
+        cases.push_back({type, 1, DType::Float64});
+        cases.push_back({type, 2, DType::Float32});
+        cases.push_back({type, 3, DType::UInt32});
+    }
+    auto bytes = [](const DeviceArray& a) {
+        std::vector<std::uint8_t> out(std::size_t(a.nbytes()));
+        if (a.dtype() == DType::Float32)
+            std::memcpy(out.data(), a.toHost<float>().data(), out.size());
+        else if (a.dtype() == DType::Float64)
+            std::memcpy(out.data(), a.toHost<double>().data(), out.size());
+        else
+            std::memcpy(out.data(), a.toHost<std::uint32_t>().data(), out.size());
+        return out;
+    };
+    int seeks = 0, replays = 0;
+    for (const Case& c : cases) {
+        const bool pairwise = c.distribution == 1 || c.distribution == 2;
+        const bool exact = ks::rng::seekingIsExact(c.type, pairwise);
+        SCOPED_TRACE(std::string(ks::rng::generatorName(c.type)) + " distribution " + std::to_string(c.distribution) +
+                     " " + std::string(ks::array::dtypeName(c.dtype)) + (exact ? " (seek)" : " (replay)"));
+        auto fill = [&](Generator& g, const DeviceArray& a) {
+            if (c.distribution == 0)
+                ks::rng::fillUniform(g, a);
+            else if (c.distribution == 1)
+                ks::rng::fillNormal(g, a, 1.0, 2.0);
+            else if (c.distribution == 2)
+                ks::rng::fillLogNormal(g, a, 0.0, 0.5);
+            else
+                ks::rng::fillPoisson(g, a, 3.5);
+        };
+        const std::int64_t n = 1001;
+        // The host generator for every fill (a Philox stage's poisson fills are host fills too).
+        Generator run(c.type, 21, FillPath::CurandHost);
+        const DeviceArray frame = poisoned(n, c.dtype);
+        for (int f = 0; f < 4; ++f)
+            fill(run, frame);
+        Generator resumed(c.type, 21, FillPath::CurandHost);
+        const DeviceArray fourth = poisoned(n, c.dtype);
+        fill(resumed, fourth);
+        const std::uint64_t perFill = resumed.drawn();
+        EXPECT_GE(perFill, std::uint64_t(n));
+        EXPECT_EQ(run.drawn(), 4 * perFill);
+        if (exact) {
+            resumed.seekDrawn(3 * perFill);
+            ++seeks;
+        } else {
+            fill(resumed, fourth);
+            fill(resumed, fourth);
+            ++replays;
+        }
+        fill(resumed, fourth);
+        EXPECT_TRUE(bytes(frame) == bytes(fourth)) << "the resumed fourth fill differs from the uninterrupted run's";
+    }
+    EXPECT_EQ(replays, 4) << "XORWOW and MRG32k3a normals and log-normals replay; the rest seek";
+    std::printf("[ resume ] %d cases seek, %d replay\n", seeks, replays);
+    Generator mt(GeneratorType::Mt19937, 1);
+    EXPECT_THROW(mt.seekDrawn(10), ks::Error) << "the Mersenne twisters have no offset";
 }

@@ -23,7 +23,9 @@ namespace {
 
 // acc: a mapped texture each frame adds to; accs: the same through "interop": "shared"; inout: a
 // buffer each frame adds `in` to; out: write-discard; in: read-only (never kept); noise and gauss:
-// random fills that go on with their sequence each frame (not reseeded), floats and doubles.
+// random fills that go on with their sequence each frame (not reseeded), floats and doubles, on the
+// Philox kernel path; xw, mrg, sob, poi, pph: the same on cuRAND's host generators (xorwow,
+// mrg32k3a, sobol32; poisson fills, Philox's included), odd counts among them.
 std::string project(int accWidth = 45)
 {
     return R"({"kernelscope": 1,
@@ -34,7 +36,12 @@ std::string project(int accWidth = 45)
         "out": {"kind": "buffer", "type": "float", "count": 1000, "discard": true},
         "inout": {"kind": "buffer", "type": "float", "count": 1000, "init": 1},
         "noise": {"kind": "buffer", "type": "float", "count": 1001},
-        "gauss": {"kind": "buffer", "type": "double", "count": 999}},
+        "gauss": {"kind": "buffer", "type": "double", "count": 999},
+        "xw": {"kind": "buffer", "type": "float", "count": 1001},
+        "mrg": {"kind": "buffer", "type": "double", "count": 999},
+        "sob": {"kind": "buffer", "type": "float", "count": 1000},
+        "poi": {"kind": "buffer", "type": "uint", "count": 1000},
+        "pph": {"kind": "buffer", "type": "uint", "count": 1001}},
       "stages": [
         {"kind": "kernel", "name": "acc", "file": "roundtrip.cu", "kernel": "accumulate", "cover": "acc", "block": [16, 8],
          "args": [{"surface": "acc"}, {"width": "acc"}, {"height": "acc"}]},
@@ -43,9 +50,16 @@ std::string project(int accWidth = 45)
         {"kind": "kernel", "name": "buffers", "file": "roundtrip.cu", "kernel": "buffers", "grid": [4], "block": [256],
          "args": ["in", "out", "inout", 1000, {"param": "k"}]},
         {"kind": "random", "name": "noise", "target": "noise", "distribution": "uniform", "params": [-1, 1]},
-        {"kind": "random", "name": "gauss", "target": "gauss", "distribution": "normal", "params": [0, 1]}],
+        {"kind": "random", "name": "gauss", "target": "gauss", "distribution": "normal", "params": [0, 1]},
+        {"kind": "random", "name": "xw", "target": "xw", "generator": "xorwow", "distribution": "uniform", "params": [-1, 1]},
+        {"kind": "random", "name": "mrg", "target": "mrg", "generator": "mrg32k3a", "distribution": "normal", "params": [0, 1]},
+        {"kind": "random", "name": "sob", "target": "sob", "generator": "sobol32", "distribution": "lognormal", "params": [0, 0.5]},
+        {"kind": "random", "name": "poi", "target": "poi", "generator": "xorwow", "distribution": "poisson", "params": [4]},
+        {"kind": "random", "name": "pph", "target": "pph", "distribution": "poisson", "params": [2.5]}],
       "parameters": {"k": {"type": "float", "value": 3}}})";
 }
+
+const std::vector<std::string> kKept = {"acc", "accs", "out", "inout", "noise", "gauss", "xw", "mrg", "sob", "poi", "pph"};
 
 class KeptContentsInterop : public InteropTest {
 protected:
@@ -75,7 +89,7 @@ protected:
     static std::vector<std::vector<std::uint8_t>> contents(const Session& s)
     {
         std::vector<std::vector<std::uint8_t>> all;
-        for (const char* name : {"acc", "accs", "out", "inout", "noise", "gauss"})
+        for (const std::string& name : kKept)
             all.push_back(s.pipeline().resources().download(name));
         return all;
     }
@@ -93,8 +107,7 @@ TEST_F(KeptContentsInterop, AnotherPipelineTakesTheLastFrameAndGoesOnAsTheFirstW
     std::vector<std::string> names;
     for (const KeptEntry& e : kept->layout().entries)
         names.push_back(e.name);
-    EXPECT_EQ(names, (std::vector<std::string>{"acc", "accs", "out", "inout", "noise", "gauss"}))
-        << "in is read-only: never kept";
+    EXPECT_EQ(names, kKept) << "in is read-only: never kept";
     for (int f = 0; f < 5; ++f)
         ASSERT_TRUE(a->pipeline().frame()) << a->pipeline().error();
     a->pipeline().finish();
@@ -106,7 +119,7 @@ TEST_F(KeptContentsInterop, AnotherPipelineTakesTheLastFrameAndGoesOnAsTheFirstW
     auto b = session();
     const RestoredContents r = b->pipeline().restoreKept(kept->layout(), fds);
     EXPECT_EQ(r.frame, 4) << r.why;
-    EXPECT_EQ(r.resources, 6);
+    EXPECT_EQ(r.resources, int(kKept.size()));
     EXPECT_EQ(r.bytes, kept->layout().contentBytes());
     EXPECT_TRUE(r.skipped.empty());
     EXPECT_EQ(b->pipeline().frameIndex(), 5);
@@ -122,7 +135,7 @@ TEST_F(KeptContentsInterop, AnotherPipelineTakesTheLastFrameAndGoesOnAsTheFirstW
     b->pipeline().finish();
     const auto goneOnA = contents(*a), goneOnB = contents(*b);
     for (std::size_t i = 0; i < goneOnA.size(); ++i)
-        EXPECT_TRUE(goneOnB[i] == goneOnA[i]) << "resource " << i << " (of acc, accs, out, inout, noise, gauss) differs";
+        EXPECT_TRUE(goneOnB[i] == goneOnA[i]) << "resource " << kKept[i] << " differs";
     EXPECT_EQ(ks::test::download<float>(*b, "inout")[7], 1.0f + 8 * 0.5f);
 
     // The restoring pipeline's own slots hold what it restored before it ran a frame: a second
@@ -158,7 +171,7 @@ TEST_F(KeptContentsInterop, NothingRestoredBeforeTheFirstFrameAndChangedResource
     const RestoredContents r = wider->pipeline().restoreKept(a->pipeline().kept()->layout(), fds);
     EXPECT_EQ(r.frame, 0);
     EXPECT_EQ(r.skipped, std::vector<std::string>{"acc"});
-    EXPECT_EQ(r.resources, 5);
+    EXPECT_EQ(r.resources, int(kKept.size()) - 1);
     EXPECT_EQ(wider->pipeline().resources().download("inout"), a->pipeline().resources().download("inout"));
     for (int fd : fds)
         ::close(fd);

@@ -5,6 +5,7 @@
 #include "ks/array/reduction.hpp"
 #include "ks/array/runtime.hpp"
 #include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
 #include "ks/cuda/driver.hpp"
 #include "ks/rng/generator.hpp"
 
@@ -19,6 +20,10 @@ using project::ScalarType;
 using project::StageDesc;
 
 namespace {
+
+// The most values a random stage that resumes at frame F draws again to reach F's position where
+// seeking is not exact (about 0.1 s of cuRAND normals on an H100); past it, F starts the sequence.
+constexpr std::uint64_t kReplayValues = std::uint64_t(1) << 32;
 
 array::DType toDType(ScalarType s)
 {
@@ -486,36 +491,61 @@ void RandomStage::run(FrameContext& ctx)
                                                                     : rng::GeneratorType::Philox4x32_10;
         m_generator = std::make_unique<rng::Generator>(type, seed);
     }
+    // The generator's part of the fill (the uniform range is applied after).
+    auto draw = [&] {
+        if (d.distribution == "poisson") {
+            m_generator->poisson(reinterpret_cast<std::uint32_t*>(r.pointer), n, d.params[0], ctx.stream);
+        } else if (d.distribution == "normal" || d.distribution == "lognormal") {
+            const bool lognormal = d.distribution == "lognormal";
+            if (f32 && lognormal)
+                m_generator->logNormal(reinterpret_cast<float*>(r.pointer), n, float(d.params[0]), float(d.params[1]), ctx.stream);
+            else if (f32)
+                m_generator->normal(reinterpret_cast<float*>(r.pointer), n, float(d.params[0]), float(d.params[1]), ctx.stream);
+            else if (lognormal)
+                m_generator->logNormal(reinterpret_cast<double*>(r.pointer), n, d.params[0], d.params[1], ctx.stream);
+            else
+                m_generator->normal(reinterpret_cast<double*>(r.pointer), n, d.params[0], d.params[1], ctx.stream);
+        } else if (f32) {
+            m_generator->uniform(reinterpret_cast<float*>(r.pointer), n, ctx.stream);
+        } else {
+            m_generator->uniform(reinterpret_cast<double*>(r.pointer), n, ctx.stream);
+        }
+    };
     if (fresh || d.reseedEachFrame || ctx.frame == 0 || ctx.frame != m_lastFrame + 1) {
         // Each frame's own seed, or the sequence from its start: frame 0, or a run that resumes at
-        // frame F (a GPU process that replaced a faulted one restores the frame before F). Where
-        // the position is known, the Philox kernel path (every frame's fill takes the same blocks),
-        // frame F draws what an uninterrupted run would have; the other generators start their
-        // sequence again at F.
+        // frame F (a GPU process that replaced a faulted one restores the frame before F). Frame F
+        // then draws what an uninterrupted run would have: the Philox kernel path seeks to F
+        // fills' worth of blocks (every fill takes the same blocks); cuRAND's host path (xorwow,
+        // mrg32k3a, sobol32, and poisson fills of any generator) draws one fill to learn how many
+        // values a fill takes, then seeks to F times that (the fill it drew is overwritten below),
+        // where that is exact (rng::seekingIsExact); else (xorwow and mrg32k3a normals) it draws
+        // the F fills again, up to kReplayValues values, and past that starts the sequence at F.
         if (!fresh)
             m_generator->reseed(seed);
-        if (!d.reseedEachFrame && ctx.frame > 0 && m_generator->usesKernels() && d.distribution != "poisson")
-            m_generator->seekPhiloxBlock(std::uint64_t(ctx.frame) * rng::Generator::philoxBlocks(n, !f32));
+        if (!d.reseedEachFrame && ctx.frame > 0) {
+            if (m_generator->usesKernels() && d.distribution != "poisson") {
+                m_generator->seekPhiloxBlock(std::uint64_t(ctx.frame) * rng::Generator::philoxBlocks(n, !f32));
+            } else if (rng::supportsOffset(m_generator->type())) {
+                draw();
+                const std::uint64_t perFill = m_generator->drawn();
+                if (rng::seekingIsExact(m_generator->type(), d.distribution == "normal" || d.distribution == "lognormal")) {
+                    m_generator->seekDrawn(std::uint64_t(ctx.frame) * perFill);
+                } else if (std::uint64_t(ctx.frame) * perFill <= kReplayValues) {
+                    for (std::int64_t f = 1; f < ctx.frame; ++f) // the fills before frame F, again
+                        draw();
+                } else {
+                    m_generator->reseed(seed);
+                    log::warning("random stage \"" + d.name + "\" starts its sequence again at frame " +
+                                 std::to_string(ctx.frame) + ": drawing the " + std::to_string(ctx.frame) +
+                                 " fills before it again would take too long");
+                }
+            }
+        }
     }
     m_lastFrame = ctx.frame;
     m_lastSeed = seed;
-    if (d.distribution == "poisson") {
-        m_generator->poisson(reinterpret_cast<std::uint32_t*>(r.pointer), n, d.params[0], ctx.stream);
-    } else if (d.distribution == "normal" || d.distribution == "lognormal") {
-        const bool lognormal = d.distribution == "lognormal";
-        if (f32 && lognormal)
-            m_generator->logNormal(reinterpret_cast<float*>(r.pointer), n, float(d.params[0]), float(d.params[1]), ctx.stream);
-        else if (f32)
-            m_generator->normal(reinterpret_cast<float*>(r.pointer), n, float(d.params[0]), float(d.params[1]), ctx.stream);
-        else if (lognormal)
-            m_generator->logNormal(reinterpret_cast<double*>(r.pointer), n, d.params[0], d.params[1], ctx.stream);
-        else
-            m_generator->normal(reinterpret_cast<double*>(r.pointer), n, d.params[0], d.params[1], ctx.stream);
-    } else {
-        if (f32)
-            m_generator->uniform(reinterpret_cast<float*>(r.pointer), n, ctx.stream);
-        else
-            m_generator->uniform(reinterpret_cast<double*>(r.pointer), n, ctx.stream);
+    draw();
+    if (d.distribution == "uniform") {
         // cuRAND's (0, 1] becomes [low, high): high - (high - low) * u.
         if (!ctx.arrays)
             throwUsage("RandomStage", "no array runtime");

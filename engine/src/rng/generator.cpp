@@ -57,6 +57,13 @@ bool supportsOffset(GeneratorType type) noexcept
     return type != GeneratorType::Mtgp32 && type != GeneratorType::Mt19937;
 }
 
+bool seekingIsExact(GeneratorType type, bool pairwise) noexcept
+{
+    if (!supportsOffset(type))
+        return false;
+    return !(pairwise && (type == GeneratorType::Xorwow || type == GeneratorType::Mrg32k3a));
+}
+
 std::string_view curandStatusName(curandStatus_t status) noexcept
 {
     switch (status) {
@@ -145,10 +152,20 @@ std::uint64_t Generator::philoxBlocks(std::size_t n, bool doubles) noexcept
     return (std::uint64_t(n) + v - 1) / v;
 }
 
+void Generator::seekDrawn(std::uint64_t values)
+{
+    if (!supportsOffset(m_type))
+        throwUsage("ks::rng::Generator::seekDrawn", std::string(generatorName(m_type)) + " has no offset to seek");
+    checkCurand(curandSetGeneratorOffset(get(), (isQuasiRandom(m_type) ? m_seed : 0) + values),
+                "curandSetGeneratorOffset");
+    m_drawn = values;
+}
+
 void Generator::reseed(std::uint64_t seed)
 {
     m_seed = seed;
     m_block = 0;
+    m_drawn = 0;
     if (isQuasiRandom(m_type)) {
         checkCurand(curandSetGeneratorOffset(get(), seed), "curandSetGeneratorOffset");
     } else {
@@ -190,6 +207,7 @@ void Generator::uniform(float* out, std::size_t n, CUstream stream)
     }
     bindStream(stream);
     checkCurand(curandGenerateUniform(get(), out, n), "curandGenerateUniform");
+    m_drawn += n;
 }
 
 void Generator::uniform(double* out, std::size_t n, CUstream stream)
@@ -203,6 +221,7 @@ void Generator::uniform(double* out, std::size_t n, CUstream stream)
     }
     bindStream(stream);
     checkCurand(curandGenerateUniformDouble(get(), out, n), "curandGenerateUniformDouble");
+    m_drawn += n;
 }
 
 void Generator::bits(std::uint32_t* out, std::size_t n, CUstream stream)
@@ -218,6 +237,7 @@ void Generator::bits(std::uint32_t* out, std::size_t n, CUstream stream)
     }
     bindStream(stream);
     checkCurand(curandGenerate(get(), reinterpret_cast<unsigned int*>(out), n), "curandGenerate");
+    m_drawn += n;
 }
 
 void Generator::bits(std::uint64_t* out, std::size_t n, CUstream stream)
@@ -230,6 +250,7 @@ void Generator::bits(std::uint64_t* out, std::size_t n, CUstream stream)
     bindStream(stream);
     checkCurand(curandGenerateLongLong(get(), reinterpret_cast<unsigned long long*>(out), n),
                 "curandGenerateLongLong");
+    m_drawn += n;
 }
 
 // Pseudo-random normals come in pairs at pair-aligned addresses. The pair-aligned even body goes
@@ -243,18 +264,22 @@ void Generator::pairwise(T* out, std::size_t n, CUstream stream, Generate genera
     bindStream(stream);
     if (isQuasiRandom(m_type)) {
         generate(out, n); // inverse-CDF: no pairing
+        m_drawn += n;
         return;
     }
     const std::size_t head = alignedTo(out, 2 * sizeof(T)) ? 0 : 1;
     const std::size_t body = (n - head) & ~std::size_t(1);
     const std::size_t tail = n - head - body;
-    if (body)
+    if (body) {
         generate(out + head, body);
+        m_drawn += body;
+    }
     if (head || tail) {
         if (m_scratch.empty())
             m_scratch = cuda::DeviceMemory(4 * sizeof(double));
         T* scratch = m_scratch.as<T>();
         generate(scratch, 4);
+        m_drawn += 4;
         if (head)
             KS_CU(cuMemcpyDtoDAsync, reinterpret_cast<CUdeviceptr>(out), m_scratch.get(), sizeof(T), stream);
         if (tail)
@@ -320,6 +345,7 @@ void Generator::poisson(std::uint32_t* out, std::size_t n, double lambda, CUstre
     bindStream(stream);
     checkCurand(curandGeneratePoisson(get(), reinterpret_cast<unsigned int*>(out), n, lambda),
                 "curandGeneratePoisson");
+    m_drawn += n;
 }
 
 } // namespace ks::rng

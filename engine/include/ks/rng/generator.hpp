@@ -69,6 +69,13 @@ bool hasNativeBits64(GeneratorType type) noexcept; // Sobol64 variants: bits com
 // (MTGP32, MT19937), which answer CURAND_STATUS_TYPE_ERROR; their seed alone restarts them.
 bool supportsOffset(GeneratorType type) noexcept;
 
+// Whether seeking a host generator of `type` to what earlier fills drew (Generator::seekDrawn)
+// continues exactly as those fills would have. Measured on an H100 (CUDA 13.0, driver 580): exact
+// for uniform and poisson fills of every type with an offset and for Philox's and Sobol32's normal
+// and log-normal fills; not for XORWOW's and MRG32k3a's normal and log-normal fills (`pairwise`),
+// whose numbers after a seek differ from an uninterrupted run's.
+bool seekingIsExact(GeneratorType type, bool pairwise) noexcept;
+
 // "CURAND_STATUS_LENGTH_NOT_MULTIPLE"
 std::string_view curandStatusName(curandStatus_t status) noexcept;
 // Throws ks::Error (Curand) naming `call` when `status` is not success.
@@ -113,6 +120,14 @@ public:
     // The Philox blocks one kernel-path uniform, normal or log-normal fill of `n` elements takes
     // (ceil(n / 4) for floats, ceil(n / 2) for doubles).
     static std::uint64_t philoxBlocks(std::size_t n, bool doubles) noexcept;
+    // cuRAND's host generator (every fill but the kernel path's uniform, normal, log-normal and
+    // bits; poisson always): how many values the fills asked cuRAND for since the last (re)seed,
+    // and a jump to the position those many values leave (curandSetGeneratorOffset; the Sobol
+    // family counts from its seed). A resumed run seeks to what F fills drew to draw what the
+    // (F+1)-th fill of an uninterrupted run draws. seekDrawn throws ks::Error (Usage) for the
+    // Mersenne twisters (no offset) and leaves the kernel path's block position alone.
+    std::uint64_t drawn() const noexcept { return m_drawn; }
+    void seekDrawn(std::uint64_t values);
 
     // Uniform in (0, 1] (cuRAND's convention; see rand() in ks/rng/fill.hpp for [0, 1)).
     void uniform(float* out, std::size_t n, CUstream stream);
@@ -142,6 +157,7 @@ private:
     FillPath m_path = FillPath::Kernels;
     std::uint64_t m_seed = 0;
     std::uint64_t m_block = 0; // kernel path: next Philox block
+    std::uint64_t m_drawn = 0; // host path: values asked of cuRAND since the last (re)seed
     unsigned m_smCount = 0;    // kernel path: the SM count of the device it was made on (sizes the fills' grids)
     CUstream m_stream = nullptr;
     bool m_streamBound = false;

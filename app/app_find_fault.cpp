@@ -8,6 +8,7 @@
 // time step; input the user gave while the project ran (mouse, viewport size) is not replayed.
 #include "app.hpp"
 
+#include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/file_watcher.hpp"
 
@@ -20,9 +21,12 @@ namespace {
 
 bool writeText(const std::filesystem::path& file, const std::string& text)
 {
-    std::ofstream out(file, std::ios::binary);
-    out << text;
-    return bool(out);
+    try {
+        paths::writeFileAtomically(file, text);
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
 }
 
 } // namespace

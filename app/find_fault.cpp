@@ -1,5 +1,7 @@
 #include "find_fault.hpp"
 
+#include "ks/core/atomic_file.hpp"
+#include "ks/core/error.hpp"
 #include "ks/proc/child_process.hpp"
 
 #include <cstdlib>
@@ -86,9 +88,12 @@ std::optional<CheckedReport> readCheckedReport(const std::filesystem::path& file
 
 bool writeCheckedReport(const std::filesystem::path& file, const CheckedReport& report)
 {
-    std::ofstream out(file);
-    out << nlohmann::json(report).dump(2) << "\n";
-    return bool(out);
+    try {
+        paths::writeFileAtomically(file, nlohmann::json(report).dump(2) + "\n");
+        return true;
+    } catch (const Error&) {
+        return false;
+    }
 }
 
 std::filesystem::path kernelscopeExecutable()

@@ -1,6 +1,7 @@
 // kernelscope --headless --project P and kernelscope --validate P.
 #include "platforms.hpp"
 
+#include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/cuda/context.hpp"
@@ -250,13 +251,15 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
     auto writeTimings = [&](const scene::FailedFrame* failed) {
         if (options.timings.empty())
             return true;
-        std::ofstream out(options.timings);
+        std::string text;
         {
             std::lock_guard lock(timelineMutex);
-            out << scene::timingsJson(pipe.project(), timeline, device, failed);
+            text = scene::timingsJson(pipe.project(), timeline, device, failed);
         }
-        if (!out) {
-            std::fprintf(stderr, "kernelscope: error: cannot write %s\n", options.timings.string().c_str());
+        try {
+            paths::writeFileAtomically(options.timings, text);
+        } catch (const Error& e) {
+            std::fprintf(stderr, "kernelscope: error: cannot write the timings: %s\n", e.what());
             return false;
         }
         std::printf("kernelscope: wrote timings of %zu finished frames to %s%s\n", timeline.size(),

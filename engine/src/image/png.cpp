@@ -1,5 +1,6 @@
 #include "ks/image/png.hpp"
 
+#include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
 
 #include <stb_image.h>
@@ -8,6 +9,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 
 namespace ks::image {
 
@@ -16,9 +18,16 @@ void writePng(const std::filesystem::path& path, const Rgba8Image& image)
     if (image.width <= 0 || image.height <= 0 || image.pixels.size() != std::size_t(image.width) * image.height * 4)
         throwUsage("writePng", "image of " + std::to_string(image.width) + "x" + std::to_string(image.height) +
                                    " has " + std::to_string(image.pixels.size()) + " bytes");
-    if (!stbi_write_png(path.c_str(), image.width, image.height, 4, image.pixels.data(), image.width * 4))
-        throw Error(ErrorDomain::System, "stbi_write_png", errno, "", path.string() + ": cannot write (" +
-                                                                           std::strerror(errno) + ")");
+    // Encoded in memory, then written and renamed into place (paths::writeFileAtomically): every
+    // write is checked (stbi_write_png to a file ignores a failed fwrite, so a full disk left a
+    // truncated PNG that was reported written) and a failed write leaves no partial file.
+    std::string bytes;
+    const auto append = [](void* context, void* data, int size) {
+        static_cast<std::string*>(context)->append(static_cast<const char*>(data), std::size_t(size));
+    };
+    if (!stbi_write_png_to_func(append, &bytes, image.width, image.height, 4, image.pixels.data(), image.width * 4))
+        throw Error(ErrorDomain::System, "stbi_write_png_to_func", 0, "", path.string() + ": cannot encode the PNG");
+    paths::writeFileAtomically(path, bytes);
 }
 
 Rgba8Image readPng(const std::filesystem::path& path)

@@ -1,5 +1,6 @@
 #include "ks/io/npy.hpp"
 
+#include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
 
 #include <cerrno>
@@ -27,14 +28,8 @@ std::string npyHeader(const std::string& descr, const std::vector<std::int64_t>&
 void writeNpy(const std::filesystem::path& path, const std::string& descr, const std::vector<std::int64_t>& shape,
               const void* data, std::size_t bytes)
 {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
     const std::string header = npyHeader(descr, shape);
-    out.write(header.data(), std::streamsize(header.size()));
-    out.write(static_cast<const char*>(data), std::streamsize(bytes));
-    out.close();
-    if (!out)
-        throw Error(ErrorDomain::System, "writeNpy", errno, "", "cannot write " + path.string() + ": " +
-                                                                     std::strerror(errno));
+    paths::writeFileAtomically(path, {header, std::string_view(static_cast<const char*>(data), bytes)});
 }
 
 } // namespace ks::io

@@ -1,5 +1,6 @@
 #include "ks/project/project.hpp"
 
+#include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 
@@ -991,18 +992,7 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
 void saveProject(const Project& project, const fs::path& file)
 {
     const std::string text = serializeProject(project, file);
-    const fs::path tmp = file.string() + ".tmp";
-    {
-        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-        out << text;
-        out.close();
-        if (!out)
-            throw Error(ErrorDomain::System, "saveProject", errno, "", "cannot write " + tmp.string());
-    }
-    std::error_code ec;
-    fs::rename(tmp, file, ec);
-    if (ec)
-        throw Error(ErrorDomain::System, "rename", ec.value(), "", "cannot replace " + file.string() + ": " + ec.message());
+    paths::writeFileAtomically(file, text);
 }
 
 std::optional<std::string> viewInputProblem(ViewKind kind, ViewInput input, const ValueType& element, bool texture,

@@ -217,3 +217,18 @@ TEST(DiagnosticsParser, LocationlessLinesGetTheDefaultFile)
     EXPECT_EQ(formatDiagnostic(d[1]), "main.cu: error: invalid PCH directory: /x");
     EXPECT_EQ(formatDiagnostic(d[2]), "main.cu: warning: ptxas: Double is not supported. Demoting to float");
 }
+
+// NVRTC's own trouble (seen when it had no room: a file size limit), at no line: one error with
+// NVRTC's words, which the compiler then treats as a tool failure (never cached).
+TEST(Diagnostics, NvrtcsOwnCatastropheIsAnErrorAtNoLine)
+{
+    const std::string log = "Catastrophic error: unable to obtain mapped memory\n"
+                            "1 catastrophic error detected in the compilation of \"k.cu\".\n"
+                            "Compilation terminated.\n";
+    const std::vector<Diagnostic> d = parseLog(log, "k.cu");
+    ASSERT_EQ(d.size(), 1u);
+    EXPECT_EQ(d[0].severity, Severity::Error);
+    EXPECT_EQ(d[0].line, 0);
+    EXPECT_EQ(d[0].file, "k.cu");
+    EXPECT_EQ(d[0].message, "unable to obtain mapped memory");
+}

@@ -261,6 +261,25 @@ bool stripPchMessages(std::string& log)
     return used;
 }
 
+// Whether NVRTC's log has a catastrophic error at no line of any file: NVRTC's own trouble
+// ("Catastrophic error: unable to obtain mapped memory"), not the user's ("k.cu(3): catastrophic
+// error: cannot open source file ...", which has its line).
+bool hasLocationlessCatastrophe(std::string_view log)
+{
+    for (std::size_t start = 0; start < log.size();) {
+        std::size_t end = log.find('\n', start);
+        if (end == std::string_view::npos)
+            end = log.size();
+        std::string_view line = log.substr(start, end - start);
+        if (line.rfind("nvrtc: ", 0) == 0)
+            line.remove_prefix(7);
+        if (line.rfind("Catastrophic error:", 0) == 0 || line.rfind("catastrophic error:", 0) == 0)
+            return true;
+        start = end + 1;
+    }
+    return false;
+}
+
 Diagnostic toolDiagnostic(const std::string& fileName, std::string message)
 {
     Diagnostic d;
@@ -391,6 +410,13 @@ CompileResult compileOnce(const std::string& source, const std::string& fileName
                                               ? lowered
                                               : "");
         }
+    } else if (compiled == NVRTC_ERROR_COMPILATION && hasLocationlessCatastrophe(result.log)) {
+        // NVRTC could not do its work ("Catastrophic error: unable to obtain mapped memory" when
+        // memory or temporary space runs out): nothing about the user's code, so never cached.
+        result.toolFailure = true;
+        result.diagnostics.push_back(toolDiagnostic(
+            fileName, "NVRTC could not compile for want of a resource (memory, temporary space or a file size "
+                      "limit), not because of the code; it will be compiled again"));
     } else if (compiled != NVRTC_ERROR_COMPILATION) {
         // NVRTC itself failed (bad option, out of memory): report it as a diagnostic too, so the
         // user sees it in the same place, and keep the result a value.

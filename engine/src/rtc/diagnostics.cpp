@@ -76,9 +76,10 @@ std::vector<Diagnostic> parseLog(std::string_view log, std::string_view defaultF
     // "file(12): remark #20200-D: msg".
     static const std::regex located(
         R"(^(.*)\((\d+)\): (catastrophic error|error|warning|remark|note)( #[0-9A-Za-z-]+)?: (.*)$)");
-    // Location-less: "error: msg", "Command-line error: msg", "nvrtc: error: msg".
+    // Location-less: "error: msg", "Command-line error: msg", "nvrtc: error: msg", and NVRTC's own
+    // troubles, "Catastrophic error: unable to obtain mapped memory" (seen with a file size limit).
     static const std::regex bare(
-        R"(^(?:nvrtc: |Command-line )?(catastrophic error|error|warning|remark|note)( #[0-9A-Za-z-]+)?: (.*)$)");
+        R"(^(?:nvrtc: |Command-line )?([Cc]atastrophic error|error|warning|remark|note)( #[0-9A-Za-z-]+)?: (.*)$)");
     // ptxas: "ptxas fatal   : msg", "ptxas error   : msg", "ptxas warning : msg" and
     // "ptxas application ptx input, line 27; error   : msg".
     static const std::regex ptxas(R"(^ptxas(?: application ptx input, line (\d+);)? *(fatal|error|warning) *: (.*)$)");

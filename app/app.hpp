@@ -118,7 +118,8 @@ private:
     log::Sink m_previousSink;
 };
 
-// Recently opened projects ($XDG_CONFIG_HOME/kernelscope/recent_projects), newest first.
+// Recently opened projects ($XDG_STATE_HOME/kernelscope/recent_projects, else
+// ~/.local/state/kernelscope/recent_projects), newest first.
 std::vector<std::filesystem::path> loadRecentProjects();
 
 // Loads the UI font (options.font, else DejaVu Sans if installed, else ImGui's built-in font) and

@@ -2,12 +2,16 @@
 #include "app.hpp"
 #include "teach_support.hpp"
 
+#include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
 #include "ks/pipeline/check.hpp"
+#include "ks/project/recovery_store.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 #include <fstream>
+#include <utility>
 
 namespace ks::app {
 
@@ -36,12 +40,12 @@ void PipelineHistory::push(const pipeline::FrameTimings& t)
 
 namespace {
 
+// The recently opened projects are history, which the XDG base directory rules put in the state
+// folder ($XDG_STATE_HOME, else ~/.local/state), next to the unsaved-edit recovery.
 fs::path recentFile()
 {
-    const char* xdg = std::getenv("XDG_CONFIG_HOME");
-    const char* home = std::getenv("HOME");
-    const fs::path base = xdg && *xdg ? fs::path(xdg) : home ? fs::path(home) / ".config" : fs::path();
-    return base.empty() ? fs::path() : base / "kernelscope" / "recent_projects";
+    const fs::path recovery = project::RecoveryStore::defaultDirectory();
+    return recovery.parent_path() / "recent_projects";
 }
 
 void saveRecent(const std::vector<fs::path>& recent)
@@ -51,9 +55,16 @@ void saveRecent(const std::vector<fs::path>& recent)
         return;
     std::error_code ec;
     fs::create_directories(f.parent_path(), ec);
-    std::ofstream out(f);
+    std::string text;
     for (const fs::path& p : recent)
-        out << p.string() << "\n";
+        text += p.string() + "\n";
+    try {
+        paths::writeFileAtomically(f, text);
+    } catch (const Error& e) {
+        static bool warned = false; // once: the list lives on in memory
+        if (!std::exchange(warned, true))
+            log::warning(std::string("cannot keep the list of recent projects: ") + e.what());
+    }
 }
 
 void remember(std::vector<fs::path>& recent, const fs::path& file)

@@ -226,6 +226,10 @@ ParseOutcome parseOptions(int argc, char** argv)
             }
         }
         o.ui = o.ui || o.overlayMode >= 0 || o.timeline || o.inspect || !o.layout.empty();
+        if ((!o.dumps.empty() || !o.timings.empty()) && o.ui)
+            throw CLI::ValidationError("--dump/--timings", "are for headless project runs without the panels; "
+                                                           "--ui, --layout, --overlay, --timeline and --inspect open "
+                                                           "the app, which writes neither");
         if (o.findFaults && (o.project.empty() || o.checkedFrame >= 0))
             throw CLI::ValidationError("--find-faults", "needs --project (and is not for a checked re-run)");
         if (o.checkedFrame >= 0 && (o.project.empty() || o.checkedStage.empty() || o.checkedReport.empty()))

@@ -85,3 +85,10 @@ TEST(BadCommandLine, GoodValuesStillPass)
     EXPECT_EQ(outcome.options->width, 640);
     EXPECT_EQ(outcome.options->blockX, 32);
 }
+
+TEST(BadCommandLine, TimingsAndDumpsAreNotSilentlyDroppedByTheWholeApp)
+{
+    expectRefused({"--headless", "--project", "p.json", "--timings", "t.json", "--ui"}, "are for headless project runs");
+    expectRefused({"--headless", "--project", "p.json", "--dump", "a=a.npy", "--layout", "classroom"},
+                  "are for headless project runs");
+}

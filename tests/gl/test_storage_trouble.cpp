@@ -1,0 +1,202 @@
+// The app, headless, when the disk is full or its own folders are not what they should be
+// (issue 16, "bad input everywhere"): a clear message, the documented exit code, nothing half
+// written and nothing wrong kept for later.
+// - A full disk: the app runs with a file size limit (RLIMIT_FSIZE, SIGXFSZ ignored), so every
+//   write past the limit fails as on a full disk (EFBIG where a full disk says ENOSPC).
+// - The cache and state folders replaced by files.
+// Runs the app binary (test::appBinary()) on Mesa's software GL; no CUDA needed.
+#include "test_support.hpp"
+
+#include "ks/core/paths.hpp"
+#include "ks/proc/child_process.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace fs = std::filesystem;
+using namespace std::chrono_literals;
+
+namespace {
+
+// The demo built ("compiled; not running: CUDA is unavailable" here, "running" on a GPU).
+bool demoBuilt(const std::string& output)
+{
+    return output.find("demo: compiled") != std::string::npos || output.find("demo: running") != std::string::npos;
+}
+
+struct AppRun {
+    int code = -1;
+    std::string output;
+};
+
+// `env` and the app with `args`, under a file size limit of `limitKiB` (0: none; bash's ulimit -f
+// counts KiB, a POSIX sh's 512-byte blocks); the output goes through a pipe to a file outside the
+// limit.
+AppRun runApp(const std::vector<std::string>& args, const std::string& env, int limitKiB, const fs::path& dir,
+              const std::string& prefix = "")
+{
+    std::string app = "'" + ks::test::appBinary().string() + "'";
+    for (const std::string& a : args)
+        app += " '" + a + "'";
+    const std::string limit = limitKiB > 0 ? "trap '' XFSZ; ulimit -f " + std::to_string(limitKiB) + "; " : "";
+    const fs::path out = dir / "output.txt";
+    const std::string command = "( " + prefix + limit + "exec env " + env + " " + app + " 2>&1; ); echo \"exit=$?\"";
+    ks::proc::ChildProcess child =
+        ks::proc::ChildProcess::spawn({"/bin/bash", {"-c", "(" + command + ") | cat > '" + out.string() + "'"}, {}, -1});
+    AppRun r;
+    if (!child.wait(180s)) {
+        child.kill();
+        r.output = "(did not end within 180 s)";
+        return r;
+    }
+    r.output = ks::paths::readTextFile(out);
+    const auto at = r.output.rfind("exit=");
+    if (at != std::string::npos)
+        r.code = std::stoi(r.output.substr(at + 5));
+    return r;
+}
+
+// Every file under `dir` (recursively) whose name matches `ending`.
+std::vector<fs::path> filesEndingIn(const fs::path& dir, const std::string& ending)
+{
+    std::vector<fs::path> found;
+    std::error_code ec;
+    for (auto it = fs::recursive_directory_iterator(dir, ec); !ec && it != fs::recursive_directory_iterator(); it.increment(ec))
+        if (it->is_regular_file() && it->path().string().ends_with(ending))
+            found.push_back(it->path());
+    return found;
+}
+
+#define KS_REQUIRE_APP_BINARY()                                                                            \
+    do {                                                                                                   \
+        if (!fs::exists(ks::test::appBinary()))                                                            \
+            GTEST_SKIP() << "no app binary at " << ks::test::appBinary() << " (set KS_KERNELSCOPE)";       \
+    } while (0)
+
+} // namespace
+
+TEST(StorageTrouble, AFullDiskFailsTheScreenshotAndLeavesNoPartOfIt)
+{
+    KS_REQUIRE_APP_BINARY();
+    ks::test::TempDir dir;
+    const fs::path shot = dir.path() / "shots" / "window.png";
+    fs::create_directories(shot.parent_path());
+    // 8 KiB: an 800x500 screenshot of the panels does not fit (the demo may not even build: NVRTC
+    // needs room too, which the next test is about).
+    const AppRun r = runApp({"--headless", "--data-dir", ks::test::sourceDir().string(), "--frames", "3", "--size",
+                          "800x500", "--screenshot", shot.string()},
+                         "XDG_CACHE_HOME=" + (dir.path() / "cache").string(), 8, dir.path());
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find(shot.string() + ": File too large"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("wrote screenshot"), std::string::npos) << "a failed write was reported written:\n" << r.output;
+    EXPECT_TRUE(fs::is_empty(shot.parent_path())) << "a partial screenshot or its temporary file was left behind";
+
+    // The same without the limit: written.
+    const AppRun ok = runApp({"--headless", "--data-dir", ks::test::sourceDir().string(), "--frames", "3", "--size",
+                           "800x500", "--screenshot", shot.string()},
+                          "XDG_CACHE_HOME=" + (dir.path() / "cache").string(), 0, dir.path());
+    EXPECT_EQ(ok.code, 0) << ok.output;
+    EXPECT_TRUE(fs::exists(shot)) << ok.output;
+}
+
+// NVRTC itself needs room to work: without it, it fails with "Catastrophic error: unable to obtain
+// mapped memory". That says nothing about the kernel, so the compile cache must not keep it as the
+// kernel's result: once there is room again, the kernel compiles.
+TEST(StorageTrouble, NvrtcOutOfRoomIsNotKeptAsTheKernelsResult)
+{
+    KS_REQUIRE_APP_BINARY();
+    ks::test::TempDir dir;
+    const std::string env = "XDG_CACHE_HOME=" + (dir.path() / "cache").string();
+    const std::vector<std::string> args = {"--headless", "--data-dir", ks::test::sourceDir().string(), "--frames", "3",
+                                           "--size", "320x200"};
+    const AppRun starved = runApp(args, env, 1, dir.path());
+    EXPECT_EQ(starved.code, 0) << "the app stays up: " << starved.output;
+    // NVRTC did run out of room (else this test tests nothing); its failure fits in 1 KiB, so a
+    // cache that kept it could have.
+    ASSERT_NE(starved.output.find("did not compile"), std::string::npos) << starved.output;
+    for (const fs::path& entry : filesEndingIn(dir.path() / "cache", ".ksc")) {
+        const std::string bytes = ks::paths::readFile(entry, 64 << 20);
+        EXPECT_EQ(bytes.find("atastrophic error"), std::string::npos)
+            << entry << " keeps NVRTC's want of room as the kernel's result";
+    }
+    const AppRun roomy = runApp(args, env, 0, dir.path());
+    EXPECT_EQ(roomy.code, 0) << roomy.output;
+    EXPECT_TRUE(demoBuilt(roomy.output)) << roomy.output;
+    EXPECT_EQ(roomy.output.find("did not compile"), std::string::npos) << roomy.output;
+}
+
+// The cache and state folders replaced by files: the app warns once for each, keeps compiled
+// results and the recent projects in memory, and runs (the whole app on a project: the demo kernel
+// and the project's kernels build, the project is remembered as recent).
+TEST(StorageTrouble, CacheAndStateFoldersThatAreFilesOnlyCostTheCache)
+{
+    KS_REQUIRE_APP_BINARY();
+    ks::test::TempDir dir;
+    const fs::path cacheFile = dir.write("cache-is-a-file", "not a folder\n");
+    const fs::path stateFile = dir.write("state-is-a-file", "not a folder\n");
+    const AppRun r = runApp({"--headless", "--data-dir", ks::test::sourceDir().string(), "--project",
+                             (ks::test::sourceDir() / "tests" / "projects" / "soak" / "soak.json").string(), "--layout",
+                             "standard", "--frames", "3", "--size", "320x200", "--screenshot",
+                             (dir.path() / "shot.png").string()},
+                            "XDG_CACHE_HOME=" + cacheFile.string() + " XDG_STATE_HOME=" + stateFile.string(), 0, dir.path());
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("cannot keep the list of recent projects"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("compile cache: cannot store entries in " + cacheFile.string()), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("results are kept in memory only"), std::string::npos) << r.output;
+    EXPECT_TRUE(fs::exists(dir.path() / "shot.png")) << r.output;
+    EXPECT_EQ(ks::paths::readTextFile(cacheFile), "not a folder\n");
+    EXPECT_EQ(ks::paths::readTextFile(stateFile), "not a folder\n");
+}
+
+// A project cannot make Kernelscope write anywhere but the paths named on the command line and its
+// own cache and state folders: the whole app (--layout: panels, editor, views) on the soak project
+// (every stage kind and view kind), with its home, XDG folders, temp folder and working folder all
+// fresh, leaves the project's folder as it was, the working and temp folders empty, and files only
+// in cache/, state/ and the named screenshot.
+// (On a GPU host the CUDA driver's own JIT cache, $HOME/.nv/ComputeCache, is the driver's.)
+TEST(StorageTrouble, ARunWritesOnlyWhereItWasToldAndItsOwnFolders)
+{
+    KS_REQUIRE_APP_BINARY();
+    ks::test::TempDir dir;
+    const fs::path root = dir.path() / "root";
+    for (const char* d : {"home", "cache", "state", "config", "tmp", "cwd", "out", "project"})
+        fs::create_directories(root / d);
+    for (const char* f : {"soak.json", "soak.cu"})
+        fs::copy_file(ks::test::sourceDir() / "tests" / "projects" / "soak" / f, root / "project" / f);
+    auto listing = [](const fs::path& d) {
+        std::vector<std::pair<std::string, std::string>> files; // relative path, content
+        for (const auto& e : fs::recursive_directory_iterator(d))
+            files.emplace_back(fs::relative(e.path(), d).string(),
+                               e.is_regular_file() ? ks::paths::readFile(e.path(), 64 << 20) : std::string("(folder)"));
+        std::sort(files.begin(), files.end());
+        return files;
+    };
+    const auto projectBefore = listing(root / "project");
+    const std::string env = "HOME=" + (root / "home").string() + " XDG_CACHE_HOME=" + (root / "cache").string() +
+                            " XDG_STATE_HOME=" + (root / "state").string() + " XDG_CONFIG_HOME=" +
+                            (root / "config").string() + " TMPDIR=" + (root / "tmp").string();
+    const std::string run = "cd '" + (root / "cwd").string() + "' && ";
+    const AppRun r = runApp({"--headless", "--data-dir", ks::test::sourceDir().string(), "--project",
+                             (root / "project" / "soak.json").string(), "--frames", "5", "--size", "480x270",
+                             "--layout", "standard", "--screenshot", (root / "out" / "shot.png").string()},
+                            env, 0, dir.path(), run);
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_EQ(listing(root / "project"), projectBefore) << "the project's folder changed";
+    EXPECT_TRUE(fs::is_empty(root / "cwd")) << "something was written in the working folder";
+    EXPECT_TRUE(fs::is_empty(root / "tmp")) << "something was left in the temp folder";
+    EXPECT_TRUE(fs::is_empty(root / "config")) << "something was written in the config folder";
+    std::vector<std::string> outputs;
+    for (const auto& e : fs::directory_iterator(root / "out"))
+        outputs.push_back(e.path().filename().string());
+    std::sort(outputs.begin(), outputs.end());
+    EXPECT_EQ(outputs, std::vector<std::string>{"shot.png"});
+    for (const auto& e : fs::recursive_directory_iterator(root / "home")) {
+        const std::string rel = fs::relative(e.path(), root / "home").string();
+        EXPECT_TRUE(rel == ".nv" || rel.starts_with(".nv/ComputeCache")) << "written in the home folder: " << rel;
+    }
+}

@@ -6,8 +6,11 @@
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
 #include "ks/teach/launch_analysis.hpp"
+#include "ks/teach/overlay.hpp"
 
 #include <algorithm>
+#include <functional>
+#include <iterator>
 
 namespace ks::app {
 
@@ -18,9 +21,11 @@ std::string captureKey(const pipeline::Pipeline& p, int stage, const std::string
 {
     const auto& k = static_cast<const pipeline::KernelStage&>(p.stage(std::size_t(stage)));
     const cuda::LaunchConfig c = k.launchConfig(p.resources());
-    char text[200];
-    std::snprintf(text, sizeof text, "%d|%u,%u,%u|%u,%u,%u|%u|%p|", stage, c.grid.x, c.grid.y, c.grid.z, c.block.x,
-                  c.block.y, c.block.z, c.sharedBytes, static_cast<const void*>(k.function()));
+    // The running build and the text the variant is made from: an edit records again.
+    char text[240];
+    std::snprintf(text, sizeof text, "%d|%u,%u,%u|%u,%u,%u|%u|%llu|%zx|", stage, c.grid.x, c.grid.y, c.grid.z,
+                  c.block.x, c.block.y, c.block.z, c.sharedBytes, (unsigned long long)k.buildSerial(),
+                  std::hash<std::string>{}(k.sourceText()));
     return text + output;
 }
 
@@ -158,6 +163,8 @@ void App::applyTeachCommands(TeachCommands& c)
         t.layout = *c.layout;
         ++t.layoutGeneration;
     }
+    if (c.overlayMode)
+        t.overlayMode = std::clamp(*c.overlayMode, -1, int(std::size(teach::kOverlayModes)) - 1);
     if (!s.project.session)
         return;
     pipeline::Pipeline& p = s.project.session->pipeline();

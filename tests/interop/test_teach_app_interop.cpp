@@ -3,6 +3,8 @@
 // "once" stage from its initial data); "suggest" asks the driver; the overlay records who wrote
 // each element and the inspector reads every resource there; the timeline records every block.
 #include "app.hpp"
+#include "ks/core/file_watcher.hpp"
+#include "ks/core/paths.hpp"
 #include "options.hpp"
 #include "platform/platforms.hpp"
 #include "teach_support.hpp"
@@ -119,6 +121,24 @@ TEST_F(TeachAppInterop, InspectorAndTimeline)
     ASSERT_EQ(t->timeline.blocks.size(), 1u);
     EXPECT_GE(t->timeline.blocks[0].endNs, t->timeline.blocks[0].startNs);
     EXPECT_TRUE(t->model.problems.empty());
+}
+
+// An edit of the kernel records the overlay again (the recording is of the build that runs now):
+// the key of a recording once held the address of the stage's function member, which no rebuild
+// changes, so the overlay kept showing the first build's threads.
+TEST_F(TeachAppInterop, OverlayRecordsAgainAfterAnEdit)
+{
+    ASSERT_TRUE(state().project.session);
+    const std::int64_t first = state().teach.overlayFrame;
+    ASSERT_GE(first, 0) << "no overlay recorded: " << state().teach.error;
+    const std::filesystem::path file =
+        state().project.session->pipeline().project().resolve(stage().file);
+    const std::string text = ks::paths::readTextFile(file) + "\n// edited by OverlayRecordsAgainAfterAnEdit\n";
+    ASSERT_TRUE(app().editDocument(ks::FileWatcher::normalize(file), text));
+    ASSERT_TRUE(app().settleBuilds(std::chrono::seconds(60)));
+    frames(3);
+    EXPECT_TRUE(state().teach.error.empty()) << state().teach.error;
+    EXPECT_GT(state().teach.overlayFrame, first) << "the overlay still shows the recording of the build before the edit";
 }
 
 } // namespace

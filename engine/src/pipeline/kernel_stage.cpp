@@ -103,6 +103,7 @@ bool KernelStage::adopt(std::shared_ptr<const rtc::CompileResult> result)
         m_module = std::move(module);
         m_runningBuild = std::move(result);
         m_status = "running";
+        ++m_builds;
         return true;
     } catch (const Error& e) {
         m_status = std::string("load failed (") + e.what() + ")" +

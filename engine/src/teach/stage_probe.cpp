@@ -80,6 +80,11 @@ std::shared_ptr<const StageProbe::Built> StageProbe::build(const pipeline::Pipel
     built->checkedKinds = b.variant.checkedKinds;
     built->definition = b.variant.kernel;
     m_built[key] = built;
+    m_builtOrder.push_back(key);
+    while (m_builtOrder.size() > kKeptVariants) { // a run it was handed keeps its own reference
+        m_built.erase(m_builtOrder.front());
+        m_builtOrder.pop_front();
+    }
     return built;
 }
 
@@ -203,6 +208,7 @@ const ProbeCapture* StageProbe::latest(VariantKind kind) const
 void StageProbe::reset()
 {
     m_built.clear();
+    m_builtOrder.clear();
     m_who.reset();
     m_timeline.reset();
     m_checked.reset();

@@ -49,6 +49,9 @@ public:
     const rtc::CompileResult* lastBuild() const { return m_lastBuild.get(); }
     const KernelSignature* signature() const { return m_signature ? &*m_signature : nullptr; }
     const cuda::Function* function() const { return m_function.empty() ? nullptr : &m_function; }
+    // How many builds this stage has adopted: changes with every new running module (function()
+    // points at the same member whatever module runs, so it cannot tell builds apart).
+    std::uint64_t buildSerial() const noexcept { return m_builds; }
 
     cuda::LaunchConfig launchConfig(const ResourceSet& resources) const;
     // The launch's arguments for this frame, packed as run() passes them (resources mapped).
@@ -70,6 +73,7 @@ private:
     cuda::Function m_function;
     std::string m_status = "not built";
     std::string m_sourceText;
+    std::uint64_t m_builds = 0;
 };
 
 // Copies a buffer into a buffer, or a texture into a texture, of the same size in bytes.

@@ -18,6 +18,7 @@
 #include "ks/teach/variant_runner.hpp"
 
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <optional>
@@ -95,7 +96,11 @@ private:
     void run(const Built& built, const pipeline::KernelStage& stage, pipeline::FrameContext& ctx, ProbeCapture capture);
 
     rtc::CompileCache* m_cache = nullptr;
-    std::map<std::string, std::shared_ptr<const Built>> m_built; // by variant kind, output and source key
+    // Loaded variants by variant kind, output and source key; the kKeptVariants newest (each holds
+    // a module on the device: a variant of every edit would pile up over a session).
+    static constexpr std::size_t kKeptVariants = 8;
+    std::map<std::string, std::shared_ptr<const Built>> m_built;
+    std::deque<std::string> m_builtOrder; // oldest first
     std::optional<ProbeCapture> m_who, m_timeline, m_checked;
     std::string m_error;
     std::uint64_t m_serial = 0;

@@ -1,13 +1,15 @@
 // ks_bench_soak: the whole app, headless, for many frames on a project with every stage kind and
 // every view kind (tests/projects/soak/soak.json), while its kernel is edited every few frames
 // (each edit a new source, so a real NVRTC compile; every fifth edit broken), the window is resized
-// and the layout switched between standard and classroom. Resident memory, open descriptors,
+// the layout switched between standard and classroom, and the teaching overlay (who wrote each
+// element of the kernel stage's output, recorded by an instrumented variant) switched on and off.
+// Resident memory, open descriptors,
 // threads, GL objects and (with CUDA) device memory are sampled at the start and every
 // --sample-every frames; after the warm-up (the first sample after frame 0) nothing may grow but
 // resident memory, within --rss-slack-mib. docs/hardening.md, "Soak".
 //
 //   ks_bench_soak [--frames N] [--sample-every K] [--edit-every E] [--resize-every R]
-//                 [--layout-every L] [--rss-slack-mib M] [--json FILE]
+//                 [--layout-every L] [--overlay-every O] [--rss-slack-mib M] [--json FILE]
 //
 // Exit 0 when flat, 1 when something grew (named), 2 on bad usage. Runs on Mesa's software GL
 // (no CUDA: the stages are planned and the edits compiled, nothing launches) and on a GPU host.
@@ -26,6 +28,7 @@
 #include <malloc.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -86,10 +89,25 @@ int glObjectCount()
     return n;
 }
 
-long long deviceUsedMiB()
+// Device memory this process uses, as the driver accounts it to the process (nvidia-smi's
+// compute apps; other processes on the GPU do not count), else the device's memory in use
+// (cuMemGetInfo: every process's); -1 without CUDA. `source` says which.
+long long deviceUsedMiB(std::string& source)
 {
     try {
         const auto info = ks::cuda::memoryInfo();
+        if (FILE* smi = ::popen("nvidia-smi --query-compute-apps=pid,used_memory --format=csv,noheader,nounits 2>/dev/null", "r")) {
+            long long pid = 0, mib = 0, mine = -1;
+            while (std::fscanf(smi, " %lld , %lld", &pid, &mib) == 2)
+                if (pid == (long long)::getpid())
+                    mine = mib;
+            ::pclose(smi);
+            if (mine >= 0) {
+                source = "this process (nvidia-smi)";
+                return mine;
+            }
+        }
+        source = "the device, all processes (cuMemGetInfo)";
         return (long long)((info.totalBytes - info.freeBytes) >> 20);
     } catch (const std::exception&) {
         return -1;
@@ -114,7 +132,7 @@ std::string variant(const std::string& source, int edit)
 int main(int argc, char** argv)
 {
     CLI::App cli{"Kernelscope soak: the app headless for many frames with edits, resizes and layout changes"};
-    int frames = 10000, sampleEvery = 1000, editEvery = 10, resizeEvery = 100, layoutEvery = 250;
+    int frames = 10000, sampleEvery = 1000, editEvery = 10, resizeEvery = 100, layoutEvery = 250, overlayEvery = 50;
     double rssSlackMiB = 64;
     std::string json, dataDir;
     cli.add_option("--frames", frames)->check(CLI::Range(1, 10000000));
@@ -122,6 +140,8 @@ int main(int argc, char** argv)
     cli.add_option("--edit-every", editEvery)->check(CLI::Range(1, 10000000));
     cli.add_option("--resize-every", resizeEvery)->check(CLI::Range(1, 10000000));
     cli.add_option("--layout-every", layoutEvery)->check(CLI::Range(1, 10000000));
+    cli.add_option("--overlay-every", overlayEvery, "Switch the who-wrote overlay on or off every O frames")
+        ->check(CLI::Range(1, 10000000));
     cli.add_option("--rss-slack-mib", rssSlackMiB, "Anonymous resident memory growth allowed after the warm-up");
     cli.add_option("--json", json, "Write the samples as JSON");
     cli.add_option("--data-dir", dataDir, "Kernelscope's data root (default: found from the executable)");
@@ -177,6 +197,7 @@ int main(int argc, char** argv)
         auto& app = session.app();
         const auto start = std::chrono::steady_clock::now();
         int edits = 0;
+        std::string deviceSource;
         auto sample = [&](int frame) {
             Sample s;
             s.frame = frame;
@@ -189,7 +210,7 @@ int main(int argc, char** argv)
             s.fds = entries("/proc/self/fd");
             s.threads = entries("/proc/self/task");
             s.glObjects = glObjectCount();
-            s.deviceUsedMiB = deviceUsedMiB();
+            s.deviceUsedMiB = deviceUsedMiB(deviceSource);
             s.builds = edits;
             samples.push_back(s);
             std::printf("frame %6d  %7.1f s  rss %7.1f MiB (anon %7.1f, files %6.1f)  heap %7.1f MiB  fds %3d  threads %3d  "
@@ -201,6 +222,9 @@ int main(int argc, char** argv)
         };
         session.renderFrame();
         sample(0);
+        std::int64_t lastOverlayFrame = app.state().teach.overlayFrame;
+        int overlayRecordings = 0; // overlay images made from a who-wrote recording (0 without CUDA)
+        std::vector<std::string> overlayErrors; // the first few distinct errors of the teaching panels
         for (int f = 1; f <= frames; ++f) {
             if (f % editEvery == 0) {
                 if (!app.editDocument(kernel, variant(source, edits))) {
@@ -218,7 +242,17 @@ int main(int argc, char** argv)
                 session.resize((f / resizeEvery) % 2 ? 1024 : 1280, (f / resizeEvery) % 2 ? 600 : 720);
             if (f % layoutEvery == 0)
                 app.teachCommands().layout = (f / layoutEvery) % 2 ? ks::app::Layout::Classroom : ks::app::Layout::Standard;
+            if (f % overlayEvery == 0)
+                app.teachCommands().overlayMode = (f / overlayEvery) % 2 ? 0 : -1;
             session.renderFrame();
+            const ks::app::TeachState& teach = app.state().teach;
+            if (teach.overlayMode >= 0 && teach.overlayFrame != lastOverlayFrame) {
+                lastOverlayFrame = teach.overlayFrame;
+                ++overlayRecordings;
+            }
+            if (!teach.error.empty() && overlayErrors.size() < 5 &&
+                std::find(overlayErrors.begin(), overlayErrors.end(), teach.error) == overlayErrors.end())
+                overlayErrors.push_back(teach.error);
             if (f % sampleEvery == 0)
                 sample(f);
         }
@@ -238,7 +272,23 @@ int main(int argc, char** argv)
         grew("anonymous resident memory (KiB)", warm.anonKiB, last.anonKiB, (long long)(rssSlackMiB * 1024));
         if (warm.deviceUsedMiB >= 0)
             grew("device memory in use (MiB)", warm.deviceUsedMiB, last.deviceUsedMiB, 0);
-        std::printf("soak: %d frames, %d edits (%d broken), %s\n", frames, edits, edits / 5,
+        if (warm.deviceUsedMiB >= 0) {
+            std::printf("soak: device memory of %s\n", deviceSource.c_str());
+            // With kernels running, switching the overlay on must record (again after each edit).
+            const int onPeriods = frames / overlayEvery / 2;
+            if (onPeriods > 0 && overlayRecordings < std::min(onPeriods, 1 + frames / std::max(editEvery, overlayEvery) / 2)) {
+                std::printf("soak: the overlay recorded %d times in %d periods switched on\n", overlayRecordings, onPeriods);
+                status = 1;
+            }
+        }
+        for (const std::string& e : overlayErrors)
+            std::printf("soak: the teaching panels said: %s\n", e.c_str());
+        if (const auto& session = app.state().project.session)
+            std::printf("soak: the pipeline is at frame %lld%s%s%s\n", (long long)session->pipeline().frameIndex(),
+                        session->pipeline().paused() ? ", paused" : "", session->pipeline().error().empty() ? "" : "; ",
+                        session->pipeline().error().c_str());
+        std::printf("soak: %d frames, %d edits (%d broken), overlay switched %d times (%d overlay images), %s\n",
+                    frames, edits, edits / 5, frames / overlayEvery, overlayRecordings,
                     status == 0 ? "flat after the warm-up" : "GREW");
     }
 

@@ -10,9 +10,12 @@
 #include "test_support.hpp"
 
 #include "supervise/shell_link.hpp"
+#include "supervise/shell_screen.hpp"
 
 #include "ks/cuda/context.hpp"
 #include "ks/cuda/driver.hpp"
+#include "ks/core/sha256.hpp"
+#include "ks/gl/egl_context.hpp"
 #include "ks/proc/child_process.hpp"
 
 #include <gtest/gtest.h>
@@ -22,6 +25,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <set>
 #include <iterator>
 #include <thread>
 #include <unistd.h>
@@ -263,6 +267,54 @@ TEST_P(AppLoopFault, WorkerIsReplacedAndTheProjectComesBack)
 }
 
 INSTANTIATE_TEST_SUITE_P(Each, AppLoopFault, kFaultCases, faultCaseName);
+
+// The window's frames through GPU memory (the worker reads the window into memory CUDA exports, the
+// shell's GL imports it) before a fault and again from the replacement worker: the new worker makes
+// new frame memory, the shell lets the old imports go and takes the new ones, and every frame it
+// copies is, byte for byte, what the worker rendered (the worker's SHA-256 of its own read-back).
+TEST(FaultSuite, FramesComeThroughGpuMemoryBeforeAndAfterARestart)
+{
+    KS_REQUIRE_APP();
+    gl::EglContext egl{gl::EglOptions{}};
+    app::ShellScreen screen;
+    app::ShellLink::Config config = workerConfig("oob_write");
+    config.framesInFlight = 2;
+    config.shellGl = app::ShellScreen::shellGl();
+    ASSERT_TRUE(config.shellGl) << "this process's GL cannot import memory (GL_EXT_memory_object_fd)";
+    app::ShellLink link(config);
+    int before = 0, after = 0;
+    std::set<std::uint64_t> memoriesBefore, memoriesAfter;
+    for (const auto until = std::chrono::steady_clock::now() + 90s; after < 4 && std::chrono::steady_clock::now() < until;) {
+        ASSERT_NE(link.dialog(), app::ShellLink::Dialog::GaveUp) << link.dialogText();
+        if (link.readyForFrame()) {
+            app::supervise::FrameRequest r = frameRequest();
+            r.checksum = true;
+            screen.finishReading();
+            link.requestFrame(r);
+        }
+        const std::optional<app::ShellLink::Frame> f = link.pump(20ms);
+        if (!f)
+            continue;
+        ASSERT_TRUE(screen.take(*f, link)) << "the shell could not take a frame; " << link.lastStatus();
+        const bool restarted = link.restarts() > 0;
+        EXPECT_NE(f->gpuMemory, 0u) << (restarted ? "after" : "before") << " the restart: frames came through CPU memory";
+        std::vector<std::uint8_t> pixels(std::size_t(screen.width()) * screen.height() * 4);
+        glPixelStorei(GL_PACK_ALIGNMENT, 1);
+        glGetTextureImage(screen.texture(), 0, GL_RGBA, GL_UNSIGNED_BYTE, GLsizei(pixels.size()), pixels.data());
+        EXPECT_EQ(Sha256::hex(Sha256::of(std::string_view(reinterpret_cast<const char*>(pixels.data()), pixels.size()))),
+                  f->sha256)
+            << "frame " << (restarted ? after : before) << (restarted ? " after" : " before") << " the restart";
+        (restarted ? memoriesAfter : memoriesBefore).insert(f->gpuMemory);
+        ++(restarted ? after : before);
+    }
+    EXPECT_EQ(link.restarts(), 1) << link.lastStatus();
+    EXPECT_GE(before, 2) << "frames 1 and 2 come before the fault at frame 3";
+    EXPECT_EQ(after, 4) << link.lastStatus();
+    EXPECT_NE(link.lastStatus().find("GPU process replaced"), std::string::npos) << link.lastStatus();
+    for (const std::uint64_t m : memoriesAfter)
+        EXPECT_EQ(memoriesBefore.count(m), 0u) << "the new worker's frames came from the old worker's memory";
+    std::printf("[ gpu frames ] %d frames before the fault, %d after the restart, all through GPU memory\n", before, after);
+}
 
 TEST(FaultSuite, AppLoopKernelThatNeverEndsAsksThenStopRestores)
 {

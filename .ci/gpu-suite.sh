@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs everything that needs a GPU from an already built tree, for a lent GPU host:
-# every test binary (all labels), every benchmark (JSON reports) and headless screenshots.
+# every test binary (all labels), every benchmark (JSON reports), headless screenshots, and the
+# shipped projects' kernels through their checked variants (.ci/checked-kernels.py).
 #   .ci/gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]
 # Logs and reports land in OUT_DIR; the last lines printed are a summary table.
 # KS_GPU_SUITE_LABELS limits the test labels (default: unit gl cuda interop).
@@ -51,6 +52,12 @@ if [ -x "$build/app/kernelscope" ]; then
     summary+=("app default demo: rc=$?")
     docs/teaching/screenshots.sh "$build/app/kernelscope" "$out/teaching" > "$out/teaching.log" 2>&1
     summary+=("teaching screenshots: rc=$? ($(grep -c ': ok' "$out/teaching.log") ok)")
+fi
+
+if [ -x "$build/app/kernelscope" ] && command -v python3 > /dev/null; then
+    # Every shipped project's kernels through their checked variants: zero findings (docs/hardening.md).
+    python3 .ci/checked-kernels.py "$build/app/kernelscope" "$out/checked" > "$out/checked-kernels.log" 2>&1
+    summary+=("checked kernels: rc=$? ($(tail -1 "$out/checked-kernels.log"))")
 fi
 
 if [ $bench -eq 1 ] && [ -x "$build/bench/ks_bench_supervision" ]; then

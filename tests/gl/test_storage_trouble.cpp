@@ -12,9 +12,13 @@
 
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -37,15 +41,16 @@ struct AppRun {
 // `env` and the app with `args`, under a file size limit of `limitKiB` (0: none; bash's ulimit -f
 // counts KiB, a POSIX sh's 512-byte blocks); the output goes through a pipe to a file outside the
 // limit.
+// `prefix`: shell commands before (a cd); `runAs`: a command the app runs under (setpriv ...).
 AppRun runApp(const std::vector<std::string>& args, const std::string& env, int limitKiB, const fs::path& dir,
-              const std::string& prefix = "")
+              const std::string& prefix = "", const std::string& runAs = "")
 {
     std::string app = "'" + ks::test::appBinary().string() + "'";
     for (const std::string& a : args)
         app += " '" + a + "'";
     const std::string limit = limitKiB > 0 ? "trap '' XFSZ; ulimit -f " + std::to_string(limitKiB) + "; " : "";
     const fs::path out = dir / "output.txt";
-    const std::string command = "( " + prefix + limit + "exec env " + env + " " + app + " 2>&1; ); echo \"exit=$?\"";
+    const std::string command = "( " + prefix + limit + "exec " + runAs + "env " + env + " " + app + " 2>&1; ); echo \"exit=$?\"";
     ks::proc::ChildProcess child =
         ks::proc::ChildProcess::spawn({"/bin/bash", {"-c", "(" + command + ") | cat > '" + out.string() + "'"}, {}, -1});
     AppRun r;
@@ -77,6 +82,36 @@ std::vector<fs::path> filesEndingIn(const fs::path& dir, const std::string& endi
         if (!fs::exists(ks::test::appBinary()))                                                            \
             GTEST_SKIP() << "no app binary at " << ks::test::appBinary() << " (set KS_KERNELSCOPE)";       \
     } while (0)
+
+// How to run the app so that file permissions hold: as it is, or, for root (here and in CI),
+// which reads and writes whatever the mode, as the user nobody through setpriv. Empty with
+// `why` set when neither works.
+std::optional<std::string> unprivileged(std::string& why)
+{
+    if (::geteuid() != 0)
+        return std::string();
+    if (!fs::exists("/usr/bin/setpriv")) {
+        why = "running as root, which ignores file modes, and /usr/bin/setpriv (util-linux) is not there";
+        return std::nullopt;
+    }
+    const std::string as = "setpriv --reuid=65534 --regid=65534 --clear-groups ";
+    // nobody must reach the app and the data folder (a checkout under a private home cannot).
+    const std::string check = as + "/bin/sh -c \"test -x '" + ks::test::appBinary().string() + "' && test -r '" +
+                              (ks::test::sourceDir() / "shaders").string() + "'\" > /dev/null 2>&1";
+    if (std::system(check.c_str()) != 0) {
+        why = "running as root, and the user nobody cannot reach " + ks::test::appBinary().string() + " or " +
+              ks::test::sourceDir().string() + " to run the app without root's rights";
+        return std::nullopt;
+    }
+    return as;
+}
+
+// A folder others may enter and list (a test folder is its owner's alone), for the app as nobody.
+void openToAll(const fs::path& folder)
+{
+    fs::permissions(folder, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
+                                fs::perms::others_read | fs::perms::others_exec);
+}
 
 } // namespace
 
@@ -199,4 +234,52 @@ TEST(StorageTrouble, ARunWritesOnlyWhereItWasToldAndItsOwnFolders)
         const std::string rel = fs::relative(e.path(), root / "home").string();
         EXPECT_TRUE(rel == ".nv" || rel.starts_with(".nv/ComputeCache")) << "written in the home folder: " << rel;
     }
+}
+
+// Read-only cache and state folders (the app as a user who may not write them): the cache warns
+// once and keeps results in memory, the app runs and writes the screenshot it was asked for.
+TEST(StorageTrouble, ReadOnlyCacheAndStateFoldersOnlyCostTheCache)
+{
+    KS_REQUIRE_APP_BINARY();
+    std::string why;
+    const std::optional<std::string> as = unprivileged(why);
+    if (!as)
+        GTEST_SKIP() << why;
+    ks::test::TempDir dir;
+    openToAll(dir.path());
+    const fs::path readOnly = dir.path() / "read-only", out = dir.path() / "out";
+    fs::create_directories(readOnly);
+    fs::create_directories(out);
+    fs::permissions(readOnly, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read |
+                                  fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
+    fs::permissions(out, fs::perms::all);
+    const AppRun r = runApp({"--headless", "--data-dir", ks::test::sourceDir().string(), "--project",
+                             (ks::test::sourceDir() / "tests" / "projects" / "soak" / "soak.json").string(), "--layout",
+                             "standard", "--frames", "3", "--size", "320x200", "--screenshot", (out / "shot.png").string()},
+                            "XDG_CACHE_HOME=" + readOnly.string() + " XDG_STATE_HOME=" + readOnly.string(), 0, dir.path(),
+                            "", *as);
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("compile cache: cannot store entries in " + readOnly.string()), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("Permission denied"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("cannot keep the list of recent projects"), std::string::npos) << r.output;
+    EXPECT_TRUE(fs::exists(out / "shot.png")) << r.output;
+    EXPECT_TRUE(fs::is_empty(readOnly));
+}
+
+// A project the user may not read: --validate names it and the reason, exit 1.
+TEST(StorageTrouble, AnUnreadableProjectSaysPermissionDenied)
+{
+    KS_REQUIRE_APP_BINARY();
+    std::string why;
+    const std::optional<std::string> as = unprivileged(why);
+    if (!as)
+        GTEST_SKIP() << why;
+    ks::test::TempDir dir;
+    openToAll(dir.path());
+    const fs::path project = dir.write("secret.json", ks::paths::readTextFile(ks::test::sourceDir() / "tests" / "projects" /
+                                                                              "soak" / "soak.json"));
+    fs::permissions(project, fs::perms::owner_read | fs::perms::owner_write);
+    const AppRun r = runApp({"--validate", project.string()}, "KS_UNUSED=1", 0, dir.path(), "", *as);
+    EXPECT_EQ(r.code, 1) << r.output;
+    EXPECT_NE(r.output.find(project.string() + ": Permission denied"), std::string::npos) << r.output;
 }

@@ -98,7 +98,8 @@ TEST(ReadFile, AMissingFileSaysSo)
 TEST(ReadFile, AnUnreadableFileSaysPermissionDenied)
 {
     if (::geteuid() == 0)
-        GTEST_SKIP() << "running as root, which reads files whatever their mode";
+        GTEST_SKIP() << "running as root, which reads files whatever their mode (the gl label's "
+                        "StorageTrouble.AnUnreadableProjectSaysPermissionDenied runs the app as nobody)";
     ks::test::TempDir dir;
     const fs::path p = dir.write("secret.cu", "x");
     fs::permissions(p, fs::perms::none);

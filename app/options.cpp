@@ -1,4 +1,5 @@
 #include "options.hpp"
+#include "version.hpp"
 
 #include "ks/teach/overlay.hpp"
 
@@ -19,7 +20,8 @@ ParseOutcome parseOptions(int argc, char** argv)
     CLI::App cli{"Kernelscope: live CUDA kernels on OpenGL, with Dear ImGui panels.\n"
                  "With no display (no DISPLAY or WAYLAND_DISPLAY) it runs headless and writes a screenshot.",
                  "kernelscope"};
-    cli.set_version_flag("--version", std::string("kernelscope ") + KS_VERSION);
+    cli.set_version_flag("--version", [] { return versionText(); },
+                         "Print the version and commit, and the CUDA, NVRTC, OpenGL, ImGui and GLFW versions, and exit");
     cli.add_flag("--headless", o.headless,
                  "Render offscreen through EGL (NVIDIA's EGL device, or Mesa's software device) instead of a window");
     cli.add_option("--frames", o.frames,

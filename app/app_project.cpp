@@ -5,8 +5,8 @@
 #include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
+#include "ks/core/paths.hpp"
 #include "ks/pipeline/check.hpp"
-#include "ks/project/recovery_store.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -41,11 +41,11 @@ void PipelineHistory::push(const pipeline::FrameTimings& t)
 namespace {
 
 // The recently opened projects are history, which the XDG base directory rules put in the state
-// folder ($XDG_STATE_HOME, else ~/.local/state), next to the unsaved-edit recovery.
+// folder; none is kept without one (no $XDG_STATE_HOME and no $HOME).
 fs::path recentFile()
 {
-    const fs::path recovery = project::RecoveryStore::defaultDirectory();
-    return recovery.parent_path() / "recent_projects";
+    const fs::path state = paths::userFolder(paths::UserFolder::State);
+    return state.empty() ? fs::path() : state / "recent_projects";
 }
 
 void saveRecent(const std::vector<fs::path>& recent)

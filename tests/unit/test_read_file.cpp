@@ -99,7 +99,7 @@ TEST(ReadFile, AnUnreadableFileSaysPermissionDenied)
 {
     if (::geteuid() == 0)
         GTEST_SKIP() << "running as root, which reads files whatever their mode (the gl label's "
-                        "StorageTrouble.AnUnreadableProjectSaysPermissionDenied runs the app as nobody)";
+                        "StorageTroubleAsNobody.AnUnreadableProjectSaysPermissionDenied runs the app as nobody)";
     ks::test::TempDir dir;
     const fs::path p = dir.write("secret.cu", "x");
     fs::permissions(p, fs::perms::none);
@@ -118,4 +118,19 @@ TEST(ReadFile, AnIncludeOfDevZeroAFifoOrAFolderIsNotAFileToTheScanner)
     for (const auto& f : scan.files)
         EXPECT_TRUE(f.path.empty()) << f.spelled << " resolved to " << f.path; // not found: nothing read
     EXPECT_TRUE(scan.unreadable.empty());
+}
+
+// Kernelscope's cache and state folders follow the XDG rules; with neither variable nor $HOME
+// there is none (the recent-projects list is then not kept, rather than landing in the temp folder).
+TEST(UserFolder, XdgThenHomeThenNone)
+{
+    ks::test::ScopedEnv cache("XDG_CACHE_HOME", "/x/cache"), state("XDG_STATE_HOME", "/x/state");
+    EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::Cache), fs::path("/x/cache/kernelscope"));
+    EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::State), fs::path("/x/state/kernelscope"));
+    ks::test::ScopedEnv noCache("XDG_CACHE_HOME", ""), noState("XDG_STATE_HOME", ""), home("HOME", "/h");
+    EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::Cache), fs::path("/h/.cache/kernelscope"));
+    EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::State), fs::path("/h/.local/state/kernelscope"));
+    ks::test::ScopedEnv noHome("HOME", "");
+    EXPECT_TRUE(ks::paths::userFolder(ks::paths::UserFolder::Cache).empty());
+    EXPECT_TRUE(ks::paths::userFolder(ks::paths::UserFolder::State).empty());
 }

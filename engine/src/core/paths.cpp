@@ -23,6 +23,16 @@ fs::path executableDir()
     return ec ? fs::current_path() : exe.parent_path();
 }
 
+fs::path userFolder(UserFolder kind)
+{
+    const bool cache = kind == UserFolder::Cache;
+    if (const char* xdg = std::getenv(cache ? "XDG_CACHE_HOME" : "XDG_STATE_HOME"); xdg && *xdg)
+        return fs::path(xdg) / "kernelscope";
+    if (const char* home = std::getenv("HOME"); home && *home)
+        return fs::path(home) / (cache ? fs::path(".cache") : fs::path(".local") / "state") / "kernelscope";
+    return {};
+}
+
 static bool isDataRoot(const fs::path& p)
 {
     std::error_code ec;

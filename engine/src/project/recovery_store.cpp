@@ -10,7 +10,6 @@
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
-#include <cstdlib>
 
 namespace ks::project {
 
@@ -60,11 +59,8 @@ RecoveryStore::RecoveryStore(fs::path directory) : m_directory(std::move(directo
 
 fs::path RecoveryStore::defaultDirectory()
 {
-    if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg && *xdg)
-        return fs::path(xdg) / "kernelscope" / "recovery";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return fs::path(home) / ".local" / "state" / "kernelscope" / "recovery";
-    return fs::temp_directory_path() / "kernelscope-recovery";
+    const fs::path folder = paths::userFolder(paths::UserFolder::State);
+    return folder.empty() ? fs::temp_directory_path() / "kernelscope-recovery" : folder / "recovery";
 }
 
 fs::path RecoveryStore::fileFor(const fs::path& original) const

@@ -13,7 +13,6 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <optional>
@@ -326,11 +325,8 @@ CompileCache::CompileCache(fs::path directory, std::size_t memoryEntries)
 
 fs::path CompileCache::defaultDirectory()
 {
-    if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg)
-        return fs::path(xdg) / "kernelscope";
-    if (const char* home = std::getenv("HOME"); home && *home)
-        return fs::path(home) / ".cache" / "kernelscope";
-    return fs::temp_directory_path() / "kernelscope-cache";
+    const fs::path folder = paths::userFolder(paths::UserFolder::Cache);
+    return folder.empty() ? fs::temp_directory_path() / "kernelscope-cache" : folder;
 }
 
 fs::path CompileCache::entryPath(const std::string& key) const

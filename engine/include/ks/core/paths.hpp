@@ -16,6 +16,13 @@ std::filesystem::path executableDir();
 // Throws ks::Error (Usage) listing where it looked when none is found.
 std::filesystem::path dataRoot(const std::filesystem::path& override = {});
 
+// Kernelscope's own folder of a kind the XDG base directory rules name: the cache
+// ($XDG_CACHE_HOME/kernelscope, else ~/.cache/kernelscope) and the state, history included
+// ($XDG_STATE_HOME/kernelscope, else ~/.local/state/kernelscope). Empty when neither variable
+// nor $HOME is set; callers choose their own fallback.
+enum class UserFolder { Cache, State };
+std::filesystem::path userFolder(UserFolder kind);
+
 // The most a text file read by Kernelscope may hold (projects, kernel sources, include files,
 // recovery files): 4 MiB, far past any hand-written file and short of what would stall NVRTC.
 inline constexpr std::size_t kMaxTextFileBytes = std::size_t(4) << 20;

@@ -270,9 +270,8 @@ int main(int argc, char** argv)
         grew("threads", warm.threads, last.threads, 0);
         grew("GL objects", warm.glObjects, last.glObjects, 0);
         grew("anonymous resident memory (KiB)", warm.anonKiB, last.anonKiB, (long long)(rssSlackMiB * 1024));
-        if (warm.deviceUsedMiB >= 0)
-            grew("device memory in use (MiB)", warm.deviceUsedMiB, last.deviceUsedMiB, 0);
         if (warm.deviceUsedMiB >= 0) {
+            grew("device memory in use (MiB)", warm.deviceUsedMiB, last.deviceUsedMiB, 0);
             std::printf("soak: device memory of %s\n", deviceSource.c_str());
             // With kernels running, switching the overlay on must record (again after each edit).
             const int onPeriods = frames / overlayEvery / 2;

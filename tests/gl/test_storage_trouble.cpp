@@ -106,12 +106,37 @@ std::optional<std::string> unprivileged(std::string& why)
     return as;
 }
 
+// The soak project (every stage kind and view kind): what these runs open.
+fs::path soakFolder()
+{
+    return ks::test::sourceDir() / "tests" / "projects" / "soak";
+}
+
 // A folder others may enter and list (a test folder is its owner's alone), for the app as nobody.
 void openToAll(const fs::path& folder)
 {
     fs::permissions(folder, fs::perms::owner_all | fs::perms::group_read | fs::perms::group_exec |
                                 fs::perms::others_read | fs::perms::others_exec);
 }
+
+// Tests that need file modes to hold: the app binary, how to run it unprivileged (`as`), and a
+// test folder it may enter; skipped, saying why, where that cannot be had.
+class StorageTroubleAsNobody : public ::testing::Test {
+protected:
+    void SetUp() override
+    {
+        if (!fs::exists(ks::test::appBinary()))
+            GTEST_SKIP() << "no app binary at " << ks::test::appBinary() << " (set KS_KERNELSCOPE)";
+        std::string why;
+        const std::optional<std::string> runAs = unprivileged(why);
+        if (!runAs)
+            GTEST_SKIP() << why;
+        as = *runAs;
+        openToAll(dir.path());
+    }
+    std::string as;
+    ks::test::TempDir dir;
+};
 
 } // namespace
 
@@ -175,7 +200,7 @@ TEST(StorageTrouble, CacheAndStateFoldersThatAreFilesOnlyCostTheCache)
     const fs::path cacheFile = dir.write("cache-is-a-file", "not a folder\n");
     const fs::path stateFile = dir.write("state-is-a-file", "not a folder\n");
     const AppRun r = runApp({"--headless", "--data-dir", ks::test::sourceDir().string(), "--project",
-                             (ks::test::sourceDir() / "tests" / "projects" / "soak" / "soak.json").string(), "--layout",
+                             (soakFolder() / "soak.json").string(), "--layout",
                              "standard", "--frames", "3", "--size", "320x200", "--screenshot",
                              (dir.path() / "shot.png").string()},
                             "XDG_CACHE_HOME=" + cacheFile.string() + " XDG_STATE_HOME=" + stateFile.string(), 0, dir.path());
@@ -202,7 +227,7 @@ TEST(StorageTrouble, ARunWritesOnlyWhereItWasToldAndItsOwnFolders)
     for (const char* d : {"home", "cache", "state", "config", "tmp", "cwd", "out", "project"})
         fs::create_directories(root / d);
     for (const char* f : {"soak.json", "soak.cu"})
-        fs::copy_file(ks::test::sourceDir() / "tests" / "projects" / "soak" / f, root / "project" / f);
+        fs::copy_file(soakFolder() / f, root / "project" / f);
     auto listing = [](const fs::path& d) {
         std::vector<std::pair<std::string, std::string>> files; // relative path, content
         for (const auto& e : fs::recursive_directory_iterator(d))
@@ -238,15 +263,8 @@ TEST(StorageTrouble, ARunWritesOnlyWhereItWasToldAndItsOwnFolders)
 
 // Read-only cache and state folders (the app as a user who may not write them): the cache warns
 // once and keeps results in memory, the app runs and writes the screenshot it was asked for.
-TEST(StorageTrouble, ReadOnlyCacheAndStateFoldersOnlyCostTheCache)
+TEST_F(StorageTroubleAsNobody, ReadOnlyCacheAndStateFoldersOnlyCostTheCache)
 {
-    KS_REQUIRE_APP_BINARY();
-    std::string why;
-    const std::optional<std::string> as = unprivileged(why);
-    if (!as)
-        GTEST_SKIP() << why;
-    ks::test::TempDir dir;
-    openToAll(dir.path());
     const fs::path readOnly = dir.path() / "read-only", out = dir.path() / "out";
     fs::create_directories(readOnly);
     fs::create_directories(out);
@@ -254,10 +272,10 @@ TEST(StorageTrouble, ReadOnlyCacheAndStateFoldersOnlyCostTheCache)
                                   fs::perms::group_exec | fs::perms::others_read | fs::perms::others_exec);
     fs::permissions(out, fs::perms::all);
     const AppRun r = runApp({"--headless", "--data-dir", ks::test::sourceDir().string(), "--project",
-                             (ks::test::sourceDir() / "tests" / "projects" / "soak" / "soak.json").string(), "--layout",
+                             (soakFolder() / "soak.json").string(), "--layout",
                              "standard", "--frames", "3", "--size", "320x200", "--screenshot", (out / "shot.png").string()},
                             "XDG_CACHE_HOME=" + readOnly.string() + " XDG_STATE_HOME=" + readOnly.string(), 0, dir.path(),
-                            "", *as);
+                            "", as);
     EXPECT_EQ(r.code, 0) << r.output;
     EXPECT_NE(r.output.find("compile cache: cannot store entries in " + readOnly.string()), std::string::npos) << r.output;
     EXPECT_NE(r.output.find("Permission denied"), std::string::npos) << r.output;
@@ -267,19 +285,11 @@ TEST(StorageTrouble, ReadOnlyCacheAndStateFoldersOnlyCostTheCache)
 }
 
 // A project the user may not read: --validate names it and the reason, exit 1.
-TEST(StorageTrouble, AnUnreadableProjectSaysPermissionDenied)
+TEST_F(StorageTroubleAsNobody, AnUnreadableProjectSaysPermissionDenied)
 {
-    KS_REQUIRE_APP_BINARY();
-    std::string why;
-    const std::optional<std::string> as = unprivileged(why);
-    if (!as)
-        GTEST_SKIP() << why;
-    ks::test::TempDir dir;
-    openToAll(dir.path());
-    const fs::path project = dir.write("secret.json", ks::paths::readTextFile(ks::test::sourceDir() / "tests" / "projects" /
-                                                                              "soak" / "soak.json"));
+    const fs::path project = dir.write("secret.json", ks::paths::readTextFile(soakFolder() / "soak.json"));
     fs::permissions(project, fs::perms::owner_read | fs::perms::owner_write);
-    const AppRun r = runApp({"--validate", project.string()}, "KS_UNUSED=1", 0, dir.path(), "", *as);
+    const AppRun r = runApp({"--validate", project.string()}, "KS_UNUSED=1", 0, dir.path(), "", as);
     EXPECT_EQ(r.code, 1) << r.output;
     EXPECT_NE(r.output.find(project.string() + ": Permission denied"), std::string::npos) << r.output;
 }

@@ -3,7 +3,14 @@
 # from its seeds: tests/fuzz/corpus/<target>, every input ever found (tests/fuzz/regressions/<target>)
 # and the tree's own files of its kind (projects/*.json, kernels/**/*.cu[h]).
 #
-#   .ci/fuzz.sh [target ...]     KS_FUZZ_SECONDS (default 60) per target
+#   .ci/fuzz.sh [target ...]
+#
+# Two modes:
+# - reproducible (the default, what CI runs): a fixed seed (KS_FUZZ_SEED, default 1) and a fixed
+#   number of runs per target, about 60 s each on a 2-core machine, so that the run CI makes is the
+#   run made here before committing: a red CI run is never a new random discovery.
+# - exploring: KS_FUZZ_SECONDS=N runs each target for N seconds from a random seed (or
+#   KS_FUZZ_SEED). Use it to look for new findings; each becomes a regression input.
 #
 # Prints one line per target: runs, runs per second, coverage (edges) and features reached, and
 # fails naming the input saved under build-fuzz/findings/ when a target crashed, leaked, timed out
@@ -12,7 +19,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-seconds=${KS_FUZZ_SECONDS:-60}
+seconds=${KS_FUZZ_SECONDS:-}
+seed=${KS_FUZZ_SEED:-}
+# Runs per target in the reproducible mode: about 60 s each where CI runs (2 cores, ASan + UBSan).
+declare -A runs_of=([project]=150000 [json]=700000 [diagnostics]=300000 [includes]=75000
+                    [signatures]=45000 [array_specs]=330000 [recovery]=2000000 [cache_entry]=2500000)
 targets=("$@")
 [ ${#targets[@]} -eq 0 ] && targets=(project json diagnostics includes signatures array_specs recovery cache_entry)
 
@@ -42,7 +53,13 @@ for t in "${targets[@]}"; do
     esac
     log=$build/fuzz-$t.log
     set +e
-    "$build/tests/fuzz/ks_fuzz_$t" "$corpus" "${dict[@]}" -max_total_time="$seconds" -max_len=65536 \
+    if [ -n "$seconds" ]; then
+        bound=(-max_total_time="$seconds" ${seed:+-seed="$seed"})
+    else
+        # The time cap only guards against a much slower machine; it is not meant to be reached.
+        bound=(-runs="${runs_of[$t]}" -seed="${seed:-1}" -max_total_time=300)
+    fi
+    "$build/tests/fuzz/ks_fuzz_$t" "$corpus" "${dict[@]}" "${bound[@]}" -max_len=65536 \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/$t-" >"$log" 2>&1
     rc=$?
     set -e
@@ -61,7 +78,11 @@ for t in "${targets[@]}"; do
     echo "$line"
 done
 
-echo "fuzz: ${seconds} s per target"
+if [ -n "$seconds" ]; then
+    echo "fuzz: ${seconds} s per target${seed:+, seed $seed}"
+else
+    echo "fuzz: fixed runs per target, seed ${seed:-1}"
+fi
 printf '  %s\n' "${summary[@]}"
 if [ ${#failed[@]} -gt 0 ]; then
     echo "fuzz: findings in ${failed[*]} (inputs in $findings)" >&2

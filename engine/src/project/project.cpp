@@ -179,6 +179,13 @@ public:
                                  std::string(Json::typeName(v.type())));
     }
 
+    static bool fitsFloat(double d) { return std::isfinite(float(d)); }
+    void pastFloat(const std::string& key, const Json& v)
+    {
+        m_ctx.error(v.pos(), inQuotes(key) + " of " + m_what +
+                                 " must be within a 32-bit float's range (magnitude at most 3.4e38)");
+    }
+
     std::string string(const std::string& key, bool required = false, std::string fallback = {})
     {
         const Json* v = typed(key, Json::Type::String, required);
@@ -239,6 +246,30 @@ public:
         if (out.size() < minN || out.size() > maxN)
             return bad();
         return out;
+    }
+    // Numbers kept as 32-bit floats (view ranges, colours, the camera): a value past float's range
+    // would become infinite, which JSON cannot write back, so it is refused here with its position.
+    float real32(const std::string& key, float fallback)
+    {
+        const Json* v = typed(key, Json::Type::Number);
+        if (!v)
+            return fallback;
+        if (!fitsFloat(v->number())) {
+            pastFloat(key, *v);
+            return fallback;
+        }
+        return float(v->number());
+    }
+    std::vector<float> reals32(const std::string& key, std::size_t minN, std::size_t maxN)
+    {
+        const std::vector<double> ds = numbers(key, minN, maxN);
+        for (double d : ds) {
+            if (!fitsFloat(d)) {
+                pastFloat(key, *get(key));
+                return {};
+            }
+        }
+        return {ds.begin(), ds.end()};
     }
     // An enumerated string.
     std::string choice(const std::string& key, const std::vector<std::string>& allowed, std::string fallback,
@@ -614,14 +645,14 @@ void readViews(const Json& json, Project& p, Context& ctx)
         v.scalar = r.string("scalar");
         v.colormap = r.choice("colormap", {"viridis", "magma", "inferno", "plasma", "gray", "coolwarm", "turbo"},
                               "viridis");
-        const std::vector<double> range = r.numbers("range", 2, 2);
+        const std::vector<float> range = r.reals32("range", 2, 2);
         if (!range.empty())
-            v.range = {float(range[0]), float(range[1])};
-        v.scale = float(r.number("scale", 1));
-        v.pointSize = float(r.number("pointSize", 2));
-        const std::vector<double> c = r.numbers("color", 3, 4);
+            v.range = {range[0], range[1]};
+        v.scale = r.real32("scale", 1);
+        v.pointSize = r.real32("pointSize", 2);
+        const std::vector<float> c = r.reals32("color", 3, 4);
         if (!c.empty())
-            v.color = {float(c[0]), float(c[1]), float(c[2]), c.size() > 3 ? float(c[3]) : 1.f};
+            v.color = {c[0], c[1], c[2], c.size() > 3 ? c[3] : 1.f};
         r.finish();
         p.views.push_back(std::move(v));
     }
@@ -632,13 +663,13 @@ void readCamera(const Json& json, Project& p, Context& ctx)
     ObjectReader r(json, ctx, "\"camera\"");
     if (!r.ok())
         return;
-    const std::vector<double> t = r.numbers("target", 3, 3);
+    const std::vector<float> t = r.reals32("target", 3, 3);
     if (!t.empty())
-        p.camera.target = {float(t[0]), float(t[1]), float(t[2])};
-    p.camera.distance = float(r.number("distance", p.camera.distance));
-    p.camera.yaw = float(r.number("yaw", p.camera.yaw));
-    p.camera.pitch = float(r.number("pitch", p.camera.pitch));
-    p.camera.fov = float(r.number("fov", p.camera.fov));
+        p.camera.target = {t[0], t[1], t[2]};
+    p.camera.distance = r.real32("distance", p.camera.distance);
+    p.camera.yaw = r.real32("yaw", p.camera.yaw);
+    p.camera.pitch = r.real32("pitch", p.camera.pitch);
+    p.camera.fov = r.real32("fov", p.camera.fov);
     r.finish();
 }
 

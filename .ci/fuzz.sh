@@ -23,9 +23,9 @@ seconds=${KS_FUZZ_SECONDS:-}
 seed=${KS_FUZZ_SEED:-}
 # Runs per target in the reproducible mode: about 60 s each where CI runs (2 cores, ASan + UBSan).
 declare -A runs_of=([project]=150000 [json]=700000 [diagnostics]=300000 [includes]=75000
-                    [signatures]=45000 [array_specs]=330000 [recovery]=2000000 [cache_entry]=2500000)
+                    [signatures]=45000 [highlight]=60000 [array_specs]=330000 [recovery]=2000000 [cache_entry]=2500000)
 targets=("$@")
-[ ${#targets[@]} -eq 0 ] && targets=(project json diagnostics includes signatures array_specs recovery cache_entry)
+[ ${#targets[@]} -eq 0 ] && targets=(project json diagnostics includes signatures highlight array_specs recovery cache_entry)
 
 ./build.sh preset fuzz ks_fuzzers
 
@@ -44,12 +44,12 @@ for t in "${targets[@]}"; do
     done
     case $t in
         project|json) find projects -name '*.json' -exec cp --backup=numbered -t "$corpus" {} + ;;
-        signatures|includes) find kernels -name '*.cu' -o -name '*.cuh' | xargs cp --backup=numbered -t "$corpus" ;;
+        signatures|includes|highlight) find kernels -name '*.cu' -o -name '*.cuh' | xargs cp --backup=numbered -t "$corpus" ;;
     esac
     dict=()
     case $t in
         project|json) dict=(-dict=tests/fuzz/dict/project.dict) ;;
-        signatures|includes|array_specs|diagnostics) dict=(-dict=tests/fuzz/dict/cuda.dict) ;;
+        signatures|includes|highlight|array_specs|diagnostics) dict=(-dict=tests/fuzz/dict/cuda.dict) ;;
     esac
     log=$build/fuzz-$t.log
     set +e

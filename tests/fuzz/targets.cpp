@@ -11,6 +11,7 @@
 #include "ks/project/recovery_store.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/diagnostics.hpp"
+#include "ks/rtc/highlight.hpp"
 #include "ks/rtc/include_scanner.hpp"
 #include "ks/rtc/kernel_signature.hpp"
 
@@ -153,6 +154,47 @@ void signatures(std::string_view input)
             (void)pipeline::describeParam(p);
 }
 
+// Kernel source as the editor colours it (ks/rtc/highlight.hpp): every line's spans cover it exactly,
+// and the cache's incremental result after an edit equals a fresh lex. The input is the text; its
+// first two bytes also pick an edit (where, and how many bytes of the input's end to insert).
+void highlight(std::string_view input)
+{
+    auto check = [](const rtc::SyntaxCache& c, std::string_view text) {
+        std::size_t line = 0, begin = 0;
+        for (;; ++line) {
+            const std::size_t nl = text.find('\n', begin);
+            const std::size_t len = (nl == std::string_view::npos ? text.size() : nl) - begin;
+            std::uint32_t at = 0;
+            for (const rtc::SyntaxSpan& sp : c.spans(line)) {
+                require(sp.begin == at && sp.end > sp.begin, "a line's spans are adjacent and not empty");
+                at = sp.end;
+            }
+            require(at == len, "a line's spans cover it exactly");
+            if (nl == std::string_view::npos)
+                break;
+            begin = nl + 1;
+        }
+        require(c.lineCount() == line + 1, "one entry per line");
+    };
+    rtc::SyntaxCache cache;
+    cache.update(input);
+    check(cache, input);
+    if (input.size() < 2)
+        return;
+    const std::size_t at = std::size_t(static_cast<unsigned char>(input[0])) * input.size() / 256;
+    const std::size_t n = std::min(input.size(), std::size_t(static_cast<unsigned char>(input[1])) % 16);
+    std::string edited(input);
+    edited.insert(at, input.substr(input.size() - n));
+    if (input[1] & 0x40) // and a deletion
+        edited.erase(edited.size() / 2, std::size_t(static_cast<unsigned char>(input[0])) % 8);
+    cache.update(edited);
+    check(cache, edited);
+    rtc::SyntaxCache fresh;
+    fresh.update(edited);
+    for (std::size_t i = 0; i < fresh.lineCount(); ++i)
+        require(cache.spans(i) == fresh.spans(i), "the incremental spans equal a fresh lex");
+}
+
 // PyCUDA-style specs up to their generated source: ElementwiseKernel (argument string, operation,
 // name, preamble, loop_prep, after_loop), ReductionKernel and scan specs, dtype names.
 // The first byte picks which; the rest is fields separated by '\x1f'.
@@ -248,6 +290,7 @@ const std::vector<Target>& targets()
         {"diagnostics", diagnostics, "NVRTC logs: parseLog, markLikelyCauses, formatDiagnostic"},
         {"includes", includes, "#include directives and the include scanner on disk"},
         {"signatures", signatures, "kernel source -> parameters: rtc::findKernels, pipeline::findKernels"},
+        {"highlight", highlight, "the editor's CUDA C++ lexer and its incremental cache: rtc::SyntaxCache"},
         {"array_specs", arraySpecs, "ElementwiseKernel, reduction and scan specs up to generated source"},
         {"recovery", recovery, "recovery files: RecoveryStore::parse/format"},
         {"cache_entry", cacheEntry, "compile cache disk entries: decodeEntry, decodeResult"},

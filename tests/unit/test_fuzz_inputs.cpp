@@ -45,7 +45,7 @@ std::vector<fs::path> inputsOf(std::string_view name)
     };
     if (name == "project" || name == "json")
         add(kSource / "projects", ".json");
-    if (name == "signatures" || name == "includes") {
+    if (name == "signatures" || name == "includes" || name == "highlight") {
         add(kSource / "kernels", ".cu");
         add(kSource / "kernels", ".cuh");
     }

@@ -1,0 +1,82 @@
+#pragma once
+// Syntax classes of CUDA C++ source for the editor's colours: a small line-oriented lexer (a
+// lexer, not a parser: it does not expand macros or know declared types) and a cache that keeps
+// each line's result and re-lexes only what an edit changed.
+//
+// Classes: C++ keywords, built-in and CUDA vector types, CUDA qualifiers (__global__, __shared__,
+// __restrict__ ...), the thread-hierarchy built-ins (threadIdx, blockIdx, blockDim, gridDim,
+// warpSize), CUDA functions and intrinsics (__syncthreads, atomicAdd, __shfl_sync, __ldg ...),
+// preprocessor directives, string and character literals (raw strings too), numbers and comments.
+// What spans lines (block comments, raw strings, a backslash at the end of a // comment or a
+// string) is carried from line to line in a LexState.
+//
+// Not thread-safe; plain value types, no GPU, no GL.
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::rtc {
+
+enum class SyntaxClass : std::uint8_t {
+    Plain,        // identifiers, operators, punctuation, white space
+    Keyword,      // if, for, return, template, const ...
+    Type,         // int, float, unsigned, size_t, float4, cudaSurfaceObject_t ...
+    Qualifier,    // __global__, __device__, __shared__, __restrict__, __launch_bounds__ ...
+    Builtin,      // threadIdx, blockIdx, blockDim, gridDim, warpSize
+    Intrinsic,    // __syncthreads, atomicAdd, __shfl_down_sync, __ldg, surf2Dwrite ...
+    Preprocessor, // the '#' and its directive; an #include's header name is a String
+    String,       // "...", '...', R"d(...)d", with prefixes (u8, L, u, U)
+    Number,       // 42, 0x1F, 1.5e-3f, 1'000'000, .5
+    Comment,      // // and /* */
+};
+
+// A run of bytes [begin, end) of one line in one class. A line's spans are in order, adjacent,
+// never empty, and cover the line exactly (its bytes without the '\n').
+struct SyntaxSpan {
+    std::uint32_t begin = 0, end = 0;
+    SyntaxClass cls = SyntaxClass::Plain;
+    bool operator==(const SyntaxSpan&) const = default;
+};
+
+// What an unfinished line leaves open for the next one.
+struct LexState {
+    enum class Open : std::uint8_t { Nothing, BlockComment, LineComment, String, Char, RawString };
+    Open open = Open::Nothing;
+    std::string rawDelimiter; // RawString: the d of R"d( ... )d"
+    bool operator==(const LexState&) const = default;
+};
+
+// Classifies one line (no '\n' in it) that starts in `entry`; appends its spans to `out` and
+// returns the state the next line starts in.
+LexState lexLine(std::string_view line, const LexState& entry, std::vector<SyntaxSpan>& out);
+
+// The spans of every line of a text, kept between edits. update() compares the new text with the
+// one it has, line by line from both ends, and lexes only the lines in between plus those after
+// them whose entry state changed (typing "/*" re-lexes to the end of the file; typing a letter
+// re-lexes one line).
+class SyntaxCache {
+public:
+    // Brings the spans up to date with `text`; returns the number of lines lexed.
+    std::size_t update(std::string_view text);
+
+    std::size_t lineCount() const { return m_lines.size(); }
+    // The spans of a 0-based line; empty for an empty line or one past the end.
+    const std::vector<SyntaxSpan>& spans(std::size_t line) const;
+
+private:
+    struct Line {
+        std::string text;
+        LexState entry;
+        LexState exit;
+        std::vector<SyntaxSpan> spans;
+    };
+    std::string m_text;
+    bool m_valid = false; // m_lines describe m_text
+    std::vector<Line> m_lines;
+};
+
+const char* syntaxClassName(SyntaxClass c);
+
+} // namespace ks::rtc

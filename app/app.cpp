@@ -198,8 +198,9 @@ void App::frame(float timeSeconds, float deltaSeconds)
     s.editor.monoFont = classroom && m_fonts.monoLarge ? m_fonts.monoLarge : m_fonts.mono;
     if (uiFont)
         ImGui::PushFont(uiFont);
+    drawMenuBar(s, s.commands);
     const PanelLayout layout{ImGui::GetIO().DisplaySize, s.teach.layout, s.project.session != nullptr,
-                             s.teach.layoutGeneration};
+                             s.teach.layoutGeneration, s.menu.height};
     placePanel("Kernel editor", layout);
     drawEditorPanel(s.editor, s.commands);
     if (s.project.session) {

@@ -19,6 +19,7 @@
 #include "ks/scene/session.hpp"
 
 #include <deque>
+#include <array>
 #include <map>
 #include <memory>
 #include <filesystem>
@@ -64,8 +65,21 @@ struct JumpTo {
     bool focus = true; // put the cursor there (false: only scroll, e.g. when a project opens)
 };
 
+// Editor actions of the menu bar and the editor's shortcuts, on the active tab.
+enum class EditorAction { Find, Replace, GoToLine, ToggleComment };
+
+// The menu bar's own state: its windows, the path fields of its File menu, and where its menus are
+// (so tests can click them).
+struct MenuState {
+    bool showShortcuts = false, showAbout = false;
+    std::string openKernelPath, openProjectPath, saveProjectPath;
+    std::map<std::string, std::array<float, 4>> menuRects; // top-level menu: x0, y0, x1, y1
+    float height = 0;                                      // of the bar, in pixels
+};
+
 struct Commands {
     std::optional<cuda::Dim3> setBlock;
+    std::optional<EditorAction> editorAction;
     // The kernel editor's.
     std::vector<int> textEdited; // tabs whose widget buffer the user changed this frame
     std::optional<int> save;     // tab index (Ctrl+S)
@@ -161,6 +175,7 @@ struct AppState {
     std::optional<FileWatcher> watcher; // empty when inotify is unavailable
     std::optional<project::RecoveryStore> recovery;
     EditorState editor;
+    MenuState menu;
     Commands commands;
     std::optional<ShownFault> fault; // shown until dismissed or the project runs again
     FaultSearch faultSearch;         // "Find the fault": the checked re-run's process, watched from a thread

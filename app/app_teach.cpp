@@ -162,6 +162,8 @@ void App::applyTeachCommands(TeachCommands& c)
     if (c.layout && *c.layout != t.layout) {
         t.layout = *c.layout;
         ++t.layoutGeneration;
+    } else if (c.resetLayout) {
+        ++t.layoutGeneration;
     }
     if (c.overlayMode)
         t.overlayMode = std::clamp(*c.overlayMode, -1, int(std::size(teach::kOverlayModes)) - 1);

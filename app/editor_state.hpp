@@ -8,6 +8,7 @@
 #include "ks/project/recovery_store.hpp"
 #include "ks/rtc/compiler.hpp"
 #include "ks/rtc/diagnostics.hpp"
+#include "ks/rtc/highlight.hpp"
 #include "ks/rtc/kernel_signature.hpp"
 
 #include <cstdint>
@@ -63,9 +64,39 @@ struct EditorTab {
     bool jumpFocus = true;
     int cursorOffset = 0;
     int pendingCursor = -1; // byte offset the widget's callback moves the cursor to
+    int pendingSelectEnd = -1; // with pendingCursor: select [pendingCursor, pendingSelectEnd)
+    int selectionBegin = 0, selectionEnd = 0; // the widget's selection (bytes, ordered) in the last frame
     int refocusOffset = -1; // give the widget the focus back with the cursor here (after Ctrl+Enter)
     int lastCursorLine = 0;
     bool editing = false;   // the text widget was active in the last frame
+    rtc::SyntaxCache syntax; // the colours of `buffer`, re-lexed where it changed
+    double cursorMovedAt = 0; // steady seconds: the cursor blinks from then on
+    int lastCursorOffset = -1;
+    int holdScrollFrames = 0; // > 0: put these sideways scrolls back (after the widget took the keyboard)
+    float holdPanelScrollX = 0, holdCodeScrollX = 0;
+    int widest = 0; // the widest line in columns, of the text at widestFor (document revision, size)
+    std::pair<std::uint64_t, std::size_t> widestFor{0, 0};
+};
+
+// The find and replace bar (Ctrl+F, Ctrl+H) over the active tab, and go to line (Ctrl+G).
+struct FindState {
+    bool open = false;
+    bool replace = false;    // the replace row is shown
+    bool focusField = false; // give the find field the keyboard next frame
+    bool fieldWasActive = false; // the find field had the keyboard in the last frame
+    std::string needle, replacement;
+    bool matchCase = false, wholeWord = false;
+    int current = -1; // index into matches of the one shown
+    std::vector<std::pair<std::size_t, std::size_t>> matches; // [begin, end) in the tab's buffer
+    // What `matches` were found in: the tab, its document revision and size, the needle and options.
+    const void* matchesOf = nullptr;
+    std::uint64_t matchesRevision = 0;
+    std::size_t matchesSize = 0;
+    std::string matchesNeedle;
+    bool matchesCase = false, matchesWord = false;
+    std::string message; // "3 replaced"
+    bool gotoOpen = false;
+    int gotoLine = 1;
 };
 
 struct EditorState {
@@ -80,6 +111,7 @@ struct EditorState {
     rtc::CompileOptions options;     // for every build of the session
     bool archFromDevice = false;     // the target is the running device's (no picker)
     bool buildOnPause = true;
+    bool syntaxColours = true; // off: the source in one colour, drawn by the text widget itself
     // The window's frame limit in seconds (0: none): a frame running longer asks the user to wait or
     // stop it. The supervising shell reads it from the state the worker sends (--frame-limit sets it).
     float frameLimitSeconds = 2.f;
@@ -89,6 +121,7 @@ struct EditorState {
     std::string openPathText;
 
     ImFont* monoFont = nullptr; // the source font (DejaVu Sans Mono when installed)
+    FindState findBar;
 
     EditorTab* find(const std::filesystem::path& path)
     {

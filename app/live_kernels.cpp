@@ -2,6 +2,7 @@
 // service (after a typing pause, on Ctrl+Enter, when another program saved the file), finished
 // builds taken in at the frame boundary and a good one swapped into the demo stage.
 #include "app.hpp"
+#include "editor_text.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
@@ -296,6 +297,42 @@ bool App::settleBuilds(std::chrono::milliseconds timeout)
     return true;
 }
 
+// Find, replace, go to line and comment toggling on the active tab (the menu's and the editor's
+// shortcuts). A text change goes through `c.textEdited`, like typing.
+static void applyEditorAction(EditorState& ed, int index, EditorTab& tab, EditorAction action, Commands& c)
+{
+    FindState& f = ed.findBar;
+    switch (action) {
+    case EditorAction::Find:
+    case EditorAction::Replace: {
+        f.open = f.focusField = true;
+        f.replace = action == EditorAction::Replace;
+        f.current = -1;
+        f.message.clear();
+        const int b = tab.selectionBegin, e = tab.selectionEnd;
+        if (e > b && tab.buffer.find('\n', std::size_t(b)) >= std::size_t(e)) // a selection on one line
+            f.needle = tab.buffer.substr(std::size_t(b), std::size_t(e - b));
+        break;
+    }
+    case EditorAction::GoToLine:
+        f.gotoOpen = true;
+        f.gotoLine = tab.cursorLine;
+        break;
+    case EditorAction::ToggleComment: {
+        const text::Edit e = text::toggleLineComments(tab.buffer, std::size_t(tab.selectionBegin),
+                                                      std::size_t(tab.selectionEnd));
+        if (e.text == tab.buffer)
+            break;
+        tab.buffer = e.text;
+        ++tab.widgetGeneration; // the widget takes the new text
+        c.textEdited.push_back(index);
+        tab.refocusOffset = int(e.selBegin); // and the keyboard back, the lines selected
+        tab.pendingSelectEnd = int(e.selEnd);
+        break;
+    }
+    }
+}
+
 void App::applyEditorCommands(double now)
 {
     AppState& s = m_state;
@@ -303,6 +340,8 @@ void App::applyEditorCommands(double now)
     Commands& c = s.commands;
     auto tabAt = [&](int i) -> EditorTab* { return i >= 0 && i < int(ed.tabs.size()) ? ed.tabs[std::size_t(i)].get() : nullptr; };
 
+    if (EditorTab* tab = c.editorAction ? tabAt(ed.activeTab) : nullptr)
+        applyEditorAction(ed, ed.activeTab, *tab, *c.editorAction, c);
     for (int i : c.textEdited) {
         if (EditorTab* tab = tabAt(i)) {
             tab->doc.edit(tab->buffer);

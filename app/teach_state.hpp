@@ -77,6 +77,7 @@ struct TeachCommands {
     bool suggest = false;
     bool recordTimeline = false;
     std::optional<Layout> layout;
+    bool resetLayout = false; // put every panel back where the layout places it
     std::optional<int> overlayMode; // as the launch panel's overlay menu: -1 off, else kOverlayModes' index
 };
 

@@ -46,6 +46,11 @@ std::string glVersion()
 
 std::string versionText()
 {
+    return versionText(glVersion());
+}
+
+std::string versionText(const std::string& gl)
+{
     std::string out = std::string("kernelscope ") + KS_VERSION + " (commit " + kGitCommit + ")\n";
     out += "CUDA toolkit (built with): " + cudaVersion(CUDA_VERSION) + "\n";
     const cuda::DriverStatus& driver = cuda::driverStatus();
@@ -58,7 +63,7 @@ std::string versionText()
     int major = 0, minor = 0;
     nvrtcVersion(&major, &minor);
     out += "NVRTC: " + std::to_string(major) + "." + std::to_string(minor) + "\n";
-    out += "OpenGL: " + glVersion() + "\n";
+    out += "OpenGL: " + gl + "\n";
     out += std::string("Dear ImGui: ") + IMGUI_VERSION + "\n";
     out += std::string("GLFW: ") + glfwGetVersionString();
     return out;

@@ -4,6 +4,7 @@
 #include "panels.hpp"
 
 #include "ks/demo/thread_colors_demo.hpp"
+#include "editor_text.hpp"
 #include "ks/rtc/diagnostics.hpp"
 #include "theme.hpp"
 
@@ -13,7 +14,9 @@
 #include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <map>
 #include <string>
@@ -33,10 +36,28 @@ double steadySeconds()
 std::vector<int> lineStarts(const std::string& text)
 {
     std::vector<int> starts{0};
-    for (int i = 0; i < int(text.size()); ++i)
-        if (text[std::size_t(i)] == '\n')
-            starts.push_back(i + 1);
+    starts.reserve(text.size() / 32 + 1);
+    const char* b = text.data();
+    const char* e = b + text.size();
+    for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', std::size_t(e - p)))) != nullptr;)
+        starts.push_back(int(++p - b));
     return starts;
+}
+
+// The widest line in columns of a monospaced font: a tab is 4 (ImGui's tab glyph), a UTF-8
+// character 1.
+int widestColumns(const std::string& text)
+{
+    int widest = 0, column = 0;
+    for (const char c : text) {
+        if (c == '\n') {
+            widest = std::max(widest, column);
+            column = 0;
+        } else {
+            column += c == '\t' ? 4 : (static_cast<unsigned char>(c) & 0xC0) != 0x80;
+        }
+    }
+    return std::max(widest, column);
 }
 
 std::string_view lineText(const std::string& text, const std::vector<int>& starts, int line)
@@ -116,6 +137,257 @@ void drawMarker(ImDrawList* dl, ImVec2 centre, float r, const rtc::Diagnostic& d
 }
 
 // A wavy underline from x0 to x1 at y.
+ImU32 syntaxColour(rtc::SyntaxClass c)
+{
+    switch (c) {
+    case rtc::SyntaxClass::Keyword:
+        return theme::kSyntaxKeyword;
+    case rtc::SyntaxClass::Type:
+        return theme::kSyntaxType;
+    case rtc::SyntaxClass::Qualifier:
+        return theme::kSyntaxQualifier;
+    case rtc::SyntaxClass::Builtin:
+        return theme::kSyntaxBuiltin;
+    case rtc::SyntaxClass::Intrinsic:
+        return theme::kSyntaxIntrinsic;
+    case rtc::SyntaxClass::Preprocessor:
+        return theme::kSyntaxPreprocessor;
+    case rtc::SyntaxClass::String:
+        return theme::kSyntaxString;
+    case rtc::SyntaxClass::Number:
+        return theme::kSyntaxNumber;
+    case rtc::SyntaxClass::Comment:
+        return theme::kSyntaxComment;
+    case rtc::SyntaxClass::Plain:
+        break;
+    }
+    return theme::kCodeText;
+}
+
+// The visible lines in their syntax colours at the text widget's own positions (the widget draws
+// its text transparent), and the cursor, which the widget draws in the text colour.
+void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& starts, ImVec2 textPos, float lineH,
+                      int firstLine, int lastLine, bool active)
+{
+    tab.syntax.update(tab.buffer);
+    lastLine = std::min(lastLine, int(starts.size()) - 1);
+    for (int l = std::max(0, firstLine); l <= lastLine; ++l) {
+        const std::string_view text = lineText(tab.buffer, starts, l);
+        float x = textPos.x;
+        const float y = textPos.y + float(l) * lineH;
+        for (const rtc::SyntaxSpan& span : tab.syntax.spans(std::size_t(l))) {
+            if (span.end > text.size())
+                break; // never: the cache was brought up to this text
+            const char* b = text.data() + span.begin;
+            const char* e = text.data() + span.end;
+            dl->AddText(ImVec2(x, y), syntaxColour(span.cls), b, e);
+            x += ImGui::CalcTextSize(b, e).x;
+        }
+    }
+    if (!active)
+        return;
+    const double now = steadySeconds();
+    if (tab.cursorOffset != tab.lastCursorOffset) {
+        tab.lastCursorOffset = tab.cursorOffset;
+        tab.cursorMovedAt = now;
+    }
+    const bool blinkOn = !ImGui::GetIO().ConfigInputTextCursorBlink || std::fmod(now - tab.cursorMovedAt, 1.2) <= 0.8;
+    const int line = tab.cursorLine - 1;
+    if (!blinkOn || line < 0 || line >= int(starts.size()))
+        return;
+    const std::string_view text = lineText(tab.buffer, starts, line);
+    const std::size_t column = std::min(text.size(), std::size_t(std::max(0, tab.cursorColumn - 1)));
+    const float x = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + column).x;
+    const float y = textPos.y + float(line) * lineH;
+    dl->AddLine(ImVec2(x, y), ImVec2(x, y + lineH - 1.f), theme::kCursor);
+}
+
+// Brings the find bar's matches up to date with the tab's text (searched again only on a change).
+void refreshMatches(FindState& f, const EditorTab& tab)
+{
+    if (f.matchesOf == &tab && f.matchesRevision == tab.doc.revision() && f.matchesSize == tab.buffer.size() &&
+        f.matchesNeedle == f.needle && f.matchesCase == f.matchCase && f.matchesWord == f.wholeWord)
+        return;
+    f.matches.clear();
+    for (const text::Match& m : text::findAll(tab.buffer, f.needle, {f.matchCase, f.wholeWord}))
+        f.matches.emplace_back(m.begin, m.end);
+    f.matchesOf = &tab;
+    f.matchesRevision = tab.doc.revision();
+    f.matchesSize = tab.buffer.size();
+    f.matchesNeedle = f.needle;
+    f.matchesCase = f.matchCase;
+    f.matchesWord = f.wholeWord;
+    if (f.current >= int(f.matches.size()))
+        f.current = f.matches.empty() ? -1 : 0;
+}
+
+// Every match on the visible lines, the current one brighter, under the text.
+void drawFindMatches(ImDrawList* dl, FindState& f, const EditorTab& tab, const std::vector<int>& starts, ImVec2 textPos,
+                     float lineH, int firstLine, int lastLine)
+{
+    if (!f.open || f.needle.empty())
+        return;
+    refreshMatches(f, tab);
+    if (f.matches.empty() || firstLine >= int(starts.size()))
+        return;
+    const std::size_t from = std::size_t(starts[std::size_t(std::max(0, firstLine))]);
+    const std::size_t to = lastLine + 1 < int(starts.size()) ? std::size_t(starts[std::size_t(lastLine) + 1])
+                                                             : tab.buffer.size();
+    auto it = std::lower_bound(f.matches.begin(), f.matches.end(), std::pair{from, std::size_t(0)});
+    for (; it != f.matches.end() && it->first < to; ++it) {
+        const int line = int(std::upper_bound(starts.begin(), starts.end(), int(it->first)) - starts.begin()) - 1;
+        const std::string_view text = lineText(tab.buffer, starts, line);
+        const std::size_t c0 = it->first - std::size_t(starts[std::size_t(line)]);
+        const std::size_t c1 = std::min(text.size(), it->second - std::size_t(starts[std::size_t(line)]));
+        const float x0 = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + c0).x;
+        const float x1 = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + std::max(c0, c1)).x;
+        const float y = textPos.y + float(line) * lineH;
+        const bool current = int(it - f.matches.begin()) == f.current;
+        dl->AddRectFilled(ImVec2(x0, y), ImVec2(std::max(x1, x0 + 2.f), y + lineH),
+                          current ? theme::kFindCurrent : theme::kFindMatch, 2.f);
+    }
+}
+
+// Shows match `i` of the find bar: scrolls to its line; `select` also puts the editor's selection on it.
+void showMatch(FindState& f, EditorTab& tab, int i, bool select)
+{
+    if (i < 0 || i >= int(f.matches.size()))
+        return;
+    f.current = i;
+    const auto [b, e] = f.matches[std::size_t(i)];
+    tab.jumpToLine = text::lineOf(tab.buffer, b);
+    tab.jumpFocus = false;
+    if (select) {
+        tab.refocusOffset = int(b);
+        tab.pendingSelectEnd = int(e);
+    }
+}
+
+// The find (and replace) bar above the source: Enter finds the next match, Shift+Enter the previous,
+// Escape closes the bar and selects the match in the editor.
+void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
+{
+    FindState& f = ed.findBar;
+    if (!f.open)
+        return;
+    // The field takes what the checkboxes, arrows and count leave, within limits.
+    const float field = std::clamp(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 19.f,
+                                   ImGui::GetFontSize() * 6.f, ImGui::GetFontSize() * 18.f);
+    const auto needleBefore = f.needle;
+    const bool caseBefore = f.matchCase, wordBefore = f.wholeWord;
+    if (f.focusField) {
+        ImGui::SetKeyboardFocusHere();
+        f.focusField = false;
+    }
+    ImGui::SetNextItemWidth(field);
+    const bool enter = ImGui::InputTextWithHint("##find", "Find", &f.needle, ImGuiInputTextFlags_EnterReturnsTrue);
+    const bool fieldActive = ImGui::IsItemActive();
+    if (enter)
+        ImGui::SetKeyboardFocusHere(-1); // Enter ends the field's edit: keep typing in it
+    const bool shift = ImGui::GetIO().KeyShift;
+    ImGui::SameLine();
+    ImGui::Checkbox("Aa", &f.matchCase);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Match case");
+    ImGui::SameLine();
+    ImGui::Checkbox("Word", &f.wholeWord);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Whole word: not part of a longer name");
+    refreshMatches(f, tab);
+    ImGui::SameLine();
+    const bool prev = ImGui::ArrowButton("##prev", ImGuiDir_Up);
+    ImGui::SameLine();
+    const bool next = ImGui::ArrowButton("##next", ImGuiDir_Down);
+    ImGui::SameLine();
+    if (f.needle.empty())
+        ImGui::TextDisabled("type to find");
+    else if (f.matches.empty())
+        ImGui::TextColored(theme::colour(theme::kError), "no match");
+    else
+        ImGui::TextDisabled("%d of %d", f.current + 1, int(f.matches.size()));
+    ImGui::SameLine();
+    const bool close = ImGui::SmallButton("x");
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Close (Escape)");
+
+    const std::size_t from = tab.selectionEnd > tab.selectionBegin ? std::size_t(tab.selectionBegin) + 1
+                                                                    : std::size_t(tab.cursorOffset);
+    std::vector<text::Match> ms;
+    for (const auto& [b, e] : f.matches)
+        ms.push_back({b, e});
+    if (f.needle != needleBefore || f.matchCase != caseBefore || f.wholeWord != wordBefore)
+        showMatch(f, tab, text::nextMatch(ms, std::size_t(tab.selectionBegin)), false); // as you type
+    if ((enter && !shift) || next)
+        showMatch(f, tab, f.current >= 0 ? (f.current + 1) % int(ms.size()) : text::nextMatch(ms, from), false);
+    if ((enter && shift) || prev)
+        showMatch(f, tab, f.current >= 0 ? (f.current + int(ms.size()) - 1) % int(ms.size())
+                                         : text::previousMatch(ms, std::size_t(tab.cursorOffset)),
+                  false);
+
+    if (f.replace) {
+        ImGui::SetNextItemWidth(field);
+        ImGui::InputTextWithHint("##replace", "Replace", &f.replacement);
+        ImGui::SameLine();
+        ImGui::BeginDisabled(f.current < 0 || f.matches.empty());
+        if (ImGui::Button("Replace") && f.current >= 0 && f.current < int(f.matches.size())) {
+            const auto [b, e] = f.matches[std::size_t(f.current)];
+            tab.buffer.replace(b, e - b, f.replacement);
+            ++tab.widgetGeneration; // the widget takes the new text
+            commands.textEdited.push_back(index);
+            f.message.clear();
+        }
+        ImGui::SameLine();
+        if (ImGui::Button("Replace all")) {
+            int n = 0;
+            tab.buffer = text::replaceAll(tab.buffer, f.needle, f.replacement, {f.matchCase, f.wholeWord}, &n);
+            ++tab.widgetGeneration;
+            commands.textEdited.push_back(index);
+            f.message = std::to_string(n) + " replaced";
+            f.current = -1;
+        }
+        ImGui::EndDisabled();
+        if (!f.message.empty()) {
+            ImGui::SameLine();
+            ImGui::TextDisabled("%s", f.message.c_str());
+        }
+    }
+    // Escape deactivates the field inside InputText, so "was active" is the last frame's.
+    const bool escape = (fieldActive || f.fieldWasActive) && ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape));
+    f.fieldWasActive = fieldActive;
+    if (close || escape) {
+        f.open = false;
+        if (f.current >= 0)
+            showMatch(f, tab, f.current, true);
+        else
+            tab.refocusOffset = tab.cursorOffset;
+    }
+}
+
+// Go to line (Ctrl+G).
+void drawGotoLine(EditorState& ed, EditorTab& tab)
+{
+    if (ed.findBar.gotoOpen) {
+        ImGui::OpenPopup("goto-line");
+        ed.findBar.gotoOpen = false;
+    }
+    if (!ImGui::BeginPopup("goto-line"))
+        return;
+    const int lines = text::lineOf(tab.buffer, tab.buffer.size());
+    ImGui::Text("Go to line (1 to %d)", lines);
+    if (ImGui::IsWindowAppearing())
+        ImGui::SetKeyboardFocusHere();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8.f);
+    bool go = ImGui::InputInt("##line", &ed.findBar.gotoLine, 0, 0, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    go |= ImGui::Button("Go");
+    if (go) {
+        tab.jumpToLine = std::clamp(ed.findBar.gotoLine, 1, lines);
+        tab.jumpFocus = true;
+        ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+}
+
 void squiggle(ImDrawList* dl, float x0, float x1, float y, ImU32 colour)
 {
     const float step = 3.f;
@@ -139,7 +411,15 @@ int editorCallback(ImGuiInputTextCallbackData* data)
     if (tab->pendingCursor >= 0) {
         const int at = std::min(tab->pendingCursor, data->BufTextLen);
         data->CursorPos = data->SelectionStart = data->SelectionEnd = at;
-        tab->pendingCursor = -1;
+        if (tab->pendingSelectEnd >= 0) // select forwards, the cursor at the end
+            data->CursorPos = data->SelectionEnd = std::clamp(tab->pendingSelectEnd, at, data->BufTextLen);
+        tab->pendingCursor = tab->pendingSelectEnd = -1;
+    }
+    if (data->SelectionStart != data->SelectionEnd) {
+        tab->selectionBegin = std::min(data->SelectionStart, data->SelectionEnd);
+        tab->selectionEnd = std::max(data->SelectionStart, data->SelectionEnd);
+    } else {
+        tab->selectionBegin = tab->selectionEnd = data->CursorPos;
     }
     int line = 1, column = 1;
     for (int i = 0; i < data->CursorPos && i < data->BufTextLen; ++i) {
@@ -395,11 +675,26 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     const float markerW = lineH;
     const float gutterW = charW * float(digits) + markerW + 14.f;
 
+    // Giving the text widget the keyboard makes ImGui scroll the panel and this child sideways to
+    // bring the (very wide) widget into view; for a few frames after, the sideways scroll the user
+    // had is put back.
+    if (tab.holdScrollFrames > 0)
+        ImGui::SetScrollX(tab.holdPanelScrollX);
+    const float panelScrollX = ImGui::GetScrollX();
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
     ImGui::PushStyleColor(ImGuiCol_ChildBg, theme::kCodeBg);
     ImGui::BeginChild("##code", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PopStyleColor();
     ImGui::PopStyleVar();
+    if (tab.holdScrollFrames > 0) {
+        ImGui::SetScrollX(tab.holdCodeScrollX);
+        --tab.holdScrollFrames;
+    }
+    auto holdScroll = [&] {
+        tab.holdScrollFrames = 3;
+        tab.holdPanelScrollX = panelScrollX;
+        tab.holdCodeScrollX = ImGui::GetScrollX();
+    };
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -408,11 +703,11 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     const float textX = origin.x + gutterW + framePadding.x;
     const float textY = origin.y + framePadding.y;
 
-    float longest = 0;
-    for (int l = 0; l < lineCount; ++l) {
-        const auto t = lineText(tab.buffer, starts, l);
-        longest = std::max(longest, ImGui::CalcTextSize(t.data(), t.data() + t.size()).x);
+    if (tab.widestFor != std::pair{tab.doc.revision(), tab.buffer.size()}) { // a scan of the whole text: once per change
+        tab.widest = widestColumns(tab.buffer);
+        tab.widestFor = {tab.doc.revision(), tab.buffer.size()};
     }
+    const float longest = float(tab.widest) * charW;
     const float avail = ImGui::GetContentRegionAvail().x;
     const float inputW = std::max(avail - gutterW, longest + charW * 40.f);
     const float inputH = std::max(visibleH - 2.f, float(lineCount + 4) * lineH + framePadding.y * 2.f);
@@ -443,6 +738,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
                                                                             : theme::kNoteLine;
         dl->AddRectFilled(ImVec2(origin.x + gutterW, y), ImVec2(origin.x + gutterW + inputW, y + lineH), tint);
     }
+    drawFindMatches(dl, ed.findBar, tab, starts, ImVec2(textX, textY), lineH, firstVisible, lastVisible);
     for (int l = firstVisible; l <= lastVisible; ++l) {
         char number[16];
         std::snprintf(number, sizeof number, "%*d", digits, l + 1);
@@ -483,27 +779,40 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
         if (tab.jumpFocus) {
             tab.pendingCursor = starts[std::size_t(line - 1)];
             ImGui::SetKeyboardFocusHere(0);
+            holdScroll();
         }
         tab.jumpToLine = 0;
     } else if (tab.refocusOffset >= 0 && !tab.editing) { // the frame after the widget let go
         tab.pendingCursor = tab.refocusOffset;
         tab.refocusOffset = -1;
         ImGui::SetKeyboardFocusHere(0);
+        holdScroll();
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x + gutterW, origin.y));
     ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
-    ImGui::PushStyleColor(ImGuiCol_Text, theme::kCodeText);
+    // With colours, drawColouredText shows the text (and the cursor) and the widget draws none.
+    ImGui::PushStyleColor(ImGuiCol_Text, ed.syntaxColours ? IM_COL32(0, 0, 0, 0) : theme::kCodeText);
     ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, framePadding);
     ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 0.f);
     CallbackData cb{&tab};
     const std::string id = "##source" + std::to_string(tab.widgetGeneration);
-    if (ImGui::InputTextMultiline(id.c_str(), &tab.buffer, ImVec2(inputW, inputH),
+    const bool edited =
+        ImGui::InputTextMultiline(id.c_str(), &tab.buffer, ImVec2(inputW, inputH),
                                   ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways, editorCallback,
-                                  &cb))
+                                  &cb);
+    if (edited)
         commands.textEdited.push_back(index);
     const bool active = ImGui::IsItemActive();
     ImGui::PopStyleVar(2);
     ImGui::PopStyleColor(2);
+    // Under the widget (its child window draws over this one), after it: this frame's text.
+    if (ed.syntaxColours) {
+        const ImVec2 w0 = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        dl->PushClipRect(ImVec2(windowX0 + gutterW, w0.y), ImVec2(w0.x + size.x, w0.y + size.y), true);
+        drawColouredText(dl, tab, edited ? lineStarts(tab.buffer) : starts, ImVec2(textX, textY), lineH,
+                         firstVisible, lastVisible + (edited ? 1 : 0), active);
+        dl->PopClipRect();
+    }
 
     // Keep the cursor's line in view as it moves (the widget itself never scrolls).
     if (active && tab.cursorLine != tab.lastCursorLine) {
@@ -581,8 +890,17 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     // ImGui ships (GLFW's are ASCII), so 'S' is A's index + 18.
     const ImGuiIO& io = ImGui::GetIO();
     if (ImGui::IsWindowFocused(ImGuiFocusedFlags_RootAndChildWindows) && io.KeyCtrl) {
-        if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_A) + ('S' - 'A'), false))
+        const int a = ImGui::GetKeyIndex(ImGuiKey_A);
+        if (ImGui::IsKeyPressed(a + ('S' - 'A'), false))
             commands.save = index;
+        if (ImGui::IsKeyPressed(a + ('F' - 'A'), false))
+            commands.editorAction = EditorAction::Find;
+        if (ImGui::IsKeyPressed(a + ('H' - 'A'), false))
+            commands.editorAction = EditorAction::Replace;
+        if (ImGui::IsKeyPressed(a + ('G' - 'A'), false))
+            commands.editorAction = EditorAction::GoToLine;
+        if (ImGui::IsKeyPressed(a + ('/' - 'A'), false)) // GLFW's key for '/' is its ASCII code, as letters'
+            commands.editorAction = EditorAction::ToggleComment;
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
             ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false)) {
             commands.buildNow = index;
@@ -618,6 +936,8 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     drawStagePicker(ed, tab, commands);
 
     drawBanners(index, tab, commands);
+    drawFindBar(ed, index, tab, commands);
+    drawGotoLine(ed, tab);
 
     // Source, a status strip (build result, cursor), the diagnostics.
     const float listH = ImGui::GetTextLineHeightWithSpacing() * 5.f + 10.f;

@@ -73,8 +73,8 @@ bool placePanel(const char* panel, const PanelLayout& layout)
     const ImGuiCond cond = changed ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
     placedIn[panel] = layout.generation;
     const float status = ImGui::GetFrameHeight() + 8.f;
-    const float w = layout.display.x, h = layout.display.y - status;
-    ImGui::SetNextWindowPos(ImVec2(box->x * w, box->y * h), cond);
+    const float w = layout.display.x, h = layout.display.y - status - layout.top;
+    ImGui::SetNextWindowPos(ImVec2(box->x * w, layout.top + box->y * h), cond);
     ImGui::SetNextWindowSize(ImVec2(box->w * w, box->h * h), cond);
     return true;
 }

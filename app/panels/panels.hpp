@@ -25,6 +25,8 @@ void drawStageLaunchPanel(AppState& state, Commands& commands);
 void drawOverlayPanel(AppState& state, Commands& commands);
 void drawTimelinePanel(AppState& state, Commands& commands);
 
+// The main menu bar (File, Edit, View, Run, Help) and the windows it opens; sets state.menu.height.
+void drawMenuBar(AppState& state, Commands& commands);
 void drawStatusBar(const AppState& state, const std::string& statusLine, Commands& commands);
 
 struct PanelLayout {
@@ -32,6 +34,7 @@ struct PanelLayout {
     Layout layout = Layout::Standard;
     bool project = false; // a project is open (else the demo runs)
     int generation = 0;   // TeachState::layoutGeneration
+    float top = 0;        // the menu bar's height: panels go below it
 };
 // Places `panel` for `layout` (on first use, and once after each layout change; the user may move
 // panels in between). Returns false when the layout does not show the panel.

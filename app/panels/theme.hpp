@@ -27,6 +27,20 @@ constexpr ImU32 kWarningLine = IM_COL32(236, 190, 84, 30);
 constexpr ImU32 kNoteLine = IM_COL32(112, 170, 250, 22);
 constexpr ImU32 kLikelyCauseLine = IM_COL32(250, 150, 64, 34);
 constexpr ImU32 kMarkerInk = IM_COL32(22, 22, 26, 255);
+constexpr ImU32 kCursor = IM_COL32(236, 240, 246, 255);
+constexpr ImU32 kFindMatch = IM_COL32(200, 160, 60, 70);
+constexpr ImU32 kFindCurrent = IM_COL32(240, 190, 60, 150);
+
+// Syntax colours of the source view, one per rtc::SyntaxClass.
+constexpr ImU32 kSyntaxKeyword = IM_COL32(198, 120, 221, 255);
+constexpr ImU32 kSyntaxType = IM_COL32(86, 182, 194, 255);
+constexpr ImU32 kSyntaxQualifier = IM_COL32(229, 192, 123, 255);
+constexpr ImU32 kSyntaxBuiltin = IM_COL32(239, 112, 122, 255);
+constexpr ImU32 kSyntaxIntrinsic = IM_COL32(97, 175, 239, 255);
+constexpr ImU32 kSyntaxPreprocessor = IM_COL32(242, 140, 190, 255);
+constexpr ImU32 kSyntaxString = IM_COL32(152, 195, 121, 255);
+constexpr ImU32 kSyntaxNumber = IM_COL32(209, 154, 102, 255);
+constexpr ImU32 kSyntaxComment = IM_COL32(112, 122, 136, 255);
 
 // Banners over the source.
 constexpr ImU32 kBannerInfo = IM_COL32(38, 66, 104, 255);

@@ -3,6 +3,7 @@
 // likely-cause marker in the editor's gutter at the right lines; a file written by another program
 // is reloaded and rebuilt; unsaved edits are kept for recovery and never overwritten silently.
 #include "app.hpp"
+#include "editor_text.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/project/recovery_store.hpp"
@@ -12,9 +13,12 @@
 
 #include "test_support.hpp"
 
+#include <imgui.h>
+
 #include <chrono>
 #include <memory>
 #include <thread>
+#include <utility>
 
 namespace fs = std::filesystem;
 using ks::app::HeadlessSession;
@@ -132,6 +136,152 @@ TEST_F(EditorHeadless, AMissingSemicolonShowsMarkersAtItsLines)
     const auto kept = ks::project::RecoveryStore(m_options.recoveryDir).find(m_kernel);
     ASSERT_TRUE(kept);
     EXPECT_EQ(kept->text, broken);
+}
+
+// The source is drawn in syntax colours (ks/rtc/highlight.hpp): the demo's CUDA qualifiers,
+// built-ins, types, keywords, preprocessor line and comments each show in theirs; an edit that
+// opens a block comment at the top turns the rest of the file into comment colour in that frame.
+TEST_F(EditorHeadless, SourceIsDrawnInSyntaxColoursThatFollowEdits)
+{
+    settle();
+    const auto shot = m_session->screenshot();
+    keepScreenshot("editor_colours.png", shot);
+    using namespace ks::app::theme;
+    for (const auto& [name, colour] : {std::pair{"qualifier", kSyntaxQualifier}, {"builtin", kSyntaxBuiltin},
+                                       {"type", kSyntaxType}, {"keyword", kSyntaxKeyword},
+                                       {"preprocessor", kSyntaxPreprocessor}, {"comment", kSyntaxComment},
+                                       {"intrinsic", kSyntaxIntrinsic}})
+        EXPECT_GT(countColour(shot, 0.40f, colour, 8), 5) << name << " colour in the editor";
+
+    ASSERT_TRUE(app().editDocument(m_kernel, "/* commented out:\n" + m_source + "\n"));
+    m_session->renderFrame();
+    const auto commented = m_session->screenshot();
+    keepScreenshot("editor_commented.png", commented);
+    EXPECT_EQ(countColour(commented, 0.40f, kSyntaxQualifier, 8), 0) << "no qualifier colour inside a comment";
+    EXPECT_EQ(countColour(commented, 0.40f, kSyntaxBuiltin, 8), 0);
+    EXPECT_GT(countColour(commented, 0.40f, kSyntaxComment, 8), 2 * countColour(shot, 0.40f, kSyntaxComment, 8));
+}
+
+// Keys as the GLFW shell sends them (ImGui 1.86 reads io.KeysDown by the platform's codes).
+void mapGlfwKeys()
+{
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyMap[ImGuiKey_A] = 'A';
+    io.KeyMap[ImGuiKey_Escape] = 256;
+    io.KeyMap[ImGuiKey_Enter] = 257;
+}
+
+// Ctrl+F finds every occurrence and marks them; Enter goes to the next; Escape closes the bar and
+// selects the match in the source. Ctrl+G goes to a line. Ctrl+/ comments the cursor's line out and
+// in again, through the document (so it builds and saves like typing).
+TEST_F(EditorHeadless, FindGoToLineAndCommentTogglingWorkFromTheKeyboard)
+{
+    settle();
+    mapGlfwKeys();
+    ImGuiIO& io = ImGui::GetIO();
+    auto press = [&](int key, bool ctrl) {
+        io.KeyCtrl = ctrl;
+        io.KeysDown[key] = true;
+        m_session->renderFrame();
+        io.KeysDown[key] = false;
+        io.KeyCtrl = false;
+        m_session->renderFrame();
+    };
+    auto type = [&](const std::string& s) {
+        for (char c : s)
+            io.AddInputCharacter(static_cast<unsigned char>(c));
+        m_session->renderFrame();
+        m_session->renderFrame();
+    };
+    auto& t = *app().state().editor.tabs.at(0);
+    const auto& bar = app().state().editor.findBar;
+    t.jumpToLine = 1; // the source takes the keyboard
+    m_session->renderFrame();
+    m_session->renderFrame();
+    ASSERT_TRUE(t.editing);
+
+    std::vector<std::size_t> expected;
+    for (auto at = m_source.find("blockIdx"); at != std::string::npos; at = m_source.find("blockIdx", at + 1))
+        expected.push_back(at);
+    ASSERT_GE(expected.size(), 3u);
+    press('F', true);
+    ASSERT_TRUE(bar.open);
+    m_session->renderFrame(); // the field takes the keyboard
+    type("blockIdx");
+    ASSERT_EQ(bar.matches.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        EXPECT_EQ(bar.matches[i].first, expected[i]);
+    EXPECT_EQ(bar.current, 0);
+    const auto shot = m_session->screenshot();
+    keepScreenshot("editor_find.png", shot);
+    // The current match's tint over the code background (alpha-blended, so a band of colours).
+    EXPECT_GT(countColour(shot, 0.40f, IM_COL32(148, 118, 48, 255), 24), 30) << "the current match is marked";
+    press(257, false); // Enter: the next match
+    EXPECT_EQ(bar.current, 1);
+    press(256, false); // Escape: closed, the match selected in the source
+    for (int i = 0; i < 4; ++i)
+        m_session->renderFrame();
+    EXPECT_FALSE(bar.open);
+    EXPECT_TRUE(t.editing);
+    EXPECT_EQ(std::size_t(t.selectionBegin), expected[1]);
+    EXPECT_EQ(std::size_t(t.selectionEnd), expected[1] + 8);
+
+    press('G', true);
+    m_session->renderFrame();
+    type("12");
+    press(257, false);
+    m_session->renderFrame();
+    EXPECT_EQ(t.cursorLine, 12);
+
+    const std::size_t b12 = ks::app::text::lineStart(m_source, 12);
+    const std::string line12 = m_source.substr(b12, m_source.find('\n', b12) - b12);
+    ASSERT_NE(line12.find_first_not_of(' '), std::string::npos) << "line 12 has code";
+    press('/', true);
+    m_session->renderFrame();
+    EXPECT_NE(t.doc.text(), m_source);
+    EXPECT_EQ(t.doc.text().find("// " + line12.substr(line12.find_first_not_of(' '))) != std::string::npos, true)
+        << t.doc.text();
+    for (int i = 0; i < 3; ++i)
+        m_session->renderFrame();
+    press('/', true);
+    m_session->renderFrame();
+    EXPECT_EQ(t.doc.text(), m_source) << "Ctrl+/ again restores the line";
+}
+
+// The menu bar, clicked as a user would: Help > About opens the versions, Edit > Find opens the
+// find bar, View > Classroom layout switches the layout, File lists the shipped projects.
+TEST_F(EditorHeadless, MenuBarClicksReachTheirActions)
+{
+    settle();
+    ImGuiIO& io = ImGui::GetIO();
+    const auto& menu = app().state().menu;
+    auto click = [&](const std::string& name) {
+        const auto it = menu.menuRects.find(name);
+        ASSERT_NE(it, menu.menuRects.end()) << name << " was drawn";
+        const auto& r = it->second;
+        io.MousePos = ImVec2((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
+        m_session->renderFrame();
+        io.MouseDown[0] = true;
+        m_session->renderFrame();
+        io.MouseDown[0] = false;
+        m_session->renderFrame();
+        m_session->renderFrame();
+    };
+    EXPECT_GT(menu.height, 10.f);
+    click("File");
+    keepScreenshot("menu_file.png", m_session->screenshot());
+    click("File"); // closes it again
+    click("Help");
+    click("About Kernelscope");
+    EXPECT_TRUE(menu.showAbout);
+    keepScreenshot("menu_about.png", m_session->screenshot());
+    click("Edit");
+    click("Find");
+    EXPECT_TRUE(app().state().editor.findBar.open);
+    EXPECT_EQ(app().state().teach.layout, ks::app::Layout::Standard);
+    click("View");
+    click("Classroom layout");
+    EXPECT_EQ(app().state().teach.layout, ks::app::Layout::Classroom);
 }
 
 TEST_F(EditorHeadless, AFileWrittenByAnotherProgramIsReloadedAndRebuilt)

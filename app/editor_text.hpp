@@ -1,0 +1,49 @@
+#pragma once
+// Text operations of the kernel editor that do not need ImGui: find and replace (match case,
+// whole word), line and column of an offset, and commenting lines in and out. Plain functions over
+// strings, unit-tested (tests/unit/test_editor_text.cpp); the editor panel applies their results.
+
+#include <cstddef>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace ks::app::text {
+
+struct Match {
+    std::size_t begin = 0, end = 0; // byte offsets, end exclusive
+    bool operator==(const Match&) const = default;
+};
+
+struct FindOptions {
+    bool matchCase = false; // else ASCII letters match either case
+    bool wholeWord = false; // the match is not part of a longer identifier
+};
+
+// Every non-overlapping occurrence of `needle`, in order; none for an empty needle.
+std::vector<Match> findAll(std::string_view text, std::string_view needle, FindOptions options);
+
+// The first match that begins at or after `from`, wrapping to the start; -1 when there is none.
+int nextMatch(const std::vector<Match>& matches, std::size_t from);
+// The last match that begins before `from`, wrapping to the end; -1 when there is none.
+int previousMatch(const std::vector<Match>& matches, std::size_t from);
+
+// `text` with every match replaced by `with`; `count` (if given) receives how many.
+std::string replaceAll(std::string_view text, std::string_view needle, std::string_view with, FindOptions options,
+                       int* count = nullptr);
+
+// The 1-based line of a byte offset, and the offset where a 1-based line starts (clamped).
+int lineOf(std::string_view text, std::size_t offset);
+std::size_t lineStart(std::string_view text, int line);
+
+// Ctrl+/ on the lines that [selBegin, selEnd) touches: when every non-blank one starts with "//"
+// (after its indentation) those markers (and one space after each) are removed; otherwise "// " is
+// added at the smallest indentation of the non-blank lines. Blank lines are left alone. The
+// selection comes back adjusted to cover the same lines.
+struct Edit {
+    std::string text;
+    std::size_t selBegin = 0, selEnd = 0;
+};
+Edit toggleLineComments(std::string_view text, std::size_t selBegin, std::size_t selEnd);
+
+} // namespace ks::app::text

@@ -1,0 +1,262 @@
+// The main menu bar: File (open a shipped or recent project, open a kernel file, save, close),
+// Edit (find, replace, go to line, comment, build), View (layouts), Run (pause, step, restart,
+// frame limit) and Help (keyboard shortcuts, the guided tour, about). Everything it does goes
+// through Commands, like the panels' own buttons.
+#include "panels.hpp"
+#include "version.hpp"
+
+#include <imgui.h>
+#include <imgui_stdlib.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <string>
+#include <system_error>
+#include <vector>
+
+namespace ks::app {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The projects shipped with the app (projects/*.json and projects/teaching/*.json), sorted.
+std::vector<fs::path> shippedProjects(const fs::path& dataRoot)
+{
+    std::vector<fs::path> out;
+    for (const fs::path& dir : {dataRoot / "projects", dataRoot / "projects" / "teaching"}) {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(dir, ec))
+            if (e.is_regular_file(ec) && e.path().extension() == ".json")
+                out.push_back(e.path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+// A path field and a button inside a menu; returns the path when the button or Enter is pressed.
+std::optional<fs::path> pathField(const char* id, const char* hint, const char* button, std::string& text)
+{
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22.f);
+    bool go = ImGui::InputTextWithHint(id, hint, &text, ImGuiInputTextFlags_EnterReturnsTrue);
+    ImGui::SameLine();
+    go |= ImGui::Button(button);
+    if (go && !text.empty()) {
+        ImGui::CloseCurrentPopup();
+        return fs::path(text);
+    }
+    return std::nullopt;
+}
+
+// Remembers where a menu or menu item is (for tests that click it).
+void noteRect(MenuState& m, const char* name)
+{
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    m.menuRects[name] = {a.x, a.y, b.x, b.y};
+}
+
+// ImGui::MenuItem, its place noted.
+bool item(MenuState& m, const char* label, const char* shortcut = nullptr, bool selected = false, bool enabled = true)
+{
+    const bool clicked = ImGui::MenuItem(label, shortcut, selected, enabled);
+    noteRect(m, label);
+    return clicked;
+}
+bool item(MenuState& m, const char* label, const char* shortcut, bool* selected)
+{
+    const bool clicked = ImGui::MenuItem(label, shortcut, selected);
+    noteRect(m, label);
+    return clicked;
+}
+
+void fileMenu(AppState& s, Commands& commands)
+{
+    MenuState& m = s.menu;
+    const bool open = ImGui::BeginMenu("File");
+    noteRect(m, "File");
+    if (!open)
+        return;
+    if (ImGui::BeginMenu("Open a shipped project")) {
+        const fs::path root = s.dataRoot / "projects";
+        for (const fs::path& p : shippedProjects(s.dataRoot)) {
+            const std::string label = p.lexically_relative(root).string();
+            if (ImGui::MenuItem(label.c_str()))
+                commands.project.open = p;
+        }
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Open recent", !s.project.recent.empty())) {
+        for (const fs::path& p : s.project.recent)
+            if (ImGui::MenuItem(p.filename().string().c_str(), p.parent_path().string().c_str()))
+                commands.project.open = p;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Open project file")) {
+        if (auto p = pathField("##openproject", "/path/to/project.json", "Open", m.openProjectPath))
+            commands.project.open = *p;
+        ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Open kernel file")) {
+        if (auto p = pathField("##openkernel", "/path/to/kernel.cu", "Open", m.openKernelPath))
+            commands.openFile = *p;
+        ImGui::EndMenu();
+    }
+    ImGui::Separator();
+    const int tab = s.editor.activeTab;
+    const bool haveTab = tab >= 0 && tab < int(s.editor.tabs.size());
+    if (item(m, "Save kernel", "Ctrl+S", false, haveTab && s.editor.tabs[std::size_t(tab)]->doc.dirty()))
+        commands.save = tab;
+    const bool project = s.project.session != nullptr;
+    if (item(m, "Save project", nullptr, false, project))
+        commands.project.save = true;
+    if (ImGui::BeginMenu("Save project as", project)) {
+        if (auto p = pathField("##saveproject", "/path/to/copy.json", "Save", m.saveProjectPath))
+            commands.project.saveAs = *p;
+        ImGui::EndMenu();
+    }
+    if (item(m, "Close project", nullptr, false, project))
+        commands.project.close = true;
+    ImGui::EndMenu();
+}
+
+void editMenu(AppState& s, Commands& commands)
+{
+    const bool open = ImGui::BeginMenu("Edit");
+    noteRect(s.menu, "Edit");
+    if (!open)
+        return;
+    const bool haveTab = s.editor.activeTab >= 0 && s.editor.activeTab < int(s.editor.tabs.size());
+    if (item(s.menu, "Find", "Ctrl+F", false, haveTab))
+        commands.editorAction = EditorAction::Find;
+    if (item(s.menu, "Replace", "Ctrl+H", false, haveTab))
+        commands.editorAction = EditorAction::Replace;
+    if (item(s.menu, "Go to line", "Ctrl+G", false, haveTab))
+        commands.editorAction = EditorAction::GoToLine;
+    if (item(s.menu, "Comment lines in/out", "Ctrl+/", false, haveTab))
+        commands.editorAction = EditorAction::ToggleComment;
+    ImGui::Separator();
+    if (item(s.menu, "Build now", "Ctrl+Enter", false, haveTab))
+        commands.buildNow = s.editor.activeTab;
+    item(s.menu, "Build after a pause in typing", nullptr, &s.editor.buildOnPause);
+    ImGui::EndMenu();
+}
+
+void viewMenu(AppState& s, Commands& commands)
+{
+    const bool open = ImGui::BeginMenu("View");
+    noteRect(s.menu, "View");
+    if (!open)
+        return;
+    const bool classroom = s.teach.layout == Layout::Classroom;
+    if (item(s.menu, "Standard layout", nullptr, !classroom))
+        commands.teach.layout = Layout::Standard;
+    if (item(s.menu, "Classroom layout", nullptr, classroom))
+        commands.teach.layout = Layout::Classroom;
+    item(s.menu, "Syntax colours in the editor", nullptr, &s.editor.syntaxColours);
+    if (item(s.menu, "Reset panel positions"))
+        commands.teach.resetLayout = true;
+    ImGui::EndMenu();
+}
+
+void runMenu(AppState& s, Commands& commands)
+{
+    const bool open = ImGui::BeginMenu("Run");
+    noteRect(s.menu, "Run");
+    if (!open)
+        return;
+    if (s.project.session) {
+        pipeline::Pipeline& p = s.project.session->pipeline();
+        if (item(s.menu, "Pause", nullptr, p.paused()))
+            p.setPaused(!p.paused());
+        if (item(s.menu, "Step one frame"))
+            p.step();
+        if (item(s.menu, "Restart the project"))
+            commands.project.restart = true;
+    } else {
+        ImGui::TextDisabled("Pause, step and restart act on an open project");
+    }
+    ImGui::Separator();
+    float limit = s.editor.frameLimitSeconds;
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10.f);
+    if (ImGui::InputFloat("frame limit (s, 0 off)", &limit, 0.5f, 2.f, "%.1f"))
+        s.editor.frameLimitSeconds = std::clamp(limit, 0.f, 3600.f);
+    ImGui::EndMenu();
+}
+
+void helpMenu(AppState& s)
+{
+    const bool open = ImGui::BeginMenu("Help");
+    noteRect(s.menu, "Help");
+    if (!open)
+        return;
+    item(s.menu, "Keyboard shortcuts", nullptr, &s.menu.showShortcuts);
+    if (ImGui::BeginMenu("Guided tour")) {
+        ImGui::TextUnformatted("The tour of the CUDA thread hierarchy is in");
+        ImGui::TextUnformatted((s.dataRoot / "docs" / "teaching" / "README.md").string().c_str());
+        ImGui::TextDisabled("Its projects are under File > Open a shipped project > teaching/.");
+        ImGui::EndMenu();
+    }
+    item(s.menu, "About Kernelscope", nullptr, &s.menu.showAbout);
+    ImGui::EndMenu();
+}
+
+void shortcutsWindow(MenuState& m)
+{
+    if (!m.showShortcuts)
+        return;
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 28.f, 0), ImGuiCond_Appearing);
+    if (ImGui::Begin("Keyboard shortcuts", &m.showShortcuts, ImGuiWindowFlags_NoCollapse)) {
+        const char* rows[][2] = {
+            {"Ctrl+Enter", "build the kernel now"},
+            {"Ctrl+S", "save the kernel (atomically)"},
+            {"Ctrl+F", "find (Enter: next, Shift+Enter: previous, Escape: select it)"},
+            {"Ctrl+H", "find and replace"},
+            {"Ctrl+G", "go to line"},
+            {"Ctrl+/", "comment the selected lines out or in"},
+            {"Ctrl+Z / Ctrl+Y", "undo / redo typing (while the source has the keyboard)"},
+            {"Ctrl+A, Ctrl+C, Ctrl+X, Ctrl+V", "select all, copy, cut, paste"},
+        };
+        if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg)) {
+            for (const auto& r : rows) {
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(r[0]);
+                ImGui::TableNextColumn();
+                ImGui::TextUnformatted(r[1]);
+            }
+            ImGui::EndTable();
+        }
+    }
+    ImGui::End();
+}
+
+void aboutWindow(AppState& s)
+{
+    MenuState& m = s.menu;
+    if (!m.showAbout)
+        return;
+    if (ImGui::Begin("About Kernelscope", &m.showAbout, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+        static const std::string text = versionText(s.glDescription); // versions do not change while the app runs
+        ImGui::TextUnformatted(text.c_str());
+        ImGui::TextDisabled("MIT licence; see LICENSE.");
+    }
+    ImGui::End();
+}
+
+} // namespace
+
+void drawMenuBar(AppState& state, Commands& commands)
+{
+    if (ImGui::BeginMainMenuBar()) {
+        fileMenu(state, commands);
+        editMenu(state, commands);
+        viewMenu(state, commands);
+        runMenu(state, commands);
+        helpMenu(state);
+        state.menu.height = ImGui::GetWindowSize().y;
+        ImGui::EndMainMenuBar();
+    }
+    shortcutsWindow(state.menu);
+    aboutWindow(state);
+}
+
+} // namespace ks::app

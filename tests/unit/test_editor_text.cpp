@@ -1,0 +1,80 @@
+// The kernel editor's text operations (app/editor_text.hpp): find with match case and whole word,
+// next/previous with wrap-around, replace all, line lookups, and Ctrl+/ comment toggling.
+#include "editor_text.hpp"
+
+#include <gtest/gtest.h>
+
+using namespace ks::app::text;
+
+TEST(EditorText, FindHonoursCaseAndWholeWords)
+{
+    const std::string s = "int idx = Idx + index; // IDX idx_2 idx";
+    EXPECT_EQ(findAll(s, "idx", {}), (std::vector<Match>{{4, 7}, {10, 13}, {26, 29}, {30, 33}, {36, 39}}));
+    EXPECT_EQ(findAll(s, "idx", {.matchCase = true}), (std::vector<Match>{{4, 7}, {30, 33}, {36, 39}}));
+    EXPECT_EQ(findAll(s, "idx", {.wholeWord = true}), (std::vector<Match>{{4, 7}, {10, 13}, {26, 29}, {36, 39}}));
+    EXPECT_EQ(findAll(s, "idx", {.matchCase = true, .wholeWord = true}), (std::vector<Match>{{4, 7}, {36, 39}}));
+    EXPECT_TRUE(findAll(s, "", {}).empty());
+    EXPECT_TRUE(findAll("ab", "abc", {}).empty());
+    // Matches never overlap.
+    EXPECT_EQ(findAll("aaaa", "aa", {}), (std::vector<Match>{{0, 2}, {2, 4}}));
+}
+
+TEST(EditorText, NextAndPreviousWrapAround)
+{
+    const std::vector<Match> m{{4, 7}, {10, 13}, {30, 33}};
+    EXPECT_EQ(nextMatch(m, 0), 0);
+    EXPECT_EQ(nextMatch(m, 4), 0);
+    EXPECT_EQ(nextMatch(m, 5), 1);
+    EXPECT_EQ(nextMatch(m, 31), 0); // wraps
+    EXPECT_EQ(previousMatch(m, 10), 0);
+    EXPECT_EQ(previousMatch(m, 4), 2); // wraps
+    EXPECT_EQ(previousMatch(m, 100), 2);
+    EXPECT_EQ(nextMatch({}, 3), -1);
+    EXPECT_EQ(previousMatch({}, 3), -1);
+}
+
+TEST(EditorText, ReplaceAllCountsAndKeepsTheRest)
+{
+    int n = -1;
+    EXPECT_EQ(replaceAll("float a; float4 b; Float c;", "float", "double", {.wholeWord = true}, &n),
+              "double a; float4 b; double c;");
+    EXPECT_EQ(n, 2);
+    EXPECT_EQ(replaceAll("x x x", "x", "xx", {.matchCase = true}, &n), "xx xx xx"); // no re-matching of output
+    EXPECT_EQ(n, 3);
+    EXPECT_EQ(replaceAll("abc", "", "z", {}, &n), "abc");
+    EXPECT_EQ(n, 0);
+}
+
+TEST(EditorText, LinesOfOffsets)
+{
+    const std::string s = "a\nbc\n\nd";
+    EXPECT_EQ(lineOf(s, 0), 1);
+    EXPECT_EQ(lineOf(s, 2), 2);
+    EXPECT_EQ(lineOf(s, 5), 3);
+    EXPECT_EQ(lineOf(s, 999), 4);
+    EXPECT_EQ(lineStart(s, 1), 0u);
+    EXPECT_EQ(lineStart(s, 2), 2u);
+    EXPECT_EQ(lineStart(s, 4), 6u);
+    EXPECT_EQ(lineStart(s, 40), 6u); // clamped to the last line
+}
+
+TEST(EditorText, CommentTogglingAddsAtTheCommonIndentAndRemovesAgain)
+{
+    const std::string s = "{\n    int a = 1;\n\n        a += 2;\n}\n";
+    // Lines 2 to 4 (the selection starts inside line 2 and ends inside line 4).
+    const std::size_t b = s.find("int"), e = s.find("+=");
+    const Edit on = toggleLineComments(s, b, e);
+    EXPECT_EQ(on.text, "{\n    // int a = 1;\n\n    //     a += 2;\n}\n");
+    EXPECT_EQ(on.text.substr(on.selBegin, on.selEnd - on.selBegin), "    // int a = 1;\n\n    //     a += 2;");
+    const Edit off = toggleLineComments(on.text, on.selBegin, on.selEnd);
+    EXPECT_EQ(off.text, s);
+
+    // A cursor without a selection toggles its line; a mix of commented and plain lines comments all.
+    EXPECT_EQ(toggleLineComments("x;\ny;", 4, 4).text, "x;\n// y;");
+    EXPECT_EQ(toggleLineComments("// x;\ny;", 0, 8).text, "// // x;\n// y;");
+    EXPECT_EQ(toggleLineComments("  //x;", 0, 0).text, "  x;");
+    // A selection ending at the start of a line leaves that line alone.
+    EXPECT_EQ(toggleLineComments("a\nb\nc", 0, 4).text, "// a\n// b\nc");
+    // Only blank lines: nothing changes.
+    EXPECT_EQ(toggleLineComments("\n  \n", 0, 3).text, "\n  \n");
+}

@@ -3,12 +3,15 @@
 // feeds the `mouse`/`buttons` builtins.
 #include "panels.hpp"
 
+#include "ks/render/axes.hpp"
 #include "ks/render/view_renderer.hpp"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <string>
 
 namespace ks::app {
 
@@ -54,6 +57,65 @@ void inspectUnderMouse(AppState& s, const project::ViewDesc& v, ImVec2 origin, I
     }
 }
 
+// A plot view's axes over its picture: value gridlines and labels, element-index ticks, and
+// under the mouse the element and the value at the cursor. The frame is where view_plot.vert
+// draws it (the middle 90% of the target, y from range[0] at the bottom to range[1] at the top;
+// the values plotted are the buffer's times the view's scale).
+void drawPlotAxes(const project::ViewDesc& v, std::int64_t count, ImVec2 origin, ImVec2 size, bool hovered)
+{
+    if (count <= 0)
+        return;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float x0 = origin.x + 0.05f * size.x, x1 = origin.x + 0.95f * size.x;
+    const float y0 = origin.y + 0.05f * size.y, y1 = origin.y + 0.95f * size.y;
+    const double lo = v.range[0], hi = v.range[1];
+    const float lineH = ImGui::GetTextLineHeight();
+    const ImU32 grid = IM_COL32(255, 255, 255, 28), ink = IM_COL32(200, 204, 212, 255), back = IM_COL32(16, 18, 22, 200);
+    auto label = [&](ImVec2 at, const std::string& text) {
+        const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + sz.x + 2, at.y + sz.y), back, 2.f);
+        dl->AddText(at, ink, text.c_str());
+    };
+    dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
+    if (hi != lo) {
+        const render::AxisTicks ys = render::niceTicks(lo, hi, std::max(2, int((y1 - y0) / (lineH * 3.f))));
+        for (double t : ys.values) {
+            const float y = y1 - float((t - lo) / (hi - lo)) * (y1 - y0);
+            dl->AddLine(ImVec2(x0, y), ImVec2(x1, y), grid);
+            // Above its gridline, or below it where that would leave the frame.
+            label(ImVec2(x0 + 4.f, y - lineH - 1.f < y0 ? y + 1.f : y - lineH - 1.f), render::tickLabel(t, ys.step));
+        }
+    }
+    const double last = double(count - 1);
+    const render::AxisTicks xs = render::niceTicks(0, std::max(1.0, last), std::max(2, int((x1 - x0) / 90.f)));
+    for (double t : xs.values) {
+        if (t > last)
+            break;
+        const float x = last > 0 ? x0 + float(t / last) * (x1 - x0) : (x0 + x1) / 2;
+        dl->AddLine(ImVec2(x, y1 - 4.f), ImVec2(x, y1 + 4.f), ink);
+        const std::string text = render::tickLabel(t, std::max(1.0, xs.step));
+        const float w = ImGui::CalcTextSize(text.c_str()).x;
+        const float ly = y1 + 4.f + lineH <= origin.y + size.y ? y1 + 4.f : y1 - 4.f - lineH;
+        label(ImVec2(std::clamp(x - w / 2, origin.x + 2.f, origin.x + size.x - w - 2.f), ly), text);
+    }
+    if (v.scale != 1.f)
+        label(ImVec2(x1 - ImGui::CalcTextSize("values x 0000000").x, y0 + 2.f),
+              "values x " + render::tickLabel(v.scale, std::abs(v.scale) / 100.0));
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (hovered && mouse.x >= x0 && mouse.x <= x1 && mouse.y >= y0 && mouse.y <= y1) {
+        const std::int64_t element =
+            last > 0 ? std::clamp(std::int64_t(std::llround((mouse.x - x0) / (x1 - x0) * last)), std::int64_t(0), count - 1)
+                     : 0;
+        const float ex = last > 0 ? x0 + float(double(element) / last) * (x1 - x0) : (x0 + x1) / 2;
+        dl->AddLine(ImVec2(ex, y0), ImVec2(ex, y1), IM_COL32(255, 230, 120, 120));
+        const double value = lo + double(y1 - mouse.y) / double(y1 - y0) * (hi - lo);
+        const render::AxisTicks fine = render::niceTicks(lo, hi, 200);
+        ImGui::SetTooltip("element %lld\ny %s at the cursor", (long long)element,
+                          render::tickLabel(value, fine.step > 0 ? fine.step : 1e-3).c_str());
+    }
+    dl->PopClipRect();
+}
+
 void showView(AppState& s, std::size_t i, ImVec2 size)
 {
     scene::Session& session = *s.project.session;
@@ -71,7 +133,11 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
                      ImVec2(0, 1), ImVec2(1, 0));
     else
         ImGui::Dummy(ImVec2(float(w), float(h)));
+    const bool imageHovered = ImGui::IsItemHovered();
     inspectUnderMouse(s, v, origin, ImVec2(float(w), float(h)));
+    if (v.kind == project::ViewKind::Plot)
+        if (const project::ResourceDesc* r = session.pipeline().project().resource(v.source))
+            drawPlotAxes(v, r->count, origin, ImVec2(float(w), float(h)), imageHovered && !s.teach.hoverElement);
     if (!session.viewError(i).empty())
         ImGui::GetWindowDrawList()->AddText(ImVec2(origin.x + 8, origin.y + 8), IM_COL32(255, 150, 100, 255),
                                             session.viewError(i).c_str());

@@ -14,7 +14,9 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <set>
+#include <string>
 #include <fstream>
 
 namespace {
@@ -198,7 +200,11 @@ TEST_F(PipelineNoCuda, ShadersReloadAndAFailedReloadKeepsTheOldProgram)
 #include "options.hpp"
 #include "platform/platforms.hpp"
 
-TEST(HeadlessAppProject, OpensAProjectAndDrawsItsPanels)
+namespace {
+
+// The whole app, headless (1000 x 600, 3 frames), on a project of tests/projects; its screenshot,
+// or nothing with `skip` set when there is no headless GL.
+std::optional<ks::image::Rgba8Image> appScreenshot(const char* project, std::string& skip)
 {
     ks::app::AppOptions options;
     options.headless = true;
@@ -206,25 +212,61 @@ TEST(HeadlessAppProject, OpensAProjectAndDrawsItsPanels)
     options.width = 1000;
     options.height = 600;
     options.dataDir = ks::test::sourceDir();
-    options.project = ks::test::sourceDir() / "tests" / "projects" / "views_heightfield.json";
-    options.screenshot = std::filesystem::temp_directory_path() / "ks_headless_app_project.png";
+    options.project = ks::test::sourceDir() / "tests" / "projects" / project;
+    options.screenshot = std::filesystem::temp_directory_path() / ("ks_headless_app_" + std::string(project) + ".png");
     std::filesystem::remove(options.screenshot);
-    int rc = -1;
     try {
-        rc = ks::app::runHeadless(options);
+        const int rc = ks::app::runHeadless(options);
+        EXPECT_EQ(rc, 0);
+        if (rc != 0)
+            return std::nullopt;
     } catch (const ks::Error& e) {
-        if (e.domain() == ks::ErrorDomain::Egl)
-            GTEST_SKIP() << "no headless GL: " << e.what();
-        throw;
+        if (e.domain() != ks::ErrorDomain::Egl)
+            throw;
+        skip = std::string("no headless GL: ") + e.what();
+        return std::nullopt;
     }
-    ASSERT_EQ(rc, 0);
-    const ks::image::Rgba8Image shot = ks::image::readPng(options.screenshot);
+    ks::image::Rgba8Image shot = ks::image::readPng(options.screenshot);
+    if (const char* keep = std::getenv("KS_KEEP_SCREENSHOTS"); keep && *keep)
+        ks::image::writePng(std::filesystem::path(keep) / options.screenshot.filename(), shot);
+    return shot;
+}
+
+} // namespace
+
+TEST(HeadlessAppProject, OpensAProjectAndDrawsItsPanels)
+{
+    std::string skip;
+    const auto shot = appScreenshot("views_heightfield.json", skip);
+    if (!skip.empty())
+        GTEST_SKIP() << skip;
+    ASSERT_TRUE(shot);
     // The height field's peak (viridis yellow-green) shows up inside the Views panel, top-left.
     int greenish = 0;
     for (int y = 0; y < 330; ++y)
         for (int x = 0; x < 600; ++x) {
-            const std::uint8_t* p = &shot.pixels[(std::size_t(y) * 1000 + std::size_t(x)) * 4];
+            const std::uint8_t* p = &shot->pixels[(std::size_t(y) * 1000 + std::size_t(x)) * 4];
             greenish += p[1] > 150 && p[1] > p[2] + 40 && p[0] < 230;
         }
     EXPECT_GT(greenish, 100);
+}
+
+// A plot view in the app has axes: value gridlines with labels and element-index ticks, drawn over
+// the plot (a project without kernel stages runs without CUDA).
+TEST(HeadlessAppProject, PlotViewsHaveAxesWithLabels)
+{
+    std::string skip;
+    const auto shot = appScreenshot("views_plot.json", skip);
+    if (!skip.empty())
+        GTEST_SKIP() << skip;
+    ASSERT_TRUE(shot);
+    // The Views panel (the middle of the standard project layout): the labels' ink (nothing else
+    // there has that grey: the curve is green, the frame darker). Without the axes: 10 pixels.
+    int ink = 0;
+    for (int y = 30; y < 330; ++y)
+        for (int x = 320; x < 700; ++x) {
+            const std::uint8_t* p = &shot->pixels[(std::size_t(y) * 1000 + std::size_t(x)) * 4];
+            ink += std::abs(p[0] - 200) <= 10 && std::abs(p[1] - 204) <= 10 && std::abs(p[2] - 212) <= 10;
+        }
+    EXPECT_GT(ink, 150) << "tick labels in the plot";
 }

@@ -4,6 +4,8 @@
 #include "panels.hpp"
 
 #include "ks/render/axes.hpp"
+#include "ks/render/colormap.hpp"
+#include "ks/render/image_view.hpp"
 #include "ks/render/view_renderer.hpp"
 
 #include <imgui.h>
@@ -116,6 +118,47 @@ void drawPlotAxes(const project::ViewDesc& v, std::int64_t count, ImVec2 origin,
     dl->PopClipRect();
 }
 
+// An image view of scalar data gets a colour bar: its colour map from range[0] (bottom) to
+// range[1] (top), with labels, beside the fitted image where there is room, else over its right edge.
+void drawColourBar(const project::ViewDesc& v, const project::ResourceDesc& r, ImVec2 origin, ImVec2 size)
+{
+    const int cols = r.shape ? int((*r.shape)[1]) : int(r.count), rows = r.shape ? int((*r.shape)[0]) : 1;
+    if (cols <= 0 || rows <= 0)
+        return;
+    const render::FitRect fit = render::fitKeepAspect(cols, rows, int(size.x), int(size.y));
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float lineH = ImGui::GetTextLineHeight();
+    const render::AxisTicks ticks = render::niceTicks(v.range[0], v.range[1], 4);
+    float labelW = 0;
+    for (double t : ticks.values)
+        labelW = std::max(labelW, ImGui::CalcTextSize(render::tickLabel(t, ticks.step).c_str()).x);
+    const float barW = 14.f, need = barW + 6.f + labelW + 8.f;
+    const float right = origin.x + fit.x + fit.width;
+    const bool beside = origin.x + size.x - right >= need;
+    const float x0 = beside ? right + 8.f : right - need;
+    const float h = std::max(lineH * 3.f, fit.height * 0.6f);
+    const float y0 = origin.y + fit.y + (fit.height - h) / 2.f, y1 = y0 + h;
+    dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
+    if (!beside)
+        dl->AddRectFilled(ImVec2(x0 - 4.f, y0 - lineH), ImVec2(x0 + need, y1 + lineH), IM_COL32(16, 18, 22, 200), 3.f);
+    constexpr int kSteps = 64;
+    for (int k = 0; k < kSteps; ++k) {
+        const auto c = render::colormap(v.colormap, (float(k) + 0.5f) / float(kSteps));
+        const float a = y1 - h * float(k + 1) / float(kSteps), b = y1 - h * float(k) / float(kSteps);
+        dl->AddRectFilled(ImVec2(x0, a), ImVec2(x0 + barW, b + 0.5f),
+                          IM_COL32(int(c[0] * 255.f), int(c[1] * 255.f), int(c[2] * 255.f), 255));
+    }
+    dl->AddRect(ImVec2(x0, y0), ImVec2(x0 + barW, y1), IM_COL32(90, 96, 108, 255));
+    const double lo = v.range[0], hi = v.range[1];
+    for (double t : ticks.values) {
+        const float y = hi != lo ? y1 - float((t - lo) / (hi - lo)) * h : (y0 + y1) / 2;
+        dl->AddLine(ImVec2(x0 + barW, y), ImVec2(x0 + barW + 4.f, y), IM_COL32(200, 204, 212, 255));
+        dl->AddText(ImVec2(x0 + barW + 6.f, y - lineH / 2), IM_COL32(200, 204, 212, 255),
+                    render::tickLabel(t, ticks.step).c_str());
+    }
+    dl->PopClipRect();
+}
+
 void showView(AppState& s, std::size_t i, ImVec2 size)
 {
     scene::Session& session = *s.project.session;
@@ -135,9 +178,12 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
         ImGui::Dummy(ImVec2(float(w), float(h)));
     const bool imageHovered = ImGui::IsItemHovered();
     inspectUnderMouse(s, v, origin, ImVec2(float(w), float(h)));
-    if (v.kind == project::ViewKind::Plot)
-        if (const project::ResourceDesc* r = session.pipeline().project().resource(v.source))
+    if (const project::ResourceDesc* r = session.pipeline().project().resource(v.source)) {
+        if (v.kind == project::ViewKind::Plot)
             drawPlotAxes(v, r->count, origin, ImVec2(float(w), float(h)), imageHovered && !s.teach.hoverElement);
+        else if (v.kind == project::ViewKind::Image && !r->isTexture() && r->element.components == 1)
+            drawColourBar(v, *r, origin, ImVec2(float(w), float(h)));
+    }
     if (!session.viewError(i).empty())
         ImGui::GetWindowDrawList()->AddText(ImVec2(origin.x + 8, origin.y + 8), IM_COL32(255, 150, 100, 255),
                                             session.viewError(i).c_str());

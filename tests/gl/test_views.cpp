@@ -232,6 +232,19 @@ std::optional<ks::image::Rgba8Image> appScreenshot(const char* project, std::str
     return shot;
 }
 
+// Pixels of the axis and colour-bar labels' ink (200, 204, 212) in the Views panel of a 1000 x 600
+// app screenshot (the middle of the standard project layout); nothing else there has that grey.
+int labelInkInViews(const ks::image::Rgba8Image& shot)
+{
+    int ink = 0;
+    for (int y = 30; y < 330; ++y)
+        for (int x = 320; x < 700; ++x) {
+            const std::uint8_t* p = &shot.pixels[(std::size_t(y) * 1000 + std::size_t(x)) * 4];
+            ink += std::abs(p[0] - 200) <= 10 && std::abs(p[1] - 204) <= 10 && std::abs(p[2] - 212) <= 10;
+        }
+    return ink;
+}
+
 } // namespace
 
 TEST(HeadlessAppProject, OpensAProjectAndDrawsItsPanels)
@@ -260,13 +273,19 @@ TEST(HeadlessAppProject, PlotViewsHaveAxesWithLabels)
     if (!skip.empty())
         GTEST_SKIP() << skip;
     ASSERT_TRUE(shot);
-    // The Views panel (the middle of the standard project layout): the labels' ink (nothing else
-    // there has that grey: the curve is green, the frame darker). Without the axes: 10 pixels.
-    int ink = 0;
-    for (int y = 30; y < 330; ++y)
-        for (int x = 320; x < 700; ++x) {
-            const std::uint8_t* p = &shot->pixels[(std::size_t(y) * 1000 + std::size_t(x)) * 4];
-            ink += std::abs(p[0] - 200) <= 10 && std::abs(p[1] - 204) <= 10 && std::abs(p[2] - 212) <= 10;
-        }
+    // The curve is green and the frame darker than the labels. Without the axes: 10 pixels.
+    const int ink = labelInkInViews(*shot);
     EXPECT_GT(ink, 150) << "tick labels in the plot";
+}
+
+// An image view of scalar data has a colour bar with its range's labels.
+TEST(HeadlessAppProject, ScalarImageViewsHaveAColourBar)
+{
+    std::string skip;
+    const auto shot = appScreenshot("views_image.json", skip);
+    if (!skip.empty())
+        GTEST_SKIP() << skip;
+    ASSERT_TRUE(shot);
+    const int ink = labelInkInViews(*shot);
+    EXPECT_GT(ink, 60) << "the colour bars' labels";
 }

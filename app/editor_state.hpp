@@ -11,6 +11,7 @@
 #include "ks/rtc/highlight.hpp"
 #include "ks/rtc/kernel_signature.hpp"
 
+#include <array>
 #include <cstdint>
 #include <filesystem>
 #include <memory>
@@ -74,6 +75,8 @@ struct EditorTab {
     int lastCursorOffset = -1;
     int holdScrollFrames = 0; // > 0: put these sideways scrolls back (after the widget took the keyboard)
     float holdPanelScrollX = 0, holdCodeScrollX = 0;
+    float lastScrollY = 0;  // the code's scroll at the end of the last frame
+    std::array<float, 4> rulerRect{}; // the overview ruler on screen (x0, y0, x1, y1), for tests
     int widest = 0; // the widest line in columns, of the text at widestFor (document revision, size)
     std::pair<std::uint64_t, std::size_t> widestFor{0, 0};
 };
@@ -112,6 +115,7 @@ struct EditorState {
     bool archFromDevice = false;     // the target is the running device's (no picker)
     bool buildOnPause = true;
     bool syntaxColours = true; // off: the source in one colour, drawn by the text widget itself
+    float zoom = 1.f;          // the source font's scale (0.5 to 3)
     // The window's frame limit in seconds (0: none): a frame running longer asks the user to wait or
     // stop it. The supervising shell reads it from the state the worker sends (--frame-limit sets it).
     float frameLimitSeconds = 2.f;

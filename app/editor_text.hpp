@@ -4,6 +4,7 @@
 // strings, unit-tested (tests/unit/test_editor_text.cpp); the editor panel applies their results.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -46,4 +47,16 @@ struct Edit {
 };
 Edit toggleLineComments(std::string_view text, std::size_t selBegin, std::size_t selEnd);
 
+// The bracket matching the one just before or at `cursor` ( (), [], {} ), skipping brackets for
+// which `isCode(offset)` is false (in comments and strings); looks at most `limit` bytes away.
+// Returns {the bracket at the cursor, its match}, or nothing.
+struct BracketPair {
+    std::size_t at = 0, match = 0;
+};
+template <class IsCode>
+std::optional<BracketPair> matchingBracket(std::string_view text, std::size_t cursor, IsCode isCode,
+                                           std::size_t limit = 20000);
+
 } // namespace ks::app::text
+
+#include "editor_text_impl.hpp"

@@ -186,6 +186,26 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
     }
     if (!active)
         return;
+    // The bracket at the cursor and its match (brackets in comments and strings do not count).
+    auto isCode = [&](std::size_t off) {
+        const auto line = std::size_t(std::upper_bound(starts.begin(), starts.end(), int(off)) - starts.begin()) - 1;
+        const auto column = std::uint32_t(off - std::size_t(starts[line]));
+        for (const rtc::SyntaxSpan& sp : tab.syntax.spans(line))
+            if (column >= sp.begin && column < sp.end)
+                return sp.cls == rtc::SyntaxClass::Plain;
+        return true;
+    };
+    if (const auto pair = text::matchingBracket(tab.buffer, std::size_t(tab.cursorOffset), isCode)) {
+        for (const std::size_t off : {pair->at, pair->match}) {
+            const int line = int(std::upper_bound(starts.begin(), starts.end(), int(off)) - starts.begin()) - 1;
+            const std::string_view text = lineText(tab.buffer, starts, line);
+            const std::size_t column = off - std::size_t(starts[std::size_t(line)]);
+            const float x = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + column).x;
+            const float cw = ImGui::CalcTextSize(text.data() + column, text.data() + column + 1).x;
+            const float y = textPos.y + float(line) * lineH;
+            dl->AddRect(ImVec2(x - 1.f, y), ImVec2(x + cw + 1.f, y + lineH), theme::kBracketMatch, 2.f);
+        }
+    }
     const double now = steadySeconds();
     if (tab.cursorOffset != tab.lastCursorOffset) {
         tab.lastCursorOffset = tab.cursorOffset;
@@ -200,6 +220,38 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
     const float x = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + column).x;
     const float y = textPos.y + float(line) * lineH;
     dl->AddLine(ImVec2(x, y), ImVec2(x, y + lineH - 1.f), theme::kCursor);
+}
+
+constexpr float kMinZoom = 0.5f, kMaxZoom = 3.f;
+
+// The overview ruler over the code's vertical scrollbar: every diagnostic's line in its severity
+// colour, the find matches, and the cursor's line, at their place in the whole file.
+void drawOverviewRuler(const EditorState& ed, EditorTab& tab,
+                       const std::map<int, std::vector<const rtc::Diagnostic*>>& diagnostics, int lineCount)
+{
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    const float w = ImGui::GetStyle().ScrollbarSize;
+    const float x0 = pos.x + size.x - w, x1 = pos.x + size.x - 1.f;
+    const float y0 = pos.y + 1.f, y1 = pos.y + size.y - w; // above the horizontal scrollbar
+    tab.rulerRect = {x0, y0, x1, y1};
+    if (lineCount <= 0 || y1 <= y0)
+        return;
+    dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), false);
+    auto mark = [&](int line, ImU32 colour, float inset, float height) {
+        const float y = y0 + (float(line - 1) + 0.5f) / float(lineCount) * (y1 - y0);
+        dl->AddRectFilled(ImVec2(x0 + inset, y - height / 2), ImVec2(x1 - inset, y + height / 2), colour);
+    };
+    const FindState& f = ed.findBar;
+    if (f.open && f.matchesOf == &tab)
+        for (const auto& [b, e] : f.matches)
+            mark(text::lineOf(tab.buffer, b), theme::kFindCurrent, w * 0.5f, 2.f);
+    for (const auto& [line, ds] : diagnostics)
+        if (line <= lineCount)
+            mark(line, severityColour(*ds.front()) | 0xFF000000, 1.f, 3.f);
+    if (tab.editing)
+        mark(tab.cursorLine, theme::kCursor, 1.f, 2.f);
+    dl->PopClipRect();
 }
 
 // Brings the find bar's matches up to date with the tab's text (searched again only on a change).
@@ -664,8 +716,11 @@ void drawStagePicker(const EditorState& ed, const EditorTab& tab, Commands& comm
 // The source view: gutter (line numbers, markers), the text widget, inline messages.
 void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Commands& commands)
 {
-    if (ed.monoFont)
-        ImGui::PushFont(ed.monoFont);
+    // Zoom (Ctrl+wheel, Ctrl+= / Ctrl+- / Ctrl+0) scales the source font while this view draws.
+    ImFont* font = ed.monoFont ? ed.monoFont : ImGui::GetFont();
+    const float fontScale = font->Scale;
+    font->Scale = fontScale * ed.zoom;
+    ImGui::PushFont(font);
     const float lineH = ImGui::GetTextLineHeight();
     const float charW = ImGui::CalcTextSize("0").x;
     const ImVec2 framePadding(6.f, 4.f);
@@ -841,9 +896,17 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
             ImGui::EndTooltip();
         }
     }
+    drawOverviewRuler(ed, tab, diagnostics, lineCount);
+    // Ctrl+wheel zooms; ImGui has already scrolled for that wheel, so the scroll goes back (scaled).
+    if (ImGui::IsWindowHovered() && ImGui::GetIO().KeyCtrl && ImGui::GetIO().MouseWheel != 0) {
+        const float before = ed.zoom;
+        ed.zoom = std::clamp(ed.zoom * std::pow(1.1f, ImGui::GetIO().MouseWheel), kMinZoom, kMaxZoom);
+        ImGui::SetScrollY(tab.lastScrollY * ed.zoom / before);
+    }
+    tab.lastScrollY = ImGui::GetScrollY();
     ImGui::EndChild();
-    if (ed.monoFont)
-        ImGui::PopFont();
+    ImGui::PopFont();
+    font->Scale = fontScale;
 }
 
 void drawDiagnosticsList(EditorTab& tab, float height)
@@ -901,6 +964,14 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
             commands.editorAction = EditorAction::GoToLine;
         if (ImGui::IsKeyPressed(a + ('/' - 'A'), false)) // GLFW's key for '/' is its ASCII code, as letters'
             commands.editorAction = EditorAction::ToggleComment;
+        // Zoom: Ctrl+= (and Ctrl++ on the keypad), Ctrl+-, Ctrl+0; GLFW's codes are ASCII here too
+        // (334 and 333: the keypad's + and -).
+        if (ImGui::IsKeyPressed(a + ('=' - 'A')) || ImGui::IsKeyPressed(a - 'A' + 334))
+            ed.zoom = std::min(kMaxZoom, ed.zoom * 1.1f);
+        if (ImGui::IsKeyPressed(a + ('-' - 'A')) || ImGui::IsKeyPressed(a - 'A' + 333))
+            ed.zoom = std::max(kMinZoom, ed.zoom / 1.1f);
+        if (ImGui::IsKeyPressed(a + ('0' - 'A'), false))
+            ed.zoom = 1.f;
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
             ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false)) {
             commands.buildNow = index;

@@ -213,6 +213,7 @@ void shortcutsWindow(MenuState& m)
             {"Ctrl+H", "find and replace"},
             {"Ctrl+G", "go to line"},
             {"Ctrl+/", "comment the selected lines out or in"},
+            {"Ctrl+wheel, Ctrl+= / Ctrl+-, Ctrl+0", "zoom the source in / out, back to 100%"},
             {"Ctrl+Z / Ctrl+Y", "undo / redo typing (while the source has the keyboard)"},
             {"Ctrl+A, Ctrl+C, Ctrl+X, Ctrl+V", "select all, copy, cut, paste"},
         };

@@ -30,6 +30,7 @@ constexpr ImU32 kMarkerInk = IM_COL32(22, 22, 26, 255);
 constexpr ImU32 kCursor = IM_COL32(236, 240, 246, 255);
 constexpr ImU32 kFindMatch = IM_COL32(200, 160, 60, 70);
 constexpr ImU32 kFindCurrent = IM_COL32(240, 190, 60, 150);
+constexpr ImU32 kBracketMatch = IM_COL32(150, 200, 255, 200);
 
 // Syntax colours of the source view, one per rtc::SyntaxClass.
 constexpr ImU32 kSyntaxKeyword = IM_COL32(198, 120, 221, 255);

@@ -15,7 +15,9 @@
 
 #include <imgui.h>
 
+#include <array>
 #include <chrono>
+#include <cmath>
 #include <memory>
 #include <thread>
 #include <utility>
@@ -282,6 +284,70 @@ TEST_F(EditorHeadless, MenuBarClicksReachTheirActions)
     click("View");
     click("Classroom layout");
     EXPECT_EQ(app().state().teach.layout, ks::app::Layout::Classroom);
+}
+
+// Pixels within `tolerance` of `colour` inside a rectangle of the screenshot (x0, y0, x1, y1).
+int countColourIn(const ks::image::Rgba8Image& shot, const std::array<float, 4>& r, ImU32 colour, int tolerance)
+{
+    const int cr = int(colour & 0xFF), cg = int((colour >> 8) & 0xFF), cb = int((colour >> 16) & 0xFF);
+    int n = 0;
+    for (int y = std::max(0, int(r[1])); y < std::min(shot.height, int(r[3])); ++y)
+        for (int x = std::max(0, int(r[0])); x < std::min(shot.width, int(r[2])); ++x) {
+            const std::uint8_t* p = &shot.pixels[(std::size_t(y) * std::size_t(shot.width) + std::size_t(x)) * 4];
+            n += std::abs(p[0] - cr) <= tolerance && std::abs(p[1] - cg) <= tolerance && std::abs(p[2] - cb) <= tolerance;
+        }
+    return n;
+}
+
+// Ctrl+= zooms the source (bigger glyphs), Ctrl+0 resets; the bracket at the cursor and its match
+// are outlined; a compile error shows in the overview ruler over the scrollbar.
+TEST_F(EditorHeadless, ZoomBracketMatchAndOverviewRuler)
+{
+    settle();
+    mapGlfwKeys();
+    ImGuiIO& io = ImGui::GetIO();
+    auto press = [&](int key) {
+        io.KeyCtrl = true;
+        io.KeysDown[key] = true;
+        m_session->renderFrame();
+        io.KeysDown[key] = false;
+        io.KeyCtrl = false;
+        m_session->renderFrame();
+    };
+    auto& t = *app().state().editor.tabs.at(0);
+    auto& ed = app().state().editor;
+    t.jumpToLine = 1;
+    m_session->renderFrame();
+    m_session->renderFrame();
+    ASSERT_TRUE(t.editing);
+    const int before = countColour(m_session->screenshot(), 0.40f, ks::app::theme::kSyntaxQualifier, 8);
+    for (int i = 0; i < 5; ++i)
+        press('=');
+    EXPECT_NEAR(ed.zoom, std::pow(1.1f, 5.f), 1e-3);
+    const auto zoomed = m_session->screenshot();
+    keepScreenshot("editor_zoomed.png", zoomed);
+    EXPECT_GT(countColour(zoomed, 0.40f, ks::app::theme::kSyntaxQualifier, 8), before * 3 / 2)
+        << "bigger glyphs: more pixels of the qualifier colour";
+    press('0');
+    EXPECT_EQ(ed.zoom, 1.f);
+
+    // The cursor just after the '{' that opens the first kernel's body.
+    const std::size_t open = m_source.find("{\n");
+    ASSERT_NE(open, std::string::npos);
+    t.pendingCursor = int(open + 1);
+    for (int i = 0; i < 3; ++i)
+        m_session->renderFrame();
+    const auto shot = m_session->screenshot();
+    keepScreenshot("editor_brackets.png", shot);
+    // The outline blends kBracketMatch over the code background.
+    EXPECT_GT(countColour(shot, 0.40f, IM_COL32(121, 161, 205, 255), 20), 20) << "both brackets outlined";
+
+    int causeLine = 0;
+    ASSERT_TRUE(app().editDocument(m_kernel, ks::test::demoKernelMissingSemicolon(&causeLine)));
+    settle();
+    const auto broken = m_session->screenshot();
+    keepScreenshot("editor_ruler.png", broken);
+    EXPECT_GT(countColourIn(broken, t.rulerRect, ks::app::theme::kError, 20), 6) << "the error in the ruler";
 }
 
 TEST_F(EditorHeadless, AFileWrittenByAnotherProgramIsReloadedAndRebuilt)

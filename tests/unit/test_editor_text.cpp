@@ -78,3 +78,24 @@ TEST(EditorText, CommentTogglingAddsAtTheCommonIndentAndRemovesAgain)
     // Only blank lines: nothing changes.
     EXPECT_EQ(toggleLineComments("\n  \n", 0, 3).text, "\n  \n");
 }
+
+TEST(EditorText, BracketsMatchAcrossNestingAndSkipWhatIsNotCode)
+{
+    const auto code = [](std::size_t) { return true; };
+    const std::string s = "f(a[i], {b(c)}) x";
+    // Just after '(' of f( and at it: the ')' before " x".
+    EXPECT_EQ(matchingBracket(s, 2, code)->match, 14u);
+    EXPECT_EQ(matchingBracket(s, 1, code)->match, 14u);
+    EXPECT_EQ(matchingBracket(s, 15, code)->match, 1u); // after the last ')': back to f(
+    EXPECT_FALSE(matchingBracket(s, 7, code)); // between ',' and ' '
+    ASSERT_TRUE(matchingBracket(s, 8, code));  // at '{'
+    EXPECT_EQ(matchingBracket(s, 8, code)->at, 8u);
+    EXPECT_EQ(matchingBracket(s, 8, code)->match, 13u);
+    EXPECT_FALSE(matchingBracket(s, 17, code)); // "x": no bracket
+    EXPECT_FALSE(matchingBracket("(()", 0, code)); // unmatched
+    // A ')' in a comment (not code) does not count.
+    const std::string c = "g( /* ) */ )";
+    const auto notComment = [&](std::size_t i) { return i < 3 || i > 9; };
+    EXPECT_EQ(matchingBracket(c, 1, notComment)->match, 11u);
+    EXPECT_EQ(matchingBracket(c, 1, code)->match, 6u);
+}

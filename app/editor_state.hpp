@@ -65,6 +65,7 @@ struct EditorTab {
     bool jumpFocus = true;
     int cursorOffset = 0;
     int pendingCursor = -1; // byte offset the widget's callback moves the cursor to
+    int autoIndentedAt = -1; // the cursor offset auto-indent last ran at
     int pendingSelectEnd = -1; // with pendingCursor: select [pendingCursor, pendingSelectEnd)
     int selectionBegin = 0, selectionEnd = 0; // the widget's selection (bytes, ordered) in the last frame
     int refocusOffset = -1; // give the widget the focus back with the cursor here (after Ctrl+Enter)

@@ -107,6 +107,24 @@ std::size_t lineStart(std::string_view text, int line)
     return at;
 }
 
+std::string indentForNewLine(std::string_view text, std::size_t cursor)
+{
+    if (cursor == 0 || cursor > text.size() || text[cursor - 1] != '\n')
+        return {};
+    const std::size_t end = cursor - 1; // the '\n'
+    const std::size_t nl = end == 0 ? std::string_view::npos : text.rfind('\n', end - 1);
+    const std::size_t begin = nl == std::string_view::npos ? 0 : nl + 1;
+    std::string_view line = text.substr(begin, end - begin);
+    const std::size_t body = line.find_first_not_of(" \t");
+    std::string indent(line.substr(0, body == std::string_view::npos ? line.size() : body));
+    if (const std::size_t comment = line.find("//"); comment != std::string_view::npos)
+        line = line.substr(0, comment);
+    const std::size_t last = line.find_last_not_of(" \t\r");
+    if (last != std::string_view::npos && line[last] == '{')
+        indent += "    ";
+    return indent;
+}
+
 Edit toggleLineComments(std::string_view text, std::size_t selBegin, std::size_t selEnd)
 {
     selBegin = std::min(selBegin, text.size());

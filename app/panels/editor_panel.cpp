@@ -467,6 +467,19 @@ int editorCallback(ImGuiInputTextCallbackData* data)
             data->CursorPos = data->SelectionEnd = std::clamp(tab->pendingSelectEnd, at, data->BufTextLen);
         tab->pendingCursor = tab->pendingSelectEnd = -1;
     }
+    // Auto-indent: Enter (without Ctrl, which builds) just put a '\n' before the cursor: the new line
+    // takes the previous line's indentation, one level more after a '{'.
+    const ImGuiIO& io = ImGui::GetIO();
+    if (!io.KeyCtrl && data->CursorPos > 0 && data->Buf[data->CursorPos - 1] == '\n' &&
+        (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
+         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter))) &&
+        tab->autoIndentedAt != data->CursorPos) {
+        const std::string indent =
+            text::indentForNewLine(std::string_view(data->Buf, std::size_t(data->BufTextLen)), std::size_t(data->CursorPos));
+        if (!indent.empty())
+            data->InsertChars(data->CursorPos, indent.c_str());
+        tab->autoIndentedAt = data->CursorPos; // once per Enter: the callback runs again this frame
+    }
     if (data->SelectionStart != data->SelectionEnd) {
         tab->selectionBegin = std::min(data->SelectionStart, data->SelectionEnd);
         tab->selectionEnd = std::max(data->SelectionStart, data->SelectionEnd);

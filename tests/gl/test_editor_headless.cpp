@@ -342,6 +342,14 @@ TEST_F(EditorHeadless, ZoomBracketMatchAndOverviewRuler)
     // The outline blends kBracketMatch over the code background.
     EXPECT_GT(countColour(shot, 0.40f, IM_COL32(121, 161, 205, 255), 20), 20) << "both brackets outlined";
 
+    // Enter after the '{': the new line is indented one level (the body's own lines have 4 spaces).
+    io.KeysDown[257] = true;
+    m_session->renderFrame();
+    io.KeysDown[257] = false;
+    m_session->renderFrame();
+    m_session->renderFrame();
+    EXPECT_EQ(t.doc.text().substr(open, 8), "{\n    \n ") << "auto-indent after '{'";
+
     int causeLine = 0;
     ASSERT_TRUE(app().editDocument(m_kernel, ks::test::demoKernelMissingSemicolon(&causeLine)));
     settle();

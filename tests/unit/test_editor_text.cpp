@@ -99,3 +99,13 @@ TEST(EditorText, BracketsMatchAcrossNestingAndSkipWhatIsNotCode)
     EXPECT_EQ(matchingBracket(c, 1, notComment)->match, 11u);
     EXPECT_EQ(matchingBracket(c, 1, code)->match, 6u);
 }
+
+TEST(EditorText, ANewLineTakesTheIndentationAndOneMoreAfterABrace)
+{
+    EXPECT_EQ(indentForNewLine("    int a;\n", 11), "    ");
+    EXPECT_EQ(indentForNewLine("    if (x) {\n", 13), "        ");
+    EXPECT_EQ(indentForNewLine("\tfor (;;) { // loop\n", 20), "\t    ");
+    EXPECT_EQ(indentForNewLine("a\n  b\n", 6), "  ");
+    EXPECT_EQ(indentForNewLine("x\n", 2), "");
+    EXPECT_EQ(indentForNewLine("x", 1), ""); // no new line before the cursor
+}

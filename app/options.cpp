@@ -6,6 +6,7 @@
 #include <CLI/CLI.hpp>
 
 #include <algorithm>
+#include <cstdio>
 #include <cmath>
 #include <filesystem>
 
@@ -31,6 +32,12 @@ ParseOutcome parseOptions(int argc, char** argv)
         ->capture_default_str();
     cli.add_option("--screenshot", o.screenshot,
                    "Write a PNG of the whole window (scene and panels) after the last frame");
+    cli.add_option("--record", o.record,
+                   "Headless: write the run as a PNG sequence, DIR/frame_NNNNNN.png (NNNNNN: the frame), at a fixed "
+                   "rate of one frame every --record-every frames of --time-step, whatever the run's speed; DIR must be "
+                   "new or empty");
+    cli.add_option("--record-every", o.recordEvery, "Headless: with --record, record every Nth frame (default 1)")
+        ->check(CLI::Range(1, 1000000));
     std::string size;
     cli.add_option("--size", size, "Window or headless framebuffer size, WIDTHxHEIGHT (default 1600x900)");
     std::string image;
@@ -204,6 +211,19 @@ ParseOutcome parseOptions(int argc, char** argv)
                                                      " does not exist");
         };
         checkOutput(o.screenshot, "--screenshot");
+        if (!o.record.empty()) {
+            std::error_code ec;
+            if (std::filesystem::exists(o.record, ec) && !std::filesystem::is_directory(o.record, ec))
+                throw CLI::ValidationError("--record", o.record.string() + " is not a folder");
+            if (std::filesystem::is_directory(o.record, ec) && !std::filesystem::is_empty(o.record, ec))
+                throw CLI::ValidationError("--record", o.record.string() +
+                                                           " holds files already; name a new or empty folder "
+                                                           "(nothing there is replaced)");
+            const auto parent = std::filesystem::absolute(o.record).parent_path();
+            if (!std::filesystem::is_directory(parent, ec))
+                throw CLI::ValidationError("--record", "cannot make " + o.record.string() + ": the folder " +
+                                                           parent.string() + " does not exist");
+        }
         checkOutput(o.timings, "--timings");
         for (const auto& dump : o.dumps)
             checkOutput(dump.second, "--dump");
@@ -258,6 +278,11 @@ ParseOutcome parseOptions(int argc, char** argv)
         o.headlessBecauseNoDisplay = true;
         if (o.screenshot.empty())
             o.screenshot = "kernelscope-screenshot.png";
+    }
+    if (!o.record.empty() && !o.headless) {
+        std::fprintf(stderr, "kernelscope: error: --record is for headless runs (add --headless); the window "
+                             "has no recorder yet\n");
+        return {std::nullopt, 2};
     }
     return {o, 0};
 }

@@ -34,6 +34,8 @@ struct AppOptions {
     int frames = 120;                      // headless: frames to render
     bool framesGiven = false;              // --frames was given: a window also closes after them
     std::filesystem::path screenshot;      // headless: PNG of the whole window after the last frame
+    std::filesystem::path record;          // headless: a PNG sequence, DIR/frame_NNNNNN.png (a new or empty folder)
+    int recordEvery = 1;                   // record every Nth frame (frames are timeStep apart)
     int width = 1600, height = 900;        // window / headless framebuffer size
     std::filesystem::path dataDir;         // --data-dir, else found from the executable
     std::filesystem::path font;            // a TTF for the UI; else DejaVu Sans if installed

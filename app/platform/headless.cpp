@@ -1,4 +1,5 @@
 #include "platforms.hpp"
+#include "recorder.hpp"
 
 #include "app.hpp"
 #include "watchdog.hpp"
@@ -174,14 +175,19 @@ int runHeadless(const AppOptions& options)
     HeadlessSession session(options);
     App& app = session.app();
     const std::string editText = options.editWith.empty() ? std::string() : paths::readTextFile(options.editWith);
+    FrameRecorder recorder(options.record, options.recordEvery);
     for (int frame = 1; frame <= options.frames; ++frame) {
         // The last frame shows finished builds, so a screenshot never depends on compile speed.
         if (frame == options.frames && !app.settleBuilds(std::chrono::seconds(60)))
             std::printf("kernelscope: builds still running after 60 s; the screenshot shows them running\n");
         session.renderFrame();
+        recorder.frameDone(frame, [&] { return session.screenshot(); });
         if (frame == options.editAtFrame)
             app.editDocument(app.stagePath(), editText);
     }
+    if (recorder.active())
+        std::printf("kernelscope: recorded %d frames to %s (every %d frames of %g s)\n", recorder.written(),
+                    recorder.dir().c_str(), options.recordEvery, double(options.timeStep));
     if (options.editAtFrame >= options.frames)
         std::printf("kernelscope: --edit-at-frame %d is not before the last frame (%d): the edit is not shown\n",
                     options.editAtFrame, options.frames);

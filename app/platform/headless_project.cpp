@@ -1,5 +1,6 @@
 // kernelscope --headless --project P and kernelscope --validate P.
 #include "platforms.hpp"
+#include "recorder.hpp"
 
 #include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
@@ -282,6 +283,7 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
     if (!sizes.empty())
         input.viewportWidth = sizes[0][0], input.viewportHeight = sizes[0][1];
     const int frames = checking ? int(options.checkedFrame) + 1 : options.frames;
+    FrameRecorder recorder(checking ? std::filesystem::path() : options.record, options.recordEvery);
     for (int f = 0; f < frames; ++f) {
         if (!sizes.empty())
             session.followViewport(sizes[0][0], sizes[0][1]);
@@ -329,8 +331,12 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
             std::lock_guard lock(timelineMutex);
             timeline.push_back(std::move(t));
         }
+        recorder.frameDone(f + 1, [&] { return session.composite(options.width, options.height); });
     }
     watchdog.stop();
+    if (recorder.active())
+        std::printf("kernelscope: recorded %d frames to %s (every %d frames of %g s)\n", recorder.written(),
+                    recorder.dir().c_str(), options.recordEvery, session.pipeline().project().timeStep);
     gl::finishPolled();
     for (const pipeline::Readout& r : session.pipeline().readouts()) {
         std::string values;

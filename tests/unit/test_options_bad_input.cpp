@@ -2,6 +2,7 @@
 // message naming the flag and what it accepts.
 #include "parse_options.hpp"
 #include "test_support.hpp"
+#include "ks/core/paths.hpp"
 
 #include <gtest/gtest.h>
 
@@ -91,4 +92,17 @@ TEST(BadCommandLine, TimingsAndDumpsAreNotSilentlyDroppedByTheWholeApp)
     expectRefused({"--headless", "--project", "p.json", "--timings", "t.json", "--ui"}, "are for headless project runs");
     expectRefused({"--headless", "--project", "p.json", "--dump", "a=a.npy", "--layout", "classroom"},
                   "are for headless project runs");
+}
+
+TEST(BadCommandLine, RecordingNeedsANewOrEmptyFolderAndAHeadlessRun)
+{
+    ks::test::TempDir dir;
+    std::filesystem::create_directories(dir.path() / "full");
+    ks::test::writeFile(dir.path() / "full" / "old.png", "x");
+    ks::test::writeFile(dir.path() / "a-file", "x");
+    expectRefused({"--headless", "--record", (dir.path() / "full").string()}, "holds files already");
+    expectRefused({"--headless", "--record", (dir.path() / "a-file").string()}, "is not a folder");
+    expectRefused({"--headless", "--record", (dir.path() / "missing" / "rec").string()}, "does not exist");
+    expectRefused({"--headless", "--record", (dir.path() / "rec").string(), "--record-every", "0"}, "--record-every");
+    EXPECT_EQ(ks::paths::readTextFile(dir.path() / "full" / "old.png"), "x") << "nothing there is replaced";
 }

@@ -3,6 +3,7 @@
 // options, and which kernel the demo stage runs. The editor panel draws from it and edits its own
 // widget buffers; everything else goes through Commands that App applies.
 
+#include "editor_text.hpp"
 #include "ks/project/debouncer.hpp"
 #include "ks/project/kernel_document.hpp"
 #include "ks/project/recovery_store.hpp"
@@ -91,7 +92,7 @@ struct FindState {
     std::string needle, replacement;
     bool matchCase = false, wholeWord = false;
     int current = -1; // index into matches of the one shown
-    std::vector<std::pair<std::size_t, std::size_t>> matches; // [begin, end) in the tab's buffer
+    std::vector<text::Match> matches; // in the tab's buffer, in order
     // What `matches` were found in: the tab, its document revision and size, the needle and options.
     const void* matchesOf = nullptr;
     std::uint64_t matchesRevision = 0;

@@ -4,6 +4,7 @@
 // strings, unit-tested (tests/unit/test_editor_text.cpp); the editor panel applies their results.
 
 #include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -58,10 +59,7 @@ std::string indentForNewLine(std::string_view text, std::size_t cursor);
 struct BracketPair {
     std::size_t at = 0, match = 0;
 };
-template <class IsCode>
-std::optional<BracketPair> matchingBracket(std::string_view text, std::size_t cursor, IsCode isCode,
-                                           std::size_t limit = 20000);
+std::optional<BracketPair> matchingBracket(std::string_view text, std::size_t cursor,
+                                           const std::function<bool(std::size_t)>& isCode, std::size_t limit = 20000);
 
 } // namespace ks::app::text
-
-#include "editor_text_impl.hpp"

@@ -67,6 +67,12 @@ std::string_view lineText(const std::string& text, const std::vector<int>& start
     return std::string_view(text).substr(std::size_t(b), std::size_t(std::max(0, e - b)));
 }
 
+// The 0-based line holding byte `offset`, from the line starts.
+int lineAt(const std::vector<int>& starts, std::size_t offset)
+{
+    return int(std::upper_bound(starts.begin(), starts.end(), int(offset)) - starts.begin()) - 1;
+}
+
 // The diagnostics of this file by line, most severe first. Those of included files go to the list only.
 std::map<int, std::vector<const rtc::Diagnostic*>> byLine(const rtc::CompileResult* r, const std::string& fileName)
 {
@@ -136,7 +142,6 @@ void drawMarker(ImDrawList* dl, ImVec2 centre, float r, const rtc::Diagnostic& d
     }
 }
 
-// A wavy underline from x0 to x1 at y.
 ImU32 syntaxColour(rtc::SyntaxClass c)
 {
     switch (c) {
@@ -188,7 +193,7 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
         return;
     // The bracket at the cursor and its match (brackets in comments and strings do not count).
     auto isCode = [&](std::size_t off) {
-        const auto line = std::size_t(std::upper_bound(starts.begin(), starts.end(), int(off)) - starts.begin()) - 1;
+        const auto line = std::size_t(lineAt(starts, off));
         const auto column = std::uint32_t(off - std::size_t(starts[line]));
         for (const rtc::SyntaxSpan& sp : tab.syntax.spans(line))
             if (column >= sp.begin && column < sp.end)
@@ -197,7 +202,7 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
     };
     if (const auto pair = text::matchingBracket(tab.buffer, std::size_t(tab.cursorOffset), isCode)) {
         for (const std::size_t off : {pair->at, pair->match}) {
-            const int line = int(std::upper_bound(starts.begin(), starts.end(), int(off)) - starts.begin()) - 1;
+            const int line = lineAt(starts, off);
             const std::string_view text = lineText(tab.buffer, starts, line);
             const std::size_t column = off - std::size_t(starts[std::size_t(line)]);
             const float x = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + column).x;
@@ -226,8 +231,8 @@ constexpr float kMinZoom = 0.5f, kMaxZoom = 3.f;
 
 // The overview ruler over the code's vertical scrollbar: every diagnostic's line in its severity
 // colour, the find matches, and the cursor's line, at their place in the whole file.
-void drawOverviewRuler(const EditorState& ed, EditorTab& tab,
-                       const std::map<int, std::vector<const rtc::Diagnostic*>>& diagnostics, int lineCount)
+void drawOverviewRuler(const EditorState& ed, EditorTab& tab, const std::vector<int>& starts,
+                       const std::map<int, std::vector<const rtc::Diagnostic*>>& diagnostics)
 {
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
@@ -235,7 +240,8 @@ void drawOverviewRuler(const EditorState& ed, EditorTab& tab,
     const float x0 = pos.x + size.x - w, x1 = pos.x + size.x - 1.f;
     const float y0 = pos.y + 1.f, y1 = pos.y + size.y - w; // above the horizontal scrollbar
     tab.rulerRect = {x0, y0, x1, y1};
-    if (lineCount <= 0 || y1 <= y0)
+    const int lineCount = int(starts.size());
+    if (y1 <= y0)
         return;
     dl->PushClipRect(pos, ImVec2(pos.x + size.x, pos.y + size.y), false);
     auto mark = [&](int line, ImU32 colour, float inset, float height) {
@@ -244,8 +250,8 @@ void drawOverviewRuler(const EditorState& ed, EditorTab& tab,
     };
     const FindState& f = ed.findBar;
     if (f.open && f.matchesOf == &tab)
-        for (const auto& [b, e] : f.matches)
-            mark(text::lineOf(tab.buffer, b), theme::kFindCurrent, w * 0.5f, 2.f);
+        for (const text::Match& m : f.matches)
+            mark(lineAt(starts, m.begin) + 1, theme::kFindCurrent, w * 0.5f, 2.f);
     for (const auto& [line, ds] : diagnostics)
         if (line <= lineCount)
             mark(line, severityColour(*ds.front()) | 0xFF000000, 1.f, 3.f);
@@ -260,9 +266,7 @@ void refreshMatches(FindState& f, const EditorTab& tab)
     if (f.matchesOf == &tab && f.matchesRevision == tab.doc.revision() && f.matchesSize == tab.buffer.size() &&
         f.matchesNeedle == f.needle && f.matchesCase == f.matchCase && f.matchesWord == f.wholeWord)
         return;
-    f.matches.clear();
-    for (const text::Match& m : text::findAll(tab.buffer, f.needle, {f.matchCase, f.wholeWord}))
-        f.matches.emplace_back(m.begin, m.end);
+    f.matches = text::findAll(tab.buffer, f.needle, {f.matchCase, f.wholeWord});
     f.matchesOf = &tab;
     f.matchesRevision = tab.doc.revision();
     f.matchesSize = tab.buffer.size();
@@ -285,12 +289,13 @@ void drawFindMatches(ImDrawList* dl, FindState& f, const EditorTab& tab, const s
     const std::size_t from = std::size_t(starts[std::size_t(std::max(0, firstLine))]);
     const std::size_t to = lastLine + 1 < int(starts.size()) ? std::size_t(starts[std::size_t(lastLine) + 1])
                                                              : tab.buffer.size();
-    auto it = std::lower_bound(f.matches.begin(), f.matches.end(), std::pair{from, std::size_t(0)});
-    for (; it != f.matches.end() && it->first < to; ++it) {
-        const int line = int(std::upper_bound(starts.begin(), starts.end(), int(it->first)) - starts.begin()) - 1;
+    auto it = std::lower_bound(f.matches.begin(), f.matches.end(), from,
+                               [](const text::Match& m, std::size_t at) { return m.begin < at; });
+    for (; it != f.matches.end() && it->begin < to; ++it) {
+        const int line = lineAt(starts, it->begin);
         const std::string_view text = lineText(tab.buffer, starts, line);
-        const std::size_t c0 = it->first - std::size_t(starts[std::size_t(line)]);
-        const std::size_t c1 = std::min(text.size(), it->second - std::size_t(starts[std::size_t(line)]));
+        const std::size_t c0 = it->begin - std::size_t(starts[std::size_t(line)]);
+        const std::size_t c1 = std::min(text.size(), it->end - std::size_t(starts[std::size_t(line)]));
         const float x0 = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + c0).x;
         const float x1 = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + std::max(c0, c1)).x;
         const float y = textPos.y + float(line) * lineH;
@@ -306,12 +311,12 @@ void showMatch(FindState& f, EditorTab& tab, int i, bool select)
     if (i < 0 || i >= int(f.matches.size()))
         return;
     f.current = i;
-    const auto [b, e] = f.matches[std::size_t(i)];
-    tab.jumpToLine = text::lineOf(tab.buffer, b);
+    const text::Match& m = f.matches[std::size_t(i)];
+    tab.jumpToLine = text::lineOf(tab.buffer, m.begin);
     tab.jumpFocus = false;
     if (select) {
-        tab.refocusOffset = int(b);
-        tab.pendingSelectEnd = int(e);
+        tab.refocusOffset = int(m.begin);
+        tab.pendingSelectEnd = int(m.end);
     }
 }
 
@@ -364,9 +369,7 @@ void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
 
     const std::size_t from = tab.selectionEnd > tab.selectionBegin ? std::size_t(tab.selectionBegin) + 1
                                                                     : std::size_t(tab.cursorOffset);
-    std::vector<text::Match> ms;
-    for (const auto& [b, e] : f.matches)
-        ms.push_back({b, e});
+    const std::vector<text::Match>& ms = f.matches;
     if (f.needle != needleBefore || f.matchCase != caseBefore || f.wholeWord != wordBefore)
         showMatch(f, tab, text::nextMatch(ms, std::size_t(tab.selectionBegin)), false); // as you type
     if ((enter && !shift) || next)
@@ -382,8 +385,8 @@ void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
         ImGui::SameLine();
         ImGui::BeginDisabled(f.current < 0 || f.matches.empty());
         if (ImGui::Button("Replace") && f.current >= 0 && f.current < int(f.matches.size())) {
-            const auto [b, e] = f.matches[std::size_t(f.current)];
-            tab.buffer.replace(b, e - b, f.replacement);
+            const text::Match m = f.matches[std::size_t(f.current)];
+            tab.buffer.replace(m.begin, m.end - m.begin, f.replacement);
             ++tab.widgetGeneration; // the widget takes the new text
             commands.textEdited.push_back(index);
             f.message.clear();
@@ -440,6 +443,7 @@ void drawGotoLine(EditorState& ed, EditorTab& tab)
     ImGui::EndPopup();
 }
 
+// A wavy underline from x0 to x1 at y.
 void squiggle(ImDrawList* dl, float x0, float x1, float y, ImU32 colour)
 {
     const float step = 3.f;
@@ -909,7 +913,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
             ImGui::EndTooltip();
         }
     }
-    drawOverviewRuler(ed, tab, diagnostics, lineCount);
+    drawOverviewRuler(ed, tab, starts, diagnostics);
     // Ctrl+wheel zooms; ImGui has already scrolled for that wheel, so the scroll goes back (scaled).
     if (ImGui::IsWindowHovered() && ImGui::GetIO().KeyCtrl && ImGui::GetIO().MouseWheel != 0) {
         const float before = ed.zoom;

@@ -43,6 +43,12 @@ constexpr ImU32 kSyntaxString = IM_COL32(152, 195, 121, 255);
 constexpr ImU32 kSyntaxNumber = IM_COL32(209, 154, 102, 255);
 constexpr ImU32 kSyntaxComment = IM_COL32(112, 122, 136, 255);
 
+// Labels drawn over views (plot axes, colour bars): their ink, a backing that keeps them legible
+// over data, and the plot's gridlines.
+constexpr ImU32 kViewLabel = IM_COL32(200, 204, 212, 255);
+constexpr ImU32 kViewLabelBack = IM_COL32(16, 18, 22, 200);
+constexpr ImU32 kViewGrid = IM_COL32(255, 255, 255, 28);
+
 // Banners over the source.
 constexpr ImU32 kBannerInfo = IM_COL32(38, 66, 104, 255);
 constexpr ImU32 kBannerConflict = IM_COL32(104, 48, 40, 255);

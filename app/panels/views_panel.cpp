@@ -2,6 +2,7 @@
 // button orbits, the right (or middle) pans and the wheel zooms; the mouse over the first view
 // feeds the `mouse`/`buttons` builtins.
 #include "panels.hpp"
+#include "theme.hpp"
 
 #include "ks/render/axes.hpp"
 #include "ks/render/colormap.hpp"
@@ -72,18 +73,17 @@ void drawPlotAxes(const project::ViewDesc& v, std::int64_t count, ImVec2 origin,
     const float y0 = origin.y + 0.05f * size.y, y1 = origin.y + 0.95f * size.y;
     const double lo = v.range[0], hi = v.range[1];
     const float lineH = ImGui::GetTextLineHeight();
-    const ImU32 grid = IM_COL32(255, 255, 255, 28), ink = IM_COL32(200, 204, 212, 255), back = IM_COL32(16, 18, 22, 200);
     auto label = [&](ImVec2 at, const std::string& text) {
         const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
-        dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + sz.x + 2, at.y + sz.y), back, 2.f);
-        dl->AddText(at, ink, text.c_str());
+        dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + sz.x + 2, at.y + sz.y), theme::kViewLabelBack, 2.f);
+        dl->AddText(at, theme::kViewLabel, text.c_str());
     };
     dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
     if (hi != lo) {
         const render::AxisTicks ys = render::niceTicks(lo, hi, std::max(2, int((y1 - y0) / (lineH * 3.f))));
         for (double t : ys.values) {
             const float y = y1 - float((t - lo) / (hi - lo)) * (y1 - y0);
-            dl->AddLine(ImVec2(x0, y), ImVec2(x1, y), grid);
+            dl->AddLine(ImVec2(x0, y), ImVec2(x1, y), theme::kViewGrid);
             // Above its gridline, or below it where that would leave the frame.
             label(ImVec2(x0 + 4.f, y - lineH - 1.f < y0 ? y + 1.f : y - lineH - 1.f), render::tickLabel(t, ys.step));
         }
@@ -94,7 +94,7 @@ void drawPlotAxes(const project::ViewDesc& v, std::int64_t count, ImVec2 origin,
         if (t > last)
             break;
         const float x = last > 0 ? x0 + float(t / last) * (x1 - x0) : (x0 + x1) / 2;
-        dl->AddLine(ImVec2(x, y1 - 4.f), ImVec2(x, y1 + 4.f), ink);
+        dl->AddLine(ImVec2(x, y1 - 4.f), ImVec2(x, y1 + 4.f), theme::kViewLabel);
         const std::string text = render::tickLabel(t, std::max(1.0, xs.step));
         const float w = ImGui::CalcTextSize(text.c_str()).x;
         const float ly = y1 + 4.f + lineH <= origin.y + size.y ? y1 + 4.f : y1 - 4.f - lineH;
@@ -140,7 +140,7 @@ void drawColourBar(const project::ViewDesc& v, const project::ResourceDesc& r, I
     const float y0 = origin.y + fit.y + (fit.height - h) / 2.f, y1 = y0 + h;
     dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
     if (!beside)
-        dl->AddRectFilled(ImVec2(x0 - 4.f, y0 - lineH), ImVec2(x0 + need, y1 + lineH), IM_COL32(16, 18, 22, 200), 3.f);
+        dl->AddRectFilled(ImVec2(x0 - 4.f, y0 - lineH), ImVec2(x0 + need, y1 + lineH), theme::kViewLabelBack, 3.f);
     constexpr int kSteps = 64;
     for (int k = 0; k < kSteps; ++k) {
         const auto c = render::colormap(v.colormap, (float(k) + 0.5f) / float(kSteps));
@@ -152,8 +152,8 @@ void drawColourBar(const project::ViewDesc& v, const project::ResourceDesc& r, I
     const double lo = v.range[0], hi = v.range[1];
     for (double t : ticks.values) {
         const float y = hi != lo ? y1 - float((t - lo) / (hi - lo)) * h : (y0 + y1) / 2;
-        dl->AddLine(ImVec2(x0 + barW, y), ImVec2(x0 + barW + 4.f, y), IM_COL32(200, 204, 212, 255));
-        dl->AddText(ImVec2(x0 + barW + 6.f, y - lineH / 2), IM_COL32(200, 204, 212, 255),
+        dl->AddLine(ImVec2(x0 + barW, y), ImVec2(x0 + barW + 4.f, y), theme::kViewLabel);
+        dl->AddText(ImVec2(x0 + barW + 6.f, y - lineH / 2), theme::kViewLabel,
                     render::tickLabel(t, ticks.step).c_str());
     }
     dl->PopClipRect();

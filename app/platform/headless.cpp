@@ -185,9 +185,7 @@ int runHeadless(const AppOptions& options)
         if (frame == options.editAtFrame)
             app.editDocument(app.stagePath(), editText);
     }
-    if (recorder.active())
-        std::printf("kernelscope: recorded %d frames to %s (every %d frames of %g s)\n", recorder.written(),
-                    recorder.dir().c_str(), options.recordEvery, double(options.timeStep));
+    recorder.report(double(options.timeStep));
     if (options.editAtFrame >= options.frames)
         std::printf("kernelscope: --edit-at-frame %d is not before the last frame (%d): the edit is not shown\n",
                     options.editAtFrame, options.frames);

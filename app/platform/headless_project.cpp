@@ -334,9 +334,7 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
         recorder.frameDone(f + 1, [&] { return session.composite(options.width, options.height); });
     }
     watchdog.stop();
-    if (recorder.active())
-        std::printf("kernelscope: recorded %d frames to %s (every %d frames of %g s)\n", recorder.written(),
-                    recorder.dir().c_str(), options.recordEvery, session.pipeline().project().timeStep);
+    recorder.report(session.pipeline().project().timeStep);
     gl::finishPolled();
     for (const pipeline::Readout& r : session.pipeline().readouts()) {
         std::string values;

@@ -32,6 +32,13 @@ public:
     }
     int written() const { return m_written; }
     const std::filesystem::path& dir() const { return m_dir; }
+    // After the run: what was recorded, at which step (a no-op when not recording).
+    void report(double timeStep) const
+    {
+        if (active())
+            std::printf("kernelscope: recorded %d frames to %s (every %d frames of %g s)\n", m_written,
+                        m_dir.c_str(), m_every, timeStep);
+    }
 
 private:
     std::filesystem::path m_dir;

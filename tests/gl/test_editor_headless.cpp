@@ -212,7 +212,7 @@ TEST_F(EditorHeadless, FindGoToLineAndCommentTogglingWorkFromTheKeyboard)
     type("blockIdx");
     ASSERT_EQ(bar.matches.size(), expected.size());
     for (std::size_t i = 0; i < expected.size(); ++i)
-        EXPECT_EQ(bar.matches[i].first, expected[i]);
+        EXPECT_EQ(bar.matches[i].begin, expected[i]);
     EXPECT_EQ(bar.current, 0);
     const auto shot = m_session->screenshot();
     keepScreenshot("editor_find.png", shot);

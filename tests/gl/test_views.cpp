@@ -198,6 +198,7 @@ TEST_F(PipelineNoCuda, ShadersReloadAndAFailedReloadKeepsTheOldProgram)
 // The whole app with a project open (Project, Views and Timings panels) renders headless.
 #include "app.hpp"
 #include "options.hpp"
+#include "panels/theme.hpp"
 #include "platform/platforms.hpp"
 
 namespace {
@@ -232,15 +233,18 @@ std::optional<ks::image::Rgba8Image> appScreenshot(const char* project, std::str
     return shot;
 }
 
-// Pixels of the axis and colour-bar labels' ink (200, 204, 212) in the Views panel of a 1000 x 600
-// app screenshot (the middle of the standard project layout); nothing else there has that grey.
+// Pixels of the axis and colour-bar labels' ink (theme::kViewLabel) in the Views panel of a
+// 1000 x 600 app screenshot (the middle of the standard project layout); nothing else there has
+// that grey.
 int labelInkInViews(const ks::image::Rgba8Image& shot)
 {
+    const ImU32 c = ks::app::theme::kViewLabel;
+    const int r = int(c & 0xFF), g = int((c >> 8) & 0xFF), b = int((c >> 16) & 0xFF);
     int ink = 0;
     for (int y = 30; y < 330; ++y)
         for (int x = 320; x < 700; ++x) {
             const std::uint8_t* p = &shot.pixels[(std::size_t(y) * 1000 + std::size_t(x)) * 4];
-            ink += std::abs(p[0] - 200) <= 10 && std::abs(p[1] - 204) <= 10 && std::abs(p[2] - 212) <= 10;
+            ink += std::abs(p[0] - r) <= 10 && std::abs(p[1] - g) <= 10 && std::abs(p[2] - b) <= 10;
         }
     return ink;
 }

@@ -88,6 +88,8 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
     s.recovery.emplace(options.recoveryDir.empty() ? project::RecoveryStore::defaultDirectory() : options.recoveryDir);
     EditorState& ed = s.editor;
     ed.monoFont = fonts.mono;
+    ed.monoSizes = {fonts.mono, fonts.monoLarge};
+    ed.monoSizes.insert(ed.monoSizes.end(), fonts.monoZoom.begin(), fonts.monoZoom.end());
     ed.options.arch = arch;
     ed.options.fastCompile = rtc::parseFastCompile(options.check.fastCompile).value_or(rtc::FastCompile::Off);
     ed.archFromDevice = s.cuda.has_value();
@@ -283,6 +285,8 @@ UiFonts loadFonts(const AppOptions& options)
     constexpr float kClassroomScale = 1.5f;
     fonts.uiLarge = either(font, options.fontSize * kClassroomScale, kBuiltInPixels * kClassroomScale);
     fonts.monoLarge = either(mono, (options.fontSize - 1.f) * kClassroomScale, kBuiltInPixels * kClassroomScale);
+    for (const float zoom : {2.f, 3.f})
+        fonts.monoZoom.push_back(either(mono, (options.fontSize - 1.f) * zoom, kBuiltInPixels * zoom));
     return fonts;
 }
 

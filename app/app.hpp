@@ -27,6 +27,9 @@ struct UiFonts {
     ImFont* mono = nullptr;
     ImFont* uiLarge = nullptr; // the classroom layout's (null: the UI font)
     ImFont* monoLarge = nullptr;
+    // The source font at more sizes (mono's 2x and 3x): the editor's zoom draws with the nearest
+    // size at or above the one asked for, scaled down, so zoomed text stays sharp.
+    std::vector<ImFont*> monoZoom;
 };
 
 class App {

@@ -127,6 +127,7 @@ struct EditorState {
     std::string openPathText;
 
     ImFont* monoFont = nullptr; // the source font (DejaVu Sans Mono when installed)
+    std::vector<ImFont*> monoSizes; // the same at every size loaded (zoom picks one; nulls skipped)
     FindState findBar;
 
     EditorTab* find(const std::filesystem::path& path)

@@ -1,4 +1,6 @@
 #include "options.hpp"
+
+#include "platform/video_encoder.hpp"
 #include "version.hpp"
 
 #include "ks/teach/overlay.hpp"
@@ -33,9 +35,9 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--screenshot", o.screenshot,
                    "Write a PNG of the whole window (scene and panels) after the last frame");
     cli.add_option("--record", o.record,
-                   "Headless: write the run as a PNG sequence, DIR/frame_NNNNNN.png (NNNNNN: the frame), at a fixed "
-                   "rate of one frame every --record-every frames of --time-step, whatever the run's speed; DIR must be "
-                   "new or empty");
+                   "Headless: record the run at a fixed rate of one frame every --record-every frames of --time-step, "
+                   "whatever the run's speed: FILE.mp4 (H.264) or FILE.gif through the ffmpeg program, or else a "
+                   "folder of PNG frames, DIR/frame_NNNNNN.png (NNNNNN: the frame), new or empty");
     cli.add_option("--record-every", o.recordEvery, "Headless: with --record, record every Nth frame (default 1)")
         ->check(CLI::Range(1, 1000000));
     std::string size;
@@ -211,7 +213,12 @@ ParseOutcome parseOptions(int argc, char** argv)
                                                      " does not exist");
         };
         checkOutput(o.screenshot, "--screenshot");
-        if (!o.record.empty()) {
+        if (!o.record.empty() && videoFormatOf(o.record)) {
+            checkOutput(o.record, "--record");
+            std::string why;
+            if (findFfmpeg(&why).empty())
+                throw CLI::ValidationError("--record", why);
+        } else if (!o.record.empty()) {
             std::error_code ec;
             if (std::filesystem::exists(o.record, ec) && !std::filesystem::is_directory(o.record, ec))
                 throw CLI::ValidationError("--record", o.record.string() + " is not a folder");

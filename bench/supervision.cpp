@@ -40,6 +40,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -303,25 +304,38 @@ double inProcessMs(const std::vector<std::string>& args, int frames, bool readBa
     return msBetween(t0, Clock::now()) / frames;
 }
 
+// How frames cross: rendered in place into textures on GPU memory both GL contexts import (what
+// the window does), read into buffers on that memory (KS_FRAME_BUFFERS=1), or read back into the
+// shared CPU memory and uploaded.
+enum class Transport { InPlace, GpuBuffers, Cpu };
+const char* transportName(Transport t)
+{
+    return t == Transport::InPlace      ? "GPU memory, rendered in place"
+           : t == Transport::GpuBuffers ? "GPU memory, read into buffers"
+                                        : "CPU memory";
+}
+
 // The same across the boundary, as the window runs it: `inFlight` frames in flight, each frame
-// copied into this process's GL texture (app::ShellScreen) from GPU memory both GL contexts import
-// (`gpu`), or uploaded from the shared CPU memory; with `copy` false the shell takes the frames
-// without copying them (what the transport alone costs). Steady loop; ms -1 when the worker gave up.
+// copied into this process's GL texture (app::ShellScreen) as `transport` says; with `copy` false
+// the shell takes the frames without copying them (what the transport alone costs). Steady loop;
+// ms -1 when the worker gave up.
 struct Across {
     double ms = -1;
-    bool throughGpu = false;
+    bool throughGpu = false, inPlace = false;
     std::vector<double> workerMs;
     double waitMs = 0, takeMs = 0, pumpMs = 0; // per frame: the shell's wait before asking, its copy, its pump
 };
-Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w, int h, int frames, bool gpu,
-                bool demo, int inFlight = 2, bool copy = true)
+Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w, int h, int frames,
+                Transport transport, bool demo, int inFlight = 2, bool copy = true)
 {
     gl::EglContext egl{gl::EglOptions{}};
     app::ShellScreen screen;
     app::ShellLink::Config config = workerConfig(exe, args, 0);
     config.framesInFlight = inFlight;
-    if (gpu)
+    if (transport != Transport::Cpu)
         config.shellGl = app::ShellScreen::shellGl();
+    if (config.shellGl)
+        config.shellGl->textures = transport == Transport::InPlace;
     app::ShellLink link(config);
     Across a;
     bool built = false; // a frame of the demo's build came (the project's stages build before their first frame)
@@ -343,6 +357,7 @@ Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w
             if (!f)
                 continue;
             a.throughGpu = f->gpuMemory != 0;
+            a.inPlace = a.throughGpu && link.gpuFrameMemory() && link.gpuFrameMemory()->width > 0;
             built = built || f->kernelBuild > 0;
             if (copy && !screen.take(*f, link))
                 continue;
@@ -409,38 +424,46 @@ void frames(Report& rep, const fs::path& exe, int n, bool diagnose)
         // the medians (and each round's). The 16M-particle frame is steady: one round.
         const bool demo = c.name.rfind("default demo", 0) == 0;
         const int rounds = demo ? 3 : 1;
-        std::vector<double> in, gpuMs, cpuMs;
+        std::vector<double> in;
+        std::map<Transport, std::vector<double>> across;
         for (int round = 0; round < rounds; ++round) {
             in.push_back(inProcessMs(c.args, n));
             const std::string tag = rounds > 1 ? " (round " + std::to_string(round + 1) + ")" : "";
             rep.row(c.name + ": in process (--no-supervise)" + tag, in.back(), "ms");
-            for (const bool gpu : {true, false}) {
-                const Across a = acrossMs(exe, c.args, 1920, 1080, n, gpu, demo);
-                (gpu ? gpuMs : cpuMs).push_back(a.ms);
-                const std::string how = gpu ? "GPU memory" : "CPU memory";
-                if (gpu && !a.throughGpu)
+            for (const Transport t : {Transport::InPlace, Transport::GpuBuffers, Transport::Cpu}) {
+                const Across a = acrossMs(exe, c.args, 1920, 1080, n, t, demo);
+                across[t].push_back(a.ms);
+                const std::string how = transportName(t);
+                if (t != Transport::Cpu && !a.throughGpu)
                     rep.note("frames did not come through GPU memory here (see the worker's messages)");
-                rep.row(c.name + ": across, frames through " + how + tag, a.ms, "ms");
+                else if (t == Transport::InPlace && !a.inPlace)
+                    rep.note("frames were not rendered in place here (see the worker's messages)");
+                rep.row(c.name + ": across, " + how + tag, a.ms, "ms");
                 rep.row("  the worker's time per frame, request to pixels queued or read (median)", median(a.workerMs), "ms");
                 rep.row("  the shell's time per frame: waiting for its copies / pumping / copying", a.waitMs, "ms",
                         std::nullopt, std::to_string(a.pumpMs).substr(0, 5) + " / " + std::to_string(a.takeMs).substr(0, 5));
-                rep.row(c.name + ": across (" + how + ") / in process" + tag, a.ms > 0 && in.back() > 0 ? a.ms / in.back() : -1,
-                        "x", gpu && rounds == 1 ? std::optional<double>(c.goal) : std::nullopt);
+                rep.row(c.name + ": across (" + how + ") / in process" + tag,
+                        a.ms > 0 && in.back() > 0 ? a.ms / in.back() : -1, "x",
+                        t == Transport::InPlace && rounds == 1 ? std::optional<double>(c.goal) : std::nullopt);
             }
         }
         if (rounds > 1) {
-            const double mi = median(in), mg = median(gpuMs), mc = median(cpuMs);
+            const double mi = median(in);
             rep.row(c.name + ": in process, median of " + std::to_string(rounds) + " rounds", mi, "ms");
-            rep.row(c.name + ": across (GPU memory), median of " + std::to_string(rounds) + " rounds", mg, "ms");
-            rep.row(c.name + ": across (GPU memory) / in process, medians", mg > 0 && mi > 0 ? mg / mi : -1, "x", c.goal);
-            rep.row(c.name + ": across (CPU memory) / in process, medians", mc > 0 && mi > 0 ? mc / mi : -1, "x");
+            for (const Transport t : {Transport::InPlace, Transport::GpuBuffers, Transport::Cpu}) {
+                const double m = median(across[t]);
+                const std::string how = transportName(t);
+                rep.row(c.name + ": across (" + how + "), median of " + std::to_string(rounds) + " rounds", m, "ms");
+                rep.row(c.name + ": across (" + how + ") / in process, medians", m > 0 && mi > 0 ? m / mi : -1, "x",
+                        t == Transport::InPlace ? std::optional<double>(c.goal) : std::nullopt);
+            }
         }
         if (diagnose) { // where the time across goes: one frame in flight; no copy by the shell
             rep.row("  diagnosis: in process, each frame also read into a buffer", inProcessMs(c.args, n, true), "ms");
-            const Across one = acrossMs(exe, c.args, 1920, 1080, n, true, demo, 1);
-            rep.row("  diagnosis: GPU memory, one frame in flight", one.ms, "ms");
-            const Across bare = acrossMs(exe, c.args, 1920, 1080, n, true, demo, 2, false);
-            rep.row("  diagnosis: GPU memory, frames not copied by the shell", bare.ms, "ms");
+            const Across one = acrossMs(exe, c.args, 1920, 1080, n, Transport::InPlace, demo, 1);
+            rep.row("  diagnosis: rendered in place, one frame in flight", one.ms, "ms");
+            const Across bare = acrossMs(exe, c.args, 1920, 1080, n, Transport::InPlace, demo, 2, false);
+            rep.row("  diagnosis: rendered in place, frames not copied by the shell", bare.ms, "ms");
         }
     }
 }

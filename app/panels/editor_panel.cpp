@@ -733,10 +733,20 @@ void drawStagePicker(const EditorState& ed, const EditorTab& tab, Commands& comm
 // The source view: gutter (line numbers, markers), the text widget, inline messages.
 void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Commands& commands)
 {
-    // Zoom (Ctrl+wheel, Ctrl+= / Ctrl+- / Ctrl+0) scales the source font while this view draws.
-    ImFont* font = ed.monoFont ? ed.monoFont : ImGui::GetFont();
+    // Zoom (Ctrl+wheel, Ctrl+= / Ctrl+- / Ctrl+0): the source font at the nearest size loaded at
+    // or above the zoomed one, scaled down to it while this view draws (scaling a smaller size up
+    // would blur it, the built-in bitmap font most).
+    ImFont* base = ed.monoFont ? ed.monoFont : ImGui::GetFont();
+    const float wanted = base->FontSize * base->Scale * ed.zoom;
+    ImFont* font = base;
+    for (ImFont* f : ed.monoSizes)
+        if (f && f->FontSize >= wanted - 0.01f && (font->FontSize < wanted - 0.01f || f->FontSize < font->FontSize))
+            font = f;
+    for (ImFont* f : ed.monoSizes) // none large enough: the largest
+        if (f && font->FontSize < wanted - 0.01f && f->FontSize > font->FontSize)
+            font = f;
     const float fontScale = font->Scale;
-    font->Scale = fontScale * ed.zoom;
+    font->Scale = wanted / font->FontSize;
     ImGui::PushFont(font);
     const float lineH = ImGui::GetTextLineHeight();
     const float charW = ImGui::CalcTextSize("0").x;

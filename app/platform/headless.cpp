@@ -67,6 +67,9 @@ struct HeadlessSession::Impl {
     std::chrono::steady_clock::time_point last = std::chrono::steady_clock::now();
     int frames = 0;
     gl::PixelReader reader; // readPixelsBottomUp's pixel-pack buffer
+    const gl::Framebuffer* target = nullptr; // else `window`
+
+    const gl::Framebuffer& drawn() const { return target ? *target : window; }
 
     explicit Impl(const AppOptions& o)
         : options(o), context(eglOptionsFor(o)), imgui(o, float(o.width), float(o.height)), window(o.width, o.height),
@@ -109,6 +112,11 @@ void HeadlessSession::resize(int width, int height)
     ImGui::GetIO().DisplaySize = ImVec2(float(width), float(height));
 }
 
+void HeadlessSession::renderTarget(const gl::Framebuffer* target) noexcept
+{
+    m_impl->target = target;
+}
+
 int HeadlessSession::width() const noexcept
 {
     return m_impl->options.width;
@@ -122,7 +130,7 @@ int HeadlessSession::height() const noexcept
 void HeadlessSession::readPixelsBottomUp(void* dst)
 {
     Impl& m = *m_impl;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, m.window.name());
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, m.drawn().name());
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     // Through a pixel-pack buffer, waited for by polling a fence (gl::PixelReader).
     m.reader.read(0, 0, m.options.width, m.options.height, dst);
@@ -132,7 +140,7 @@ void HeadlessSession::readPixelsBottomUp(void* dst)
 void HeadlessSession::readPixelsInto(unsigned buffer)
 {
     Impl& m = *m_impl;
-    glBindFramebuffer(GL_READ_FRAMEBUFFER, m.window.name());
+    glBindFramebuffer(GL_READ_FRAMEBUFFER, m.drawn().name());
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     glBindBuffer(GL_PIXEL_PACK_BUFFER, buffer);
     glReadPixels(0, 0, m.options.width, m.options.height, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
@@ -150,7 +158,7 @@ void HeadlessSession::renderFrameAt(float timeSeconds, float deltaSeconds)
     ImGui::NewFrame();
     m.app.frame(timeSeconds, deltaSeconds);
     ImGui::Render();
-    m.window.bind();
+    m.drawn().bind();
     glClearColor(0.05f, 0.05f, 0.06f, 1.f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
     // KS_SKIP_UI_DRAW=1 (diagnosis, docs/supervision.md): the panels are laid out but not drawn. On
@@ -167,7 +175,8 @@ void HeadlessSession::renderFrameAt(float timeSeconds, float deltaSeconds)
 image::Rgba8Image HeadlessSession::screenshot()
 {
     gl::finishPolled();
-    return {m_impl->options.width, m_impl->options.height, m_impl->window.readPixels()};
+    const gl::Framebuffer& drawn = m_impl->drawn();
+    return {drawn.width(), drawn.height(), drawn.readPixels()};
 }
 
 int runHeadless(const AppOptions& options)
@@ -175,7 +184,7 @@ int runHeadless(const AppOptions& options)
     HeadlessSession session(options);
     App& app = session.app();
     const std::string editText = options.editWith.empty() ? std::string() : paths::readTextFile(options.editWith);
-    FrameRecorder recorder(options.record, options.recordEvery);
+    FrameRecorder recorder(options.record, options.recordEvery, 1.0 / (double(options.timeStep) * options.recordEvery));
     for (int frame = 1; frame <= options.frames; ++frame) {
         // The last frame shows finished builds, so a screenshot never depends on compile speed.
         if (frame == options.frames && !app.settleBuilds(std::chrono::seconds(60)))
@@ -185,6 +194,7 @@ int runHeadless(const AppOptions& options)
         if (frame == options.editAtFrame)
             app.editDocument(app.stagePath(), editText);
     }
+    recorder.finish();
     recorder.report(double(options.timeStep));
     if (options.editAtFrame >= options.frames)
         std::printf("kernelscope: --edit-at-frame %d is not before the last frame (%d): the edit is not shown\n",

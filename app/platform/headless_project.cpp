@@ -283,7 +283,8 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
     if (!sizes.empty())
         input.viewportWidth = sizes[0][0], input.viewportHeight = sizes[0][1];
     const int frames = checking ? int(options.checkedFrame) + 1 : options.frames;
-    FrameRecorder recorder(checking ? std::filesystem::path() : options.record, options.recordEvery);
+    FrameRecorder recorder(checking ? std::filesystem::path() : options.record, options.recordEvery,
+                           1.0 / (double(session.pipeline().project().timeStep) * options.recordEvery));
     for (int f = 0; f < frames; ++f) {
         if (!sizes.empty())
             session.followViewport(sizes[0][0], sizes[0][1]);
@@ -334,6 +335,7 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
         recorder.frameDone(f + 1, [&] { return session.composite(options.width, options.height); });
     }
     watchdog.stop();
+    recorder.finish();
     recorder.report(session.pipeline().project().timeStep);
     gl::finishPolled();
     for (const pipeline::Readout& r : session.pipeline().readouts()) {

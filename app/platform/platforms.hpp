@@ -7,6 +7,10 @@
 
 #include <memory>
 
+namespace ks::gl {
+class Framebuffer;
+}
+
 namespace ks::app {
 
 class App;
@@ -31,6 +35,9 @@ public:
     void renderFrameAt(float timeSeconds, float deltaSeconds);
     // A new window size (framebuffer and ImGui's display size), from the next frame on.
     void resize(int width, int height);
+    // Where the next frames draw: `target` (the window's size; the caller keeps it alive while it
+    // is set), or the session's own framebuffer (nullptr). The reads below read the same.
+    void renderTarget(const gl::Framebuffer* target) noexcept;
     int width() const noexcept;
     int height() const noexcept;
     // The window as drawn by the last frame, RGBA8 rows bottom to top (GL's order), into `dst`

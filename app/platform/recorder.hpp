@@ -1,49 +1,46 @@
 #pragma once
-// --record: a headless run's frames as a PNG sequence, DIR/frame_NNNNNN.png, one every N frames.
-// Frames are a fixed time step apart, so the sequence's rate is fixed whatever the run's speed:
-// 1 / (timeStep * N) frames per second of the run's time.
+// --record: a headless run's frames at a fixed rate (one every N frames of the fixed time step, so
+// 1 / (timeStep * N) frames per second of the run's time, whatever the run's speed), as a PNG
+// sequence in a folder (DIR/frame_NNNNNN.png, NNNNNN the frame) or as a video, FILE.mp4 (H.264) or
+// FILE.gif, written by the ffmpeg program (video_encoder.hpp).
+
+#include "video_encoder.hpp"
 
 #include "ks/image/png.hpp"
 
-#include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 
 namespace ks::app {
 
 class FrameRecorder {
 public:
-    FrameRecorder(std::filesystem::path dir, int every) : m_dir(std::move(dir)), m_every(every < 1 ? 1 : every)
-    {
-        if (!m_dir.empty())
-            std::filesystem::create_directories(m_dir);
-    }
-    bool active() const { return !m_dir.empty(); }
-    // After frame `frame` (1-based) is drawn: writes it when it is one to record.
-    void frameDone(int frame, const std::function<image::Rgba8Image()>& capture)
-    {
-        if (!active() || frame % m_every != 0)
-            return;
-        char name[32];
-        std::snprintf(name, sizeof name, "frame_%06d.png", frame);
-        image::writePng(m_dir / name, capture());
-        ++m_written;
-    }
+    // `target` empty: records nothing. A video's frame rate is `fps`; its size the first frame's.
+    FrameRecorder(std::filesystem::path target, int every, double fps);
+    ~FrameRecorder();
+    FrameRecorder(const FrameRecorder&) = delete;
+    FrameRecorder& operator=(const FrameRecorder&) = delete;
+
+    bool active() const { return !m_target.empty(); }
+    // After frame `frame` (1-based) is drawn: records it when it is one to record. Throws ks::Error
+    // when the frame cannot be written.
+    void frameDone(int frame, const std::function<image::Rgba8Image()>& capture);
+    // After the last frame: a video is finished (ffmpeg writes the file). Throws ks::Error.
+    void finish();
     int written() const { return m_written; }
-    const std::filesystem::path& dir() const { return m_dir; }
+    const std::filesystem::path& target() const { return m_target; }
     // After the run: what was recorded, at which step (a no-op when not recording).
-    void report(double timeStep) const
-    {
-        if (active())
-            std::printf("kernelscope: recorded %d frames to %s (every %d frames of %g s)\n", m_written,
-                        m_dir.c_str(), m_every, timeStep);
-    }
+    void report(double timeStep) const;
 
 private:
-    std::filesystem::path m_dir;
+    std::filesystem::path m_target;
     int m_every = 1;
+    double m_fps = 30;
     int m_written = 0;
+    std::optional<VideoFormat> m_video;
+    std::unique_ptr<VideoEncoder> m_encoder; // from the first frame on
 };
 
 } // namespace ks::app

@@ -5,7 +5,7 @@
 // object whose "type" names it. Descriptors travel beside a message (SCM_RIGHTS), never in it.
 //
 //   worker -> shell: Hello (+ frame memory fd), FrameDone, Heartbeat, StateUpdate, FaultNotice, ClipboardSet,
-//                    KeptMemory (+ two fds of CUDA exported memory), FrameMemory (+ two fds of the same)
+//                    KeptMemory (+ two fds of CUDA exported memory), FrameMemory (+ three fds of the same)
 //   shell -> worker: ShellGl (after hello, when the shell's GL imports memory), Restore (first, after a
 //                    restart; + the kept memory's fds), FrameRequest, Quit
 
@@ -171,26 +171,39 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(Restore, state, fault, kept)
 // The shell's GL, sent after Hello when it imports memory (GL_EXT_memory_object_fd): which devices
 // and driver (gl::MemoryIdentity). A worker whose GL names the same then sends its frames through
 // GPU memory that both GL contexts import (FrameMemory) instead of the shared CPU memory. Sent again
-// with `refused` when the shell could not import that memory: the worker goes back to CPU memory.
+// with `refused` when the shell could not import that memory: the worker goes back to CPU memory;
+// with `refusedTextures` when it could not use frames rendered in place (FrameMemory with a size):
+// the worker copies its frames into GPU memory buffers instead.
 struct ShellGl {
     static constexpr const char* kType = "shell-gl";
     std::vector<std::string> devices;
     std::string driver;
+    bool textures = false; // the shell takes frames rendered in place (FrameMemory with a size)
     std::string refused;
+    std::string refusedTextures;
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ShellGl, devices, driver, refused)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ShellGl, devices, driver, textures, refused, refusedTextures)
 
 // Three slots of GPU memory for frames (CUDA's exported memory, which the worker's GL imports and
 // writes), their descriptors with the message (fds 0 to 2). The frames that follow with `gpu` are
-// in these, until the next FrameMemory; the worker writes its n-th of them into slot n % 3. With at
-// most two frames in flight, the shell may still be copying out of the newest frame's slot when it
-// asks for the next frame, but must have finished with every older one.
+// in these, until the next FrameMemory. The worker uses the slots in turn (a frame never goes into
+// the slot of the frame before it, across FrameMemory messages too). With at most two frames in
+// flight, the shell may still be copying out of the newest frame's slot when it asks for the next
+// frame, but must have finished with every older one.
+//
+// Two layouts (frame_layout.hpp). Without a size (width 0): each slot is a buffer the worker's GL
+// reads the frame into (glReadPixels: RGBA8, bottom row first). With a size: each slot holds an
+// RGBA8 texture of exactly that size (optimal tiling) at offset 0, which the worker renders the
+// frame into, and a fourth descriptor (fd 3, `probeBytes`) holds the layout probe; every frame
+// until the next FrameMemory has that size.
 inline constexpr int kGpuFrameSlots = 3;
 struct FrameMemory {
     static constexpr const char* kType = "frame-memory";
     std::uint64_t slotBytes = 0;
+    int width = 0, height = 0;
+    std::uint64_t probeBytes = 0; // with a size: the probe's allocation (fd 3)
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameMemory, slotBytes)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameMemory, slotBytes, width, height, probeBytes)
 
 struct ClipboardSet {
     static constexpr const char* kType = "clipboard";

@@ -171,13 +171,21 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         auto fm = supervise::decode<supervise::FrameMemory>(message.body, &error);
         if (!fm)
             return malformed();
-        if (message.fds.size() != std::size_t(supervise::kGpuFrameSlots) || fm->slotBytes == 0) {
+        const std::size_t fds = std::size_t(supervise::kGpuFrameSlots) + (fm->width > 0 ? 1 : 0);
+        if (message.fds.size() != fds || fm->slotBytes == 0 || (fm->width > 0 && fm->probeBytes == 0)) {
             error = "a \"frame-memory\" message with " + std::to_string(message.fds.size()) +
                     " descriptors and slots of " + std::to_string(fm->slotBytes) + " bytes";
             return malformed();
         }
-        if (!m_gpuRefused) // else sent before the worker heard that this shell cannot read it
-            m_gpuFrames = GpuFrameMemory{++m_gpuSerial, fm->slotBytes, std::move(message.fds)};
+        if (fm->width < 0 || fm->height < 0 || (fm->width > 0) != (fm->height > 0)) {
+            error = "a \"frame-memory\" message for frames of " + std::to_string(fm->width) + "x" +
+                    std::to_string(fm->height);
+            return malformed();
+        }
+        // Else sent before the worker heard that this shell cannot read it.
+        if (!m_gpuRefused && !(fm->width > 0 && m_texturesRefused))
+            m_gpuFrames = GpuFrameMemory{++m_gpuSerial, fm->slotBytes, std::move(message.fds), fm->width, fm->height,
+                                         fm->probeBytes};
     } else if (type == supervise::ClipboardSet::kType) {
         if (auto c = supervise::decode<supervise::ClipboardSet>(message.body, &error))
             m_clipboard = std::move(c->text);
@@ -190,12 +198,14 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         const std::uint64_t bytes = std::uint64_t(std::max(0, done->width)) * std::uint64_t(std::max(0, done->height)) * 4;
         // A frame in GPU memory sent before the worker heard that this shell cannot read it is taken
         // off the requests and not shown; one in GPU memory never announced is malformed.
-        const bool dropped = done->gpu && m_gpuRefused && !m_gpuFrames;
+        const bool dropped = done->gpu && (m_gpuRefused || m_texturesRefused) && !m_gpuFrames;
         std::uint64_t slotBytes = m_hello->slotBytes;
         if (done->gpu)
             slotBytes = dropped ? bytes : m_gpuFrames ? m_gpuFrames->slotBytes : 0;
+        const bool sizeDiffers = done->gpu && !dropped && m_gpuFrames && m_gpuFrames->width > 0 &&
+                                 (done->width != m_gpuFrames->width || done->height != m_gpuFrames->height);
         if (done->slot < 0 || done->slot >= (done->gpu ? supervise::kGpuFrameSlots : 2) || done->width <= 0 ||
-            done->height <= 0 || bytes > slotBytes) {
+            done->height <= 0 || bytes > slotBytes || sizeDiffers) {
             error = "a frame outside its frame memory";
             return malformed();
         }
@@ -305,6 +315,20 @@ void ShellLink::refuseGpuFrames(const std::string& why)
         return;
     supervise::ShellGl refused;
     refused.refused = why;
+    send(supervise::encode(refused));
+}
+
+void ShellLink::refuseGpuTextures(const std::string& why)
+{
+    log::warning("frames are copied into GPU memory rather than rendered there: " + why);
+    if (m_config.shellGl)
+        m_config.shellGl->textures = false;
+    m_gpuFrames.reset();
+    m_texturesRefused = true;
+    if (!m_hello)
+        return;
+    supervise::ShellGl refused = m_config.shellGl.value_or(supervise::ShellGl{});
+    refused.refusedTextures = why;
     send(supervise::encode(refused));
 }
 

@@ -55,11 +55,14 @@ public:
         std::uint64_t kernelBuild = 0; // the demo kernel's build the frame ran
     };
     // The worker's GPU frame memory: supervise::kGpuFrameSlots slots of `slotBytes`, as descriptors
-    // for the shell's GL to import (dup them: the import takes its descriptor).
+    // for the shell's GL to import (dup them: the import takes its descriptor). With a size, every
+    // frame in it was rendered in place into a texture of that size (protocol.hpp, FrameMemory).
     struct GpuFrameMemory {
         std::uint64_t serial = 0; // new memory, new serial (never 0)
         std::uint64_t slotBytes = 0;
         std::vector<proc::UniqueFd> fds;
+        int width = 0, height = 0; // 0: slots are buffers the frames were read into
+        std::uint64_t probeBytes = 0; // with a size: fds[3] holds the layout probe
     };
     enum class Dialog { None, Starting, FrameTooLong, GaveUp };
 
@@ -87,6 +90,9 @@ public:
     // The shell's GL could not import the GPU frame memory: the worker is told to send its frames
     // through CPU memory, as any later worker is.
     void refuseGpuFrames(const std::string& why);
+    // The shell's GL could not use frames rendered in place (the probe differed, or GL refused the
+    // texture): the worker is told to copy its frames into GPU memory buffers, as any later one is.
+    void refuseGpuTextures(const std::string& why);
 
     std::string takeClipboard();
     std::string lastStatus() const { return m_status; }
@@ -120,6 +126,7 @@ private:
     std::optional<GpuFrameMemory> m_gpuFrames;
     std::uint64_t m_gpuSerial = 0;
     bool m_gpuRefused = false; // frames in GPU memory sent before the worker heard so are dropped
+    bool m_texturesRefused = false; // likewise for frames rendered in place
     bool m_framed = false; // this worker sent a frame
     int m_failedStarts = 0;
     int m_restarts = 0;

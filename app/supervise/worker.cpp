@@ -6,6 +6,7 @@
 #include "../platform/platforms.hpp"
 #include "../platform/watchdog.hpp"
 #include "../app.hpp"
+#include "frame_layout.hpp"
 #include "protocol.hpp"
 
 #include "ks/core/error.hpp"
@@ -13,6 +14,7 @@
 #include "ks/core/sha256.hpp"
 #include "ks/cuda/device_info.hpp"
 #include "ks/gl/memory_object.hpp"
+#include "ks/gl/objects.hpp"
 #include "ks/interop/gl_shared_memory.hpp"
 #include "ks/proc/child_process.hpp"
 #include "ks/proc/shared_memory.hpp"
@@ -168,9 +170,10 @@ void sendKeptMemory(proc::Channel& channel, const App& app, const std::string& p
 }
 
 // Frames through GPU memory (protocol.hpp, FrameMemory): three slots of CUDA's exported memory that
-// this process's GL imports and reads the window into, and the shell's GL imports and copies from.
-// A frame is announced once GL has finished writing it (its fence), so the next frame's CPU work
-// overlaps the last one's GPU work as in the window's own process.
+// this process's GL imports and the shell's GL imports too. Where the shell takes them, frames are
+// rendered in place, into a texture on the slot (frame_layout.hpp); else the window is read into the
+// slot as into a buffer. A frame is announced once GL has finished writing it (its fence), so the
+// next frame's CPU work overlaps the last one's GPU work as in the window's own process.
 class GpuFrames {
 public:
     // Whether the shell's GL, as it describes itself, can import what this process's GL writes.
@@ -178,6 +181,8 @@ public:
     {
         if (!shell.refused.empty())
             return off(shell.refused);
+        if (!shell.refusedTextures.empty())
+            return noTextures(shell.refusedTextures);
         static const std::optional<gl::MemoryIdentity> mine = gl::memoryIdentity();
         std::string why;
         if (!mine)
@@ -187,20 +192,60 @@ public:
         else
             why = interop::glSharedMemoryUnsupported();
         m_on = why.empty();
-        step(m_on ? "frames through GPU memory" : "frames through CPU memory: " + why);
+        m_inPlace = m_on && shell.textures;
+        step(!m_on ? "frames through CPU memory: " + why
+                   : m_inPlace ? "frames rendered in place in GPU memory" : "frames read into GPU memory");
     }
     bool on() const noexcept { return m_on; }
+    bool inPlace() const noexcept { return m_on && m_inPlace; }
     // Back to CPU memory for good; the slots are let go (the shell holds its own imports of them).
     void off(const std::string& why)
     {
         log::warning("frames go to the window through CPU memory: " + why);
         m_on = false;
-        for (interop::GlSharedBuffer& b : m_slots)
-            b = interop::GlSharedBuffer();
+        drop();
+    }
+    // Frames read into buffers from now on (the shell cannot use frames rendered in place).
+    void noTextures(const std::string& why)
+    {
+        log::warning("frames are read into GPU memory rather than rendered there: " + why);
+        m_inPlace = false;
+        drop();
     }
 
-    // The slot for the next frame, holding at least `bytes`, and its index. New slots are announced
-    // to the shell first (the frames still pending in the old ones are sent before).
+    // Frames rendered in place: the target for the next frame, of exactly width x height, and its
+    // slot. New textures (and memory, when they do not fit) are announced to the shell first, after
+    // the frames still pending in the old ones (`flush`).
+    std::pair<const gl::Framebuffer*, int> nextTarget(int width, int height, proc::Channel& channel,
+                                                      const std::function<void()>& flush)
+    {
+        if (m_targets[0].empty() || m_targets[0].width() != width || m_targets[0].height() != height) {
+            flush();
+            for (gl::Framebuffer& t : m_targets)
+                t = gl::Framebuffer(); // before the memory under them
+            const std::size_t bytes = supervise::textureSlotBytes(width, height);
+            if (m_memory[0].empty() || m_memory[0].size() < bytes) {
+                for (interop::GlSharedMemory& m : m_memory)
+                    m = interop::GlSharedMemory();
+                for (interop::GlSharedMemory& m : m_memory)
+                    m = interop::GlSharedMemory(bytes);
+            }
+            if (m_probe.empty()) {
+                m_probe = interop::GlSharedMemory(supervise::kProbeBytes);
+                supervise::writeProbe(m_probe.memoryObject());
+            }
+            for (int k = 0; k < supervise::kGpuFrameSlots; ++k)
+                m_targets[k] = gl::Framebuffer(
+                    gl::Texture2D::onMemory(m_memory[k].memoryObject(), 0, width, height, GL_RGBA8));
+            gl::finishPolled(); // the probe is written before the shell reads it
+            announce(width, height, channel);
+        }
+        const int slot = take();
+        return {&m_targets[slot], slot};
+    }
+
+    // Frames read into buffers: the slot for the next frame, holding at least `bytes`, and its
+    // index. New slots are announced as above.
     std::pair<GLuint, int> next(std::size_t bytes, proc::Channel& channel, const std::function<void()>& flush)
     {
         if (m_slots[0].empty() || m_slots[0].size() < bytes) {
@@ -209,20 +254,48 @@ public:
                 b = interop::GlSharedBuffer();
             for (interop::GlSharedBuffer& b : m_slots)
                 b = interop::GlSharedBuffer(bytes);
-            std::vector<proc::UniqueFd> fds;
-            for (const interop::GlSharedBuffer& b : m_slots)
-                fds.emplace_back(b.exportDescriptor());
-            channel.send(supervise::encode(supervise::FrameMemory{m_slots[0].size()}), proc::descriptors(fds));
-            m_next = 0;
+            announce(0, 0, channel);
         }
-        const int slot = m_next;
-        m_next = (m_next + 1) % supervise::kGpuFrameSlots;
+        const int slot = take();
         return {m_slots[slot].buffer(), slot};
     }
 
 private:
-    bool m_on = false;
-    interop::GlSharedBuffer m_slots[supervise::kGpuFrameSlots];
+    void drop()
+    {
+        for (int k = 0; k < supervise::kGpuFrameSlots; ++k) {
+            m_targets[k] = gl::Framebuffer();
+            m_memory[k] = interop::GlSharedMemory();
+            m_slots[k] = interop::GlSharedBuffer();
+        }
+        m_probe = interop::GlSharedMemory();
+    }
+    void announce(int width, int height, proc::Channel& channel)
+    {
+        std::vector<proc::UniqueFd> fds;
+        for (int k = 0; k < supervise::kGpuFrameSlots; ++k)
+            fds.emplace_back(width > 0 ? m_memory[k].exportDescriptor() : m_slots[k].exportDescriptor());
+        supervise::FrameMemory message{width > 0 ? m_memory[0].size() : m_slots[0].size(), width, height};
+        if (width > 0) {
+            fds.emplace_back(m_probe.exportDescriptor());
+            message.probeBytes = m_probe.size();
+        }
+        channel.send(supervise::encode(message), proc::descriptors(fds));
+    }
+    // Slots in turn, across new memory too: the next frame never goes where the shell may still be
+    // copying the last one from (protocol.hpp, FrameMemory).
+    int take()
+    {
+        const int slot = m_next;
+        m_next = (m_next + 1) % supervise::kGpuFrameSlots;
+        return slot;
+    }
+
+    bool m_on = false, m_inPlace = false;
+    interop::GlSharedBuffer m_slots[supervise::kGpuFrameSlots];  // frames read into buffers
+    interop::GlSharedMemory m_memory[supervise::kGpuFrameSlots]; // frames rendered in place
+    interop::GlSharedMemory m_probe;                             // their layout probe
+    gl::Framebuffer m_targets[supervise::kGpuFrameSlots];        // on m_memory
     int m_next = 0;
 };
 
@@ -281,6 +354,8 @@ int runWorker(const AppOptions& options)
     Reporter reporter(channel, app, activity);
     int slot = 0;
     std::string lastState;
+    Clock::time_point lastStateAt{};
+    int lastWidth = 0, lastHeight = 0;
     std::uint64_t keptId = 0;
     long long frameCount = 0;
     GpuFrames gpuFrames;
@@ -315,9 +390,10 @@ int runWorker(const AppOptions& options)
         if (type == supervise::Quit::kType)
             return 0;
         if (type == supervise::ShellGl::kType) {
-            if (auto g = supervise::decode<supervise::ShellGl>(m->body, &error))
+            if (auto g = supervise::decode<supervise::ShellGl>(m->body, &error)) {
+                session.renderTarget(nullptr); // the slots may go
                 gpuFrames.offer(*g, step);
-            else
+            } else
                 log::error(error);
             continue;
         }
@@ -348,6 +424,21 @@ int runWorker(const AppOptions& options)
         activity.busy = true;
         if (trace)
             step("frame " + std::to_string(frameCount + 1) + " requested");
+        // Frames rendered in place go straight into a slot's texture: nothing is read back.
+        int inPlaceSlot = -1;
+        session.renderTarget(nullptr);
+        if (gpuFrames.inPlace()) {
+            try {
+                const auto [target, gpuSlot] =
+                    gpuFrames.nextTarget(session.width(), session.height(), channel, [&] { sendWritten(true); });
+                session.renderTarget(target);
+                inPlaceSlot = gpuSlot;
+            } catch (const Error& e) {
+                gpuFrames.noTextures(e.what());
+            } catch (const proc::ChannelError&) {
+                return 0;
+            }
+        }
         try {
             session.renderFrameAt(float(request->time), float(request->dt));
         } catch (const Error& e) {
@@ -377,7 +468,16 @@ int runWorker(const AppOptions& options)
             done.sha256 = Sha256::hex(
                 Sha256::of(std::string_view(reinterpret_cast<const char*>(pixels.data()), pixels.size())));
         }
-        if (gpuFrames.on()) {
+        if (inPlaceSlot >= 0) {
+            try {
+                written = gl::Fence::insert(); // and flushed: GL starts on the frame now
+                done.slot = inPlaceSlot;
+                done.gpu = true;
+            } catch (const Error& e) {
+                session.renderTarget(nullptr); // the frame is in the slot; read it into CPU memory
+                gpuFrames.off(e.what());
+            }
+        } else if (gpuFrames.on()) {
             try {
                 const std::size_t bytes = std::size_t(session.width()) * session.height() * 4;
                 const auto [buffer, gpuSlot] = gpuFrames.next(bytes, channel, [&] { sendWritten(true); });
@@ -405,14 +505,28 @@ int runWorker(const AppOptions& options)
         done.status = app.statusLine();
         done.kernelBuild = app.state().demo ? app.state().demo->lastFrameGeneration() : 0;
         // The state first: when this frame is on screen, the shell holds what it needs to restore it.
-        supervise::StateUpdate update{app.snapshot()};
-        std::string text = nlohmann::json(update.state).dump();
-        if (trace)
-            step("frame " + std::to_string(frameCount) + " state taken");
+        // What the user changes comes with input (typing, dragging, resizing), and those frames always
+        // send it; otherwise (builds landing, files reloaded, the frame count going on) it is sent at
+        // most every 100 ms: taking and sending it every frame cost the steady loop about 0.1 ms.
+        const bool input = !request->input.empty() || request->clipboard || session.width() != lastWidth ||
+                           session.height() != lastHeight;
+        lastWidth = session.width();
+        lastHeight = session.height();
+        std::optional<supervise::StateUpdate> update;
+        std::string text;
+        const bool keptChanged = (app.keptContents() ? app.keptContents()->id() : 0) != keptId; // a new project
+        if (input || keptChanged || Clock::now() - lastStateAt >= std::chrono::milliseconds(100)) {
+            update = supervise::StateUpdate{app.snapshot()};
+            text = nlohmann::json(update->state).dump();
+            lastStateAt = Clock::now();
+            if (trace)
+                step("frame " + std::to_string(frameCount) + " state taken");
+        }
         try {
-            sendKeptMemory(channel, app, update.state.projectPath, keptId);
-            if (text != lastState) {
-                channel.send(supervise::encode(update));
+            if (update)
+                sendKeptMemory(channel, app, update->state.projectPath, keptId);
+            if (update && text != lastState) {
+                channel.send(supervise::encode(*update));
                 lastState = std::move(text);
             }
             if (done.gpu) {

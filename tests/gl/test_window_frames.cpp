@@ -4,7 +4,8 @@
 // the SHA-256 of its own read-back). Where the shell's GL and the worker's share a device and CUDA
 // is there (the GPU hosts), the frames must come through GPU memory both GL contexts import; here
 // (Mesa, no CUDA) through the shared CPU memory. The window is resized on the way, so the worker
-// makes new frame memory and the shell takes it.
+// makes new frame memory and the shell takes it. On the GPU host the frames are rendered in place
+// (into textures on that memory), or read into buffers there with KS_FRAME_BUFFERS=1.
 #include "supervise/shell_link.hpp"
 #include "supervise/shell_screen.hpp"
 
@@ -55,6 +56,7 @@ TEST_F(WindowFrames, EveryFrameTheShellShowsIsWhatTheWorkerRendered)
     };
     const Size sizes[] = {{640, 360, 8}, {900, 600, 8}, {320, 200, 6}}; // grows, then shrinks
     std::set<std::uint64_t> memories;
+    std::vector<std::string> rendered; // each shown frame's hash as the worker rendered it
     int shown = 0, requested = 0, total = 0;
     for (const Size& s : sizes)
         total += s.frames;
@@ -89,15 +91,30 @@ TEST_F(WindowFrames, EveryFrameTheShellShowsIsWhatTheWorkerRendered)
         EXPECT_EQ(f->width, s.w);
         EXPECT_EQ(f->height, s.h);
         ASSERT_FALSE(f->sha256.empty());
-        EXPECT_EQ(textureSha256(screen), f->sha256) << "frame " << shown << " (" << s.w << "x" << s.h << ")";
+        const std::string seen = textureSha256(screen);
+        std::string stale; // a mismatch that shows an earlier frame says more than two hashes
+        for (std::size_t k = 0; k < rendered.size(); ++k)
+            if (rendered[k] == seen)
+                stale = ": the shell shows frame " + std::to_string(k) + " again";
+        EXPECT_EQ(seen, f->sha256) << "frame " << shown << " (" << s.w << "x" << s.h << ", slot " << f->slot << ")"
+                                   << stale;
+        rendered.push_back(f->sha256);
         EXPECT_EQ(f->gpuMemory != 0, gpuExpected) << "frame " << shown;
         if (f->gpuMemory)
             memories.insert(f->gpuMemory);
         ++shown;
     }
     ASSERT_EQ(shown, total) << link.lastStatus();
-    if (gpuExpected) // the 900x600 frames did not fit the first memory; the 320x200 ones fit the second
+    const bool inPlace = gpuExpected && config.shellGl->textures;
+    if (inPlace) {
+        // Rendered in place: textures of each size, announced with each (the memory of the second
+        // size holds the third's too, but the textures are new).
+        EXPECT_TRUE(screen.renderedInPlace()) << "frames were read into buffers: " << link.lastStatus();
+        EXPECT_EQ(memories.size(), 3u);
+    } else if (gpuExpected) {
+        // Read into buffers: the 900x600 frames did not fit the first memory; the 320x200 ones fit the second.
         EXPECT_EQ(memories.size(), 2u);
+    }
     std::printf("[ frames ] %d frames through %s memory, all as the worker rendered them\n", shown,
-                gpuExpected ? "GPU" : "CPU");
+                inPlace ? "GPU (rendered in place)" : gpuExpected ? "GPU (read into buffers)" : "CPU");
 }

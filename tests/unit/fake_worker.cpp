@@ -23,6 +23,11 @@
 //              holding the frame's number; after a refusal, frames in the CPU memory again. It
 //              echoes each "shell-gl" as a clipboard message "shell-gl <driver>|<refused>".
 //   badframemem  as gpuframes, but its "frame-memory" carries two descriptors
+//   inplace    as gpuframes, for a shell that takes frames rendered in place: its "frame-memory"
+//              has the frames' size and a fourth memfd (the probe's); after "shell-gl" with `refusedTextures`, frame memory without
+//              a size (frames read into buffers). It echoes "shell-gl <driver>|<refused>|<textures
+//              0 or 1>|<refusedTextures>".
+//   inplacebadsize  as inplace, but its frames are not the size its "frame-memory" says
 //
 // After a Restore it sends a ClipboardSet "restored <fault kind>|<summary>|<projectPath>", which the
 // tests read back through ShellLink::takeClipboard(); with kept memory it adds "|kept <slotBytes>
@@ -111,9 +116,13 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
         }
         if (type == sv::ShellGl::kType) {
             auto g = sv::decode<sv::ShellGl>(m->body);
-            channel->send(sv::encode(sv::ClipboardSet{"shell-gl " + (g ? g->driver + "|" + g->refused : "?")}));
+            const bool inPlace = mode == "inplace" || mode == "inplacebadsize";
+            std::string heard = "shell-gl " + (g ? g->driver + "|" + g->refused : "?");
+            if (g && inPlace)
+                heard += "|" + std::to_string(int(g->textures)) + "|" + g->refusedTextures;
+            channel->send(sv::encode(sv::ClipboardSet{heard}));
             gpuSlots.clear();
-            if (g && g->refused.empty() && (mode == "gpuframes" || mode == "badframemem")) {
+            if (g && g->refused.empty() && (mode == "gpuframes" || mode == "badframemem" || inPlace)) {
                 std::vector<int> fds;
                 for (int k = 0; k < sv::kGpuFrameSlots; ++k) {
                     gpuSlots.push_back(proc::SharedMemory::create("ks-fake-gpu-frames", kSlot));
@@ -121,7 +130,14 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
                 }
                 if (mode == "badframemem")
                     fds.pop_back();
-                channel->send(sv::encode(sv::FrameMemory{kSlot}), fds);
+                sv::FrameMemory memory{kSlot};
+                if (inPlace && g->textures && g->refusedTextures.empty()) {
+                    memory.width = memory.height = mode == "inplacebadsize" ? kSide / 2 : kSide;
+                    gpuSlots.push_back(proc::SharedMemory::create("ks-fake-probe", kSlot)); // stands for the probe
+                    fds.push_back(gpuSlots.back().fd());
+                    memory.probeBytes = kSlot;
+                }
+                channel->send(sv::encode(memory), fds);
             }
             continue;
         }

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdlib>
+
 namespace {
 
 struct Refusal {
@@ -105,4 +107,17 @@ TEST(BadCommandLine, RecordingNeedsANewOrEmptyFolderAndAHeadlessRun)
     expectRefused({"--headless", "--record", (dir.path() / "missing" / "rec").string()}, "does not exist");
     expectRefused({"--headless", "--record", (dir.path() / "rec").string(), "--record-every", "0"}, "--record-every");
     EXPECT_EQ(ks::paths::readTextFile(dir.path() / "full" / "old.png"), "x") << "nothing there is replaced";
+}
+
+// A video needs its folder and the ffmpeg program; both are checked before anything runs.
+TEST(BadCommandLine, RecordingAVideoNeedsItsFolderAndFfmpeg)
+{
+    ks::test::TempDir dir;
+    std::filesystem::create_directories(dir.path() / "clip.mp4");
+    expectRefused({"--headless", "--record", (dir.path() / "missing" / "clip.mp4").string()}, "does not exist");
+    expectRefused({"--headless", "--record", (dir.path() / "clip.mp4").string()}, "is a folder");
+    ::setenv("KS_FFMPEG", (dir.path() / "no-such-ffmpeg").c_str(), 1);
+    expectRefused({"--headless", "--record", (dir.path() / "clip.gif").string()}, "KS_FFMPEG names");
+    ::unsetenv("KS_FFMPEG");
+    EXPECT_FALSE(std::filesystem::exists(dir.path() / "clip.gif")) << "nothing is written";
 }

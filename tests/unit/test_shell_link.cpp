@@ -47,6 +47,16 @@ int drive(ShellLink& link, const std::function<bool()>& done, std::chrono::milli
     return frames;
 }
 
+// What the worker says it heard (its clipboard message), pumping without asking for frames.
+std::string workerSays(ShellLink& link)
+{
+    std::string said;
+    for (const auto until = std::chrono::steady_clock::now() + 10s; said.empty() && std::chrono::steady_clock::now() < until;)
+        if (!link.pump(20ms))
+            said = link.takeClipboard();
+    return said;
+}
+
 // The worker that replaced the first got the Restore: it says so through the clipboard message.
 std::string restoreSeen(ShellLink& link)
 {
@@ -145,17 +155,9 @@ TEST(ShellLink, FramesThroughGpuMemoryTwoInFlightUntilRefused)
 {
     ShellLink::Config config = fake("gpuframes", 0);
     config.framesInFlight = 2;
-    config.shellGl = supervise::ShellGl{{"d0", "d1"}, "drv", ""};
+    config.shellGl = supervise::ShellGl{{"d0", "d1"}, "drv"};
     ShellLink link(config);
-    // What the worker says it heard (its clipboard message), pumping without asking for frames.
-    auto heard = [&] {
-        std::string said;
-        for (const auto until = std::chrono::steady_clock::now() + 10s;
-             said.empty() && std::chrono::steady_clock::now() < until;)
-            if (!link.pump(20ms))
-                said = link.takeClipboard();
-        return said;
-    };
+    auto heard = [&] { return workerSays(link); };
     EXPECT_EQ(heard(), "shell-gl drv|"); // the worker heard what the shell's GL is
     ASSERT_TRUE(link.running());
 
@@ -205,10 +207,71 @@ TEST(ShellLink, FramesThroughGpuMemoryTwoInFlightUntilRefused)
     EXPECT_EQ(link.restarts(), 0);
 }
 
+// A shell that takes frames rendered in place gets frame memory of the frames' size; when it cannot
+// read such frames (the layout probe differs), it refuses them and the same worker reads its frames
+// into GPU memory buffers instead, for good.
+TEST(ShellLink, FramesRenderedInPlaceUntilRefusedThenReadIntoBuffers)
+{
+    ShellLink::Config config = fake("inplace", 0);
+    config.framesInFlight = 2;
+    config.shellGl = supervise::ShellGl{{"d0"}, "drv", true};
+    ShellLink link(config);
+    auto heard = [&] { return workerSays(link); };
+    EXPECT_EQ(heard(), "shell-gl drv||1|");
+    // Frames until `n` have come, each checked by `check`.
+    auto frames = [&](int n, const std::function<void(const ShellLink::Frame&)>& check) {
+        int seen = 0;
+        for (const auto until = std::chrono::steady_clock::now() + 10s; seen < n && std::chrono::steady_clock::now() < until;) {
+            if (link.readyForFrame())
+                link.requestFrame({16, 16, 0, 0, {}, std::nullopt});
+            if (const std::optional<ShellLink::Frame> f = link.pump(20ms)) {
+                check(*f);
+                ++seen;
+            }
+        }
+        return seen;
+    };
+    std::uint64_t inPlaceSerial = 0;
+    EXPECT_EQ(frames(4,
+                     [&](const ShellLink::Frame& f) {
+                         ASSERT_TRUE(link.gpuFrameMemory().has_value());
+                         EXPECT_EQ(link.gpuFrameMemory()->width, 16);
+                         EXPECT_EQ(link.gpuFrameMemory()->height, 16);
+                         EXPECT_EQ(f.gpuMemory, link.gpuFrameMemory()->serial);
+                         inPlaceSerial = f.gpuMemory;
+                     }),
+              4);
+    link.refuseGpuTextures("3 of 65536 probe pixels differ (test)");
+    EXPECT_FALSE(link.gpuFrameMemory().has_value());
+    EXPECT_EQ(heard(), "shell-gl drv||0|3 of 65536 probe pixels differ (test)");
+    EXPECT_EQ(frames(4,
+                     [&](const ShellLink::Frame& f) {
+                         ASSERT_TRUE(link.gpuFrameMemory().has_value());
+                         EXPECT_EQ(link.gpuFrameMemory()->width, 0) << "frames read into buffers now";
+                         EXPECT_NE(f.gpuMemory, 0u);
+                         EXPECT_NE(f.gpuMemory, inPlaceSerial);
+                     }),
+              4);
+    EXPECT_EQ(link.restarts(), 0);
+}
+
+// A frame whose size is not the size its frame memory was made for cannot be in it: a crash.
+TEST(ShellLink, FrameRenderedInPlaceOfAnotherSizeIsACrash)
+{
+    ShellLink::Config config = fake("inplacebadsize", 0);
+    config.shellGl = supervise::ShellGl{{"d0"}, "drv", true};
+    ShellLink link(config);
+    drive(link, [&] { return link.restarts() > 0; });
+    ASSERT_GE(link.restarts(), 1);
+    EXPECT_EQ(link.history().front().kind, "crash");
+    EXPECT_NE(link.history().front().summary.find("a frame outside its frame memory"), std::string::npos)
+        << link.history().front().summary;
+}
+
 TEST(ShellLink, FrameMemoryWithoutBothDescriptorsIsACrash)
 {
     ShellLink::Config config = fake("badframemem", 0);
-    config.shellGl = supervise::ShellGl{{"d0"}, "drv", ""};
+    config.shellGl = supervise::ShellGl{{"d0"}, "drv"};
     ShellLink link(config);
     drive(link, [&] { return link.restarts() > 0; });
     ASSERT_GE(link.restarts(), 1);

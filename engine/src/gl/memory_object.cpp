@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <thread>
+#include <unistd.h>
 #include <utility>
 
 namespace ks::gl {
@@ -51,23 +52,58 @@ bool sameMemoryDomain(const MemoryIdentity& a, const MemoryIdentity& b)
     });
 }
 
-ImportedBuffer::ImportedBuffer(int fd, std::size_t bytes) : m_bytes(bytes)
+MemoryObject::MemoryObject(int fd, std::size_t bytes, bool dedicated)
 {
-    if (!GLAD_GL_EXT_memory_object || !GLAD_GL_EXT_memory_object_fd)
+    if (!GLAD_GL_EXT_memory_object || !GLAD_GL_EXT_memory_object_fd) {
+        ::close(fd);
         throw Error(ErrorDomain::Gl, "glImportMemoryFdEXT", 0, "", "the GL driver lacks GL_EXT_memory_object_fd");
+    }
     clearErrors();
-    glCreateMemoryObjectsEXT(1, &m_memory);
-    glImportMemoryFdEXT(m_memory, GLuint64(bytes), GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);
+    GLuint memory = 0;
+    glCreateMemoryObjectsEXT(1, &memory);
+    if (dedicated) {
+        const GLint one = GL_TRUE;
+        glMemoryObjectParameterivEXT(memory, GL_DEDICATED_MEMORY_OBJECT_EXT, &one);
+    }
+    glImportMemoryFdEXT(memory, GLuint64(bytes), GL_HANDLE_TYPE_OPAQUE_FD_EXT, fd);
     if (const GLenum e = glGetError(); e != GL_NO_ERROR) {
-        // A failed import leaves `fd` with the caller.
-        glDeleteMemoryObjectsEXT(1, &m_memory);
-        m_memory = 0;
+        // A failed import leaves `fd` open: it is ours to close.
+        glDeleteMemoryObjectsEXT(1, &memory);
+        ::close(fd);
         throw Error(ErrorDomain::Gl, "glImportMemoryFdEXT", int(e), errorName(e),
                     "GL could not import the memory (" + std::to_string(bytes) + " bytes)");
     }
+    m_memory = memory;
+    m_bytes = bytes;
+}
+
+MemoryObject::~MemoryObject()
+{
+    if (m_memory)
+        glDeleteMemoryObjectsEXT(1, &m_memory);
+}
+
+MemoryObject::MemoryObject(MemoryObject&& o) noexcept
+    : m_memory(std::exchange(o.m_memory, 0)), m_bytes(std::exchange(o.m_bytes, 0))
+{
+}
+
+MemoryObject& MemoryObject::operator=(MemoryObject&& o) noexcept
+{
+    if (this != &o) {
+        if (m_memory)
+            glDeleteMemoryObjectsEXT(1, &m_memory);
+        m_memory = std::exchange(o.m_memory, 0);
+        m_bytes = std::exchange(o.m_bytes, 0);
+    }
+    return *this;
+}
+
+ImportedBuffer::ImportedBuffer(int fd, std::size_t bytes) : m_memory(fd, bytes)
+{
     try {
         glCreateBuffers(1, &m_buffer);
-        glNamedBufferStorageMemEXT(m_buffer, GLsizeiptr(bytes), m_memory, 0);
+        glNamedBufferStorageMemEXT(m_buffer, GLsizeiptr(bytes), m_memory.name(), 0);
         check("glNamedBufferStorageMemEXT (a buffer on imported memory)");
     } catch (...) {
         release();
@@ -81,7 +117,7 @@ ImportedBuffer::~ImportedBuffer()
 }
 
 ImportedBuffer::ImportedBuffer(ImportedBuffer&& o) noexcept
-    : m_memory(std::exchange(o.m_memory, 0)), m_buffer(std::exchange(o.m_buffer, 0)), m_bytes(std::exchange(o.m_bytes, 0))
+    : m_memory(std::move(o.m_memory)), m_buffer(std::exchange(o.m_buffer, 0))
 {
 }
 
@@ -89,9 +125,8 @@ ImportedBuffer& ImportedBuffer::operator=(ImportedBuffer&& o) noexcept
 {
     if (this != &o) {
         release();
-        m_memory = std::exchange(o.m_memory, 0);
+        m_memory = std::move(o.m_memory);
         m_buffer = std::exchange(o.m_buffer, 0);
-        m_bytes = std::exchange(o.m_bytes, 0);
     }
     return *this;
 }
@@ -100,10 +135,8 @@ void ImportedBuffer::release() noexcept
 {
     if (m_buffer)
         glDeleteBuffers(1, &m_buffer);
-    if (m_memory)
-        glDeleteMemoryObjectsEXT(1, &m_memory);
-    m_buffer = m_memory = 0;
-    m_bytes = 0;
+    m_buffer = 0;
+    m_memory = MemoryObject();
 }
 
 Fence Fence::insert()

@@ -55,6 +55,34 @@ Texture2D::Texture2D(int width, int height, GLenum internalFormat, GLenum filter
     KS_GL(glTextureParameteri(t, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE));
 }
 
+Texture2D Texture2D::onMemory(GLuint memoryObject, std::uint64_t offset, int width, int height,
+                              GLenum internalFormat, GLenum filter)
+{
+    if (width <= 0 || height <= 0)
+        throwUsage("gl::Texture2D::onMemory", "texture size must be positive, got " + std::to_string(width) + "x" +
+                                                  std::to_string(height));
+    if (!GLAD_GL_EXT_memory_object)
+        throw Error(ErrorDomain::Gl, "glTextureStorageMem2DEXT", 0, "", "the GL driver lacks GL_EXT_memory_object");
+    Texture2D t;
+    t.m_width = width;
+    t.m_height = height;
+    t.m_format = internalFormat;
+    GLuint name = 0;
+    KS_GL(glCreateTextures(GL_TEXTURE_2D, 1, &name));
+    t.m_name.reset(name);
+    glTextureParameteri(name, GL_TEXTURE_TILING_EXT, GL_OPTIMAL_TILING_EXT);
+    clearErrors();
+    glTextureStorageMem2DEXT(name, 1, internalFormat, width, height, memoryObject, GLuint64(offset));
+    const std::string what = "glTextureStorageMem2DEXT (a " + std::to_string(width) + "x" + std::to_string(height) +
+                             " texture on imported memory at offset " + std::to_string(offset) + ")";
+    check(what.c_str());
+    glTextureParameteri(name, GL_TEXTURE_MIN_FILTER, GLint(filter));
+    glTextureParameteri(name, GL_TEXTURE_MAG_FILTER, GLint(filter));
+    glTextureParameteri(name, GL_TEXTURE_WRAP_S, GL_CLAMP_TO_EDGE);
+    KS_GL(glTextureParameteri(name, GL_TEXTURE_WRAP_T, GL_CLAMP_TO_EDGE));
+    return t;
+}
+
 void Texture2D::upload(GLenum format, GLenum type, const void* pixels)
 {
     KS_GL(glTextureSubImage2D(name(), 0, 0, 0, m_width, m_height, format, type, pixels));
@@ -151,8 +179,11 @@ VertexArray::VertexArray(Create)
     m_name.reset(v);
 }
 
-Framebuffer::Framebuffer(int width, int height) : m_color(width, height, GL_RGBA8)
+Framebuffer::Framebuffer(int width, int height) : Framebuffer(Texture2D(width, height, GL_RGBA8)) {}
+
+Framebuffer::Framebuffer(Texture2D color) : m_color(std::move(color))
 {
+    const int width = m_color.width(), height = m_color.height();
     GLuint f = 0, d = 0;
     KS_GL(glCreateFramebuffers(1, &f));
     m_name.reset(f);

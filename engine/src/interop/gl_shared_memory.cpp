@@ -3,7 +3,6 @@
 #include "ks/core/error.hpp"
 #include "ks/gl/gl.hpp"
 
-#include <unistd.h>
 #include <utility>
 
 namespace ks::interop {
@@ -22,11 +21,9 @@ std::string glSharedMemoryUnsupported()
 
 GlSharedBuffer::GlSharedBuffer(std::size_t bytes) : m_cuda(cuda::ExportedMemory::create(bytes))
 {
-    const int fd = m_cuda.exportDescriptor();
     try {
-        m_gl = gl::ImportedBuffer(fd, m_cuda.size()); // GL owns fd from here
+        m_gl = gl::ImportedBuffer(m_cuda.exportDescriptor(), m_cuda.size()); // takes the descriptor
     } catch (...) {
-        ::close(fd);
         release();
         throw;
     }
@@ -55,6 +52,41 @@ void GlSharedBuffer::release() noexcept
         glFinish(); // GL may still read the memory that CUDA is about to free
     m_gl = gl::ImportedBuffer();
     m_cuda = cuda::ExportedMemory(); // unmapped and released
+}
+
+GlSharedMemory::GlSharedMemory(std::size_t bytes) : m_cuda(cuda::ExportedMemory::create(bytes))
+{
+    try {
+        m_gl = gl::MemoryObject(m_cuda.exportDescriptor(), m_cuda.size()); // takes the descriptor
+    } catch (...) {
+        release();
+        throw;
+    }
+}
+
+GlSharedMemory::~GlSharedMemory()
+{
+    release();
+}
+
+GlSharedMemory::GlSharedMemory(GlSharedMemory&& o) noexcept : m_cuda(std::move(o.m_cuda)), m_gl(std::move(o.m_gl)) {}
+
+GlSharedMemory& GlSharedMemory::operator=(GlSharedMemory&& o) noexcept
+{
+    if (this != &o) {
+        release();
+        m_cuda = std::move(o.m_cuda);
+        m_gl = std::move(o.m_gl);
+    }
+    return *this;
+}
+
+void GlSharedMemory::release() noexcept
+{
+    if (!m_gl.empty())
+        glFinish(); // GL may still use the memory that CUDA is about to free
+    m_gl = gl::MemoryObject();
+    m_cuda = cuda::ExportedMemory();
 }
 
 } // namespace ks::interop

@@ -82,6 +82,8 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec)
         ::prctl(PR_SET_PDEATHSIG, SIGKILL);
         if (::getppid() != parent) // the parent died before prctl took effect
             ::_exit(126);
+        if (spec.stdinFd >= 0 && spec.stdinFd != 0 && ::dup2(spec.stdinFd, 0) < 0)
+            ::_exit(126);
         if (spec.channelFd >= 0) {
             if (spec.channelFd == 3)
                 ::fcntl(3, F_SETFD, 0); // keep it across exec

@@ -1,6 +1,6 @@
 #pragma once
 // GL's side of memory that another API (or another process) made: GL_EXT_memory_object_fd imports
-// a POSIX descriptor of the allocation as a GL buffer's storage. What made the memory (CUDA's
+// a POSIX descriptor of the allocation as the storage of GL buffers and textures. What made the memory (CUDA's
 // cuMemCreate in this process or in another one) and how both sides order their accesses are the
 // caller's business: `Fence` is the GL half of that.
 //
@@ -27,12 +27,36 @@ std::optional<MemoryIdentity> memoryIdentity();
 // Whether memory imported by `a` can be shared with `b`: the same driver and a device in common.
 bool sameMemoryDomain(const MemoryIdentity& a, const MemoryIdentity& b);
 
-// A GL buffer whose storage is memory imported from a descriptor (GL_HANDLE_TYPE_OPAQUE_FD_EXT).
+// Memory imported from a descriptor (GL_HANDLE_TYPE_OPAQUE_FD_EXT) as a GL memory object, owned.
+// Buffers (ImportedBuffer) and textures (Texture2D::onMemory) take their storage from it.
+class MemoryObject {
+public:
+    MemoryObject() noexcept = default;
+    // `bytes`: the allocation's size as its maker has it. Takes `fd` whatever happens: GL owns it
+    // after a successful import, and a failed one (ks::Error, Gl) closes it. `dedicated` marks the
+    // memory as made for it alone (GL_DEDICATED_MEMORY_OBJECT_EXT; measured on NVIDIA's driver 580:
+    // textures at a non-zero offset are placed right only with it, and drawn into more slowly).
+    MemoryObject(int fd, std::size_t bytes, bool dedicated = false);
+    ~MemoryObject();
+    MemoryObject(MemoryObject&& other) noexcept;
+    MemoryObject& operator=(MemoryObject&& other) noexcept;
+    MemoryObject(const MemoryObject&) = delete;
+    MemoryObject& operator=(const MemoryObject&) = delete;
+
+    bool empty() const noexcept { return m_memory == 0; }
+    GLuint name() const noexcept { return m_memory; }
+    std::size_t size() const noexcept { return m_bytes; }
+
+private:
+    GLuint m_memory = 0;
+    std::size_t m_bytes = 0;
+};
+
+// A GL buffer whose storage is the whole of a memory object imported from a descriptor.
 class ImportedBuffer {
 public:
     ImportedBuffer() noexcept = default;
-    // `bytes`: the allocation's size as its maker has it. On success GL owns `fd` (it closes it);
-    // on failure (ks::Error, Gl) the caller still does and nothing is left behind.
+    // Takes `fd` as MemoryObject(fd, bytes) does; throws ks::Error (Gl) with nothing left behind.
     ImportedBuffer(int fd, std::size_t bytes);
     ~ImportedBuffer();
     ImportedBuffer(ImportedBuffer&& other) noexcept;
@@ -42,13 +66,13 @@ public:
 
     bool empty() const noexcept { return m_buffer == 0; }
     GLuint buffer() const noexcept { return m_buffer; }
-    std::size_t size() const noexcept { return m_bytes; }
+    std::size_t size() const noexcept { return m_memory.size(); }
 
 private:
     void release() noexcept;
 
-    GLuint m_memory = 0, m_buffer = 0;
-    std::size_t m_bytes = 0;
+    MemoryObject m_memory;
+    GLuint m_buffer = 0;
 };
 
 // A GL fence over the commands issued so far (glFenceSync), owned.

@@ -55,6 +55,11 @@ public:
     Texture2D() noexcept = default;
     // Immutable storage, one mip level. `internalFormat`: GL_RGBA8, GL_R32F, GL_RGBA32F, ...
     Texture2D(int width, int height, GLenum internalFormat, GLenum filter = GL_LINEAR);
+    // Storage from `offset` bytes into an imported memory object (GL_EXT_memory_object, optimal
+    // tiling): two GL contexts of one driver that make the same texture on the same memory see the
+    // same pixels. Throws ks::Error (Gl) when GL refuses (the memory too small, no extension).
+    static Texture2D onMemory(GLuint memoryObject, std::uint64_t offset, int width, int height,
+                              GLenum internalFormat, GLenum filter = GL_NEAREST);
     GLuint name() const noexcept { return m_name.get(); }
     bool empty() const noexcept { return m_name.empty(); }
     int width() const noexcept { return m_width; }
@@ -103,6 +108,8 @@ class Framebuffer {
 public:
     Framebuffer() noexcept = default;
     Framebuffer(int width, int height);
+    // Draws into `color` (RGBA8), which it keeps, with a depth-stencil buffer of its own.
+    explicit Framebuffer(Texture2D color);
     GLuint name() const noexcept { return m_name.get(); }
     bool empty() const noexcept { return m_name.empty(); }
     int width() const noexcept { return m_color.width(); }

@@ -48,4 +48,30 @@ private:
     gl::ImportedBuffer m_gl;
 };
 
+// The same memory as a GL memory object, for textures (gl::Texture2D::onMemory); the owner keeps every
+// texture on it alive no longer than this.
+class GlSharedMemory {
+public:
+    GlSharedMemory() noexcept = default;
+    // At least `bytes` (rounded up to the allocation granularity). Throws ks::Error (Cuda, or Gl
+    // when the import fails) with nothing left allocated.
+    explicit GlSharedMemory(std::size_t bytes);
+    ~GlSharedMemory();
+    GlSharedMemory(GlSharedMemory&& other) noexcept;
+    GlSharedMemory& operator=(GlSharedMemory&& other) noexcept;
+    GlSharedMemory(const GlSharedMemory&) = delete;
+    GlSharedMemory& operator=(const GlSharedMemory&) = delete;
+
+    bool empty() const noexcept { return m_cuda.empty(); }
+    GLuint memoryObject() const noexcept { return m_gl.name(); }
+    std::size_t size() const noexcept { return m_cuda.size(); }
+    int exportDescriptor() const { return m_cuda.exportDescriptor(); }
+
+private:
+    void release() noexcept;
+
+    cuda::ExportedMemory m_cuda;
+    gl::MemoryObject m_gl;
+};
+
 } // namespace ks::interop

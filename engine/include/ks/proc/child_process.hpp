@@ -30,6 +30,7 @@ struct SpawnSpec {
     std::vector<std::string> args;                        // argv[1..]
     std::vector<std::pair<std::string, std::string>> env; // set in the child (the rest is inherited)
     int channelFd = -1;                                   // becomes descriptor 3 in the child; -1: none
+    int stdinFd = -1;                                     // becomes its standard input; -1: inherited
     std::filesystem::path output; // the child's stdout and stderr go to this file (created or
                                   // truncated); empty: inherited
 };

@@ -1,0 +1,185 @@
+#include "video_encoder.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <vector>
+
+namespace ks::app {
+
+namespace fs = std::filesystem;
+
+std::optional<VideoFormat> videoFormatOf(const fs::path& file)
+{
+    std::string ext = file.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (ext == ".mp4")
+        return VideoFormat::Mp4;
+    if (ext == ".gif")
+        return VideoFormat::Gif;
+    return std::nullopt;
+}
+
+fs::path findFfmpeg(std::string* why)
+{
+    if (const char* named = std::getenv("KS_FFMPEG"); named && *named) {
+        if (::access(named, X_OK) == 0)
+            return named;
+        if (why)
+            *why = std::string("KS_FFMPEG names ") + named + ", which is not an executable program";
+        return {};
+    }
+    const char* path = std::getenv("PATH");
+    std::stringstream dirs(path ? path : "/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "ffmpeg";
+        if (::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+    }
+    if (why)
+        *why = "videos are written by the ffmpeg program, which is not installed (Debian: apt install ffmpeg; "
+               "or set KS_FFMPEG); a folder for --record writes PNG frames without it";
+    return {};
+}
+
+VideoEncoder::VideoEncoder(fs::path file, VideoFormat format, int width, int height, double fps)
+    : m_file(std::move(file)), m_width(width), m_height(height)
+{
+    std::string why;
+    const fs::path ffmpeg = findFfmpeg(&why);
+    if (ffmpeg.empty())
+        throw Error(ErrorDomain::Usage, "record", 0, "", why);
+    if (width <= 0 || height <= 0 || !(fps > 0))
+        throw Error(ErrorDomain::Usage, "record", 0, "", "a video needs a positive size and frame rate");
+    int fds[2];
+    if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+        throw Error(ErrorDomain::System, "socketpair", errno, "", std::strerror(errno));
+    m_input = fds[0];
+    // ffmpeg's messages go to a file beside nothing the user named: the temp folder.
+    m_log = fs::temp_directory_path() / ("kernelscope-ffmpeg-" + std::to_string(::getpid()) + "-" +
+                                         std::to_string(reinterpret_cast<std::uintptr_t>(this)) + ".log");
+    char rate[32];
+    std::snprintf(rate, sizeof rate, "%.6g", fps);
+    proc::SpawnSpec spec;
+    spec.executable = ffmpeg;
+    spec.args = {"-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
+                 "-video_size", std::to_string(width) + "x" + std::to_string(height), "-framerate", rate, "-i",
+                 "pipe:0"};
+    if (format == VideoFormat::Mp4) {
+        // H.264 in yuv420p (what every player takes) needs even sizes: padded by one black pixel.
+        spec.args.insert(spec.args.end(), {"-vf", "pad=ceil(iw/2)*2:ceil(ih/2)*2", "-c:v", "libx264", "-preset",
+                                           "veryfast", "-crf", "16", "-pix_fmt", "yuv420p", "-movflags",
+                                           "+faststart", "-f", "mp4"});
+    } else {
+        spec.args.insert(spec.args.end(), {"-vf", "split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=none",
+                                           "-loop", "0", "-f", "gif"});
+    }
+    spec.args.push_back(m_file.string());
+    spec.stdinFd = fds[1];
+    spec.output = m_log;
+    try {
+        m_ffmpeg = proc::ChildProcess::spawn(spec);
+    } catch (const std::exception& e) {
+        ::close(fds[0]);
+        ::close(fds[1]);
+        m_input = -1;
+        throw Error(ErrorDomain::System, "record", 0, "", std::string("cannot start ffmpeg: ") + e.what());
+    }
+    ::close(fds[1]);
+}
+
+VideoEncoder::~VideoEncoder()
+{
+    if (m_input >= 0)
+        ::close(m_input);
+    if (!m_finished && m_ffmpeg.started()) {
+        m_ffmpeg.kill();
+        std::error_code ec;
+        fs::remove(m_file, ec);
+    }
+    std::error_code ec;
+    fs::remove(m_log, ec);
+}
+
+std::string VideoEncoder::ffmpegSays() const
+{
+    std::string text;
+    try {
+        text = paths::readTextFile(m_log);
+    } catch (const std::exception&) {
+    }
+    while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
+        text.pop_back();
+    if (text.size() > 600)
+        text = "..." + text.substr(text.size() - 600);
+    return text.empty() ? "(ffmpeg said nothing)" : text;
+}
+
+void VideoEncoder::sendAll(const void* data, std::size_t bytes)
+{
+    const char* p = static_cast<const char*>(data);
+    while (bytes > 0) {
+        const ssize_t n = ::send(m_input, p, bytes, MSG_NOSIGNAL);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            m_ffmpeg.wait(std::chrono::milliseconds(2000));
+            throw Error(ErrorDomain::System, "record", errno, "",
+                        "ffmpeg stopped taking frames for " + m_file.string() + ": " + ffmpegSays());
+        }
+        p += n;
+        bytes -= std::size_t(n);
+    }
+}
+
+void VideoEncoder::write(const image::Rgba8Image& frame)
+{
+    if (m_input < 0)
+        throw Error(ErrorDomain::Usage, "record", 0, "", "the video " + m_file.string() + " is finished");
+    const std::size_t row = std::size_t(m_width) * 4;
+    if (frame.width == m_width && frame.height == m_height) {
+        sendAll(frame.pixels.data(), row * std::size_t(m_height));
+    } else {
+        std::vector<std::uint8_t> fitted(row * std::size_t(m_height), 0);
+        for (int y = 0; y < std::min(m_height, frame.height); ++y)
+            std::memcpy(&fitted[std::size_t(y) * row], &frame.pixels[std::size_t(y) * std::size_t(frame.width) * 4],
+                        std::size_t(std::min(m_width, frame.width)) * 4);
+        for (std::size_t i = 3; i < fitted.size(); i += 4)
+            fitted[i] = 255;
+        sendAll(fitted.data(), fitted.size());
+    }
+    ++m_frames;
+}
+
+void VideoEncoder::finish()
+{
+    if (m_finished)
+        return;
+    if (m_input >= 0) {
+        ::close(m_input);
+        m_input = -1;
+    }
+    const std::optional<proc::ExitStatus> status = m_ffmpeg.wait(std::chrono::seconds(120));
+    m_finished = true;
+    if (!status) {
+        m_ffmpeg.kill();
+        throw Error(ErrorDomain::System, "record", 0, "", "ffmpeg did not finish " + m_file.string() + " within 120 s");
+    }
+    if (!status->success()) {
+        const std::string says = ffmpegSays();
+        std::error_code ec;
+        fs::remove(m_file, ec); // half a video is no video
+        throw Error(ErrorDomain::System, "record", status->code, "",
+                    "ffmpeg " + status->describe() + " writing " + m_file.string() + ": " + says);
+    }
+}
+
+} // namespace ks::app

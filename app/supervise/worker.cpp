@@ -468,14 +468,14 @@ int runWorker(const AppOptions& options)
             done.sha256 = Sha256::hex(
                 Sha256::of(std::string_view(reinterpret_cast<const char*>(pixels.data()), pixels.size())));
         }
+        std::string inPlaceFailed; // the frame is in its slot but cannot be announced from there
         if (inPlaceSlot >= 0) {
             try {
                 written = gl::Fence::insert(); // and flushed: GL starts on the frame now
                 done.slot = inPlaceSlot;
                 done.gpu = true;
             } catch (const Error& e) {
-                session.renderTarget(nullptr); // the frame is in the slot; read it into CPU memory
-                gpuFrames.off(e.what());
+                inPlaceFailed = e.what();
             }
         } else if (gpuFrames.on()) {
             try {
@@ -495,6 +495,10 @@ int runWorker(const AppOptions& options)
             session.readPixelsBottomUp(static_cast<std::uint8_t*>(frames.data()) + std::size_t(slot) * slotBytes);
             done.slot = slot;
             slot ^= 1;
+        }
+        if (!inPlaceFailed.empty()) { // read from its slot above; CPU memory from now on
+            session.renderTarget(nullptr);
+            gpuFrames.off(inPlaceFailed);
         }
         if (trace)
             step("frame " + std::to_string(frameCount) + " read");

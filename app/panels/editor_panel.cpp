@@ -738,13 +738,16 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     // would blur it, the built-in bitmap font most).
     ImFont* base = ed.monoFont ? ed.monoFont : ImGui::GetFont();
     const float wanted = base->FontSize * base->Scale * ed.zoom;
-    ImFont* font = base;
-    for (ImFont* f : ed.monoSizes)
-        if (f && f->FontSize >= wanted - 0.01f && (font->FontSize < wanted - 0.01f || f->FontSize < font->FontSize))
+    ImFont* font = nullptr;  // the smallest size at or above `wanted`
+    ImFont* largest = base; // else the largest
+    for (ImFont* f : ed.monoSizes) {
+        if (f && f->FontSize >= wanted - 0.01f && (!font || f->FontSize < font->FontSize))
             font = f;
-    for (ImFont* f : ed.monoSizes) // none large enough: the largest
-        if (f && font->FontSize < wanted - 0.01f && f->FontSize > font->FontSize)
-            font = f;
+        if (f && f->FontSize > largest->FontSize)
+            largest = f;
+    }
+    if (!font)
+        font = base->FontSize >= wanted - 0.01f ? base : largest;
     const float fontScale = font->Scale;
     font->Scale = wanted / font->FontSize;
     ImGui::PushFont(font);

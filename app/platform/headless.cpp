@@ -184,7 +184,7 @@ int runHeadless(const AppOptions& options)
     HeadlessSession session(options);
     App& app = session.app();
     const std::string editText = options.editWith.empty() ? std::string() : paths::readTextFile(options.editWith);
-    FrameRecorder recorder(options.record, options.recordEvery, 1.0 / (double(options.timeStep) * options.recordEvery));
+    FrameRecorder recorder(options.record, options.recordEvery, double(options.timeStep));
     for (int frame = 1; frame <= options.frames; ++frame) {
         // The last frame shows finished builds, so a screenshot never depends on compile speed.
         if (frame == options.frames && !app.settleBuilds(std::chrono::seconds(60)))
@@ -195,7 +195,7 @@ int runHeadless(const AppOptions& options)
             app.editDocument(app.stagePath(), editText);
     }
     recorder.finish();
-    recorder.report(double(options.timeStep));
+    recorder.report();
     if (options.editAtFrame >= options.frames)
         std::printf("kernelscope: --edit-at-frame %d is not before the last frame (%d): the edit is not shown\n",
                     options.editAtFrame, options.frames);

@@ -284,7 +284,7 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
         input.viewportWidth = sizes[0][0], input.viewportHeight = sizes[0][1];
     const int frames = checking ? int(options.checkedFrame) + 1 : options.frames;
     FrameRecorder recorder(checking ? std::filesystem::path() : options.record, options.recordEvery,
-                           1.0 / (double(session.pipeline().project().timeStep) * options.recordEvery));
+                           double(session.pipeline().project().timeStep));
     for (int f = 0; f < frames; ++f) {
         if (!sizes.empty())
             session.followViewport(sizes[0][0], sizes[0][1]);
@@ -336,7 +336,7 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
     }
     watchdog.stop();
     recorder.finish();
-    recorder.report(session.pipeline().project().timeStep);
+    recorder.report();
     gl::finishPolled();
     for (const pipeline::Readout& r : session.pipeline().readouts()) {
         std::string values;

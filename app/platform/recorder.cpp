@@ -4,8 +4,8 @@
 
 namespace ks::app {
 
-FrameRecorder::FrameRecorder(std::filesystem::path target, int every, double fps)
-    : m_target(std::move(target)), m_every(every < 1 ? 1 : every), m_fps(fps), m_video(videoFormatOf(m_target))
+FrameRecorder::FrameRecorder(std::filesystem::path target, int every, double timeStep)
+    : m_target(std::move(target)), m_every(every < 1 ? 1 : every), m_timeStep(timeStep), m_video(videoFormatOf(m_target))
 {
     if (active() && !m_video)
         std::filesystem::create_directories(m_target);
@@ -20,7 +20,8 @@ void FrameRecorder::frameDone(int frame, const std::function<image::Rgba8Image()
     const image::Rgba8Image image = capture();
     if (m_video) {
         if (!m_encoder)
-            m_encoder = std::make_unique<VideoEncoder>(m_target, *m_video, image.width, image.height, m_fps);
+            m_encoder = std::make_unique<VideoEncoder>(m_target, *m_video, image.width, image.height,
+                                                       1.0 / (m_timeStep * m_every));
         m_encoder->write(image);
     } else {
         char name[32];
@@ -36,17 +37,17 @@ void FrameRecorder::finish()
         m_encoder->finish();
 }
 
-void FrameRecorder::report(double timeStep) const
+void FrameRecorder::report() const
 {
     if (!active())
         return;
     if (m_video)
         std::printf("kernelscope: recorded %d frames to %s (%dx%d at %g frames a second: every %d frames of %g s)\n",
                     m_written, m_target.c_str(), m_encoder ? m_encoder->width() : 0,
-                    m_encoder ? m_encoder->height() : 0, m_fps, m_every, timeStep);
+                    m_encoder ? m_encoder->height() : 0, 1.0 / (m_timeStep * m_every), m_every, m_timeStep);
     else
         std::printf("kernelscope: recorded %d frames to %s (every %d frames of %g s)\n", m_written, m_target.c_str(),
-                    m_every, timeStep);
+                    m_every, m_timeStep);
 }
 
 } // namespace ks::app

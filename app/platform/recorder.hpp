@@ -17,8 +17,9 @@ namespace ks::app {
 
 class FrameRecorder {
 public:
-    // `target` empty: records nothing. A video's frame rate is `fps`; its size the first frame's.
-    FrameRecorder(std::filesystem::path target, int every, double fps);
+    // `target` empty: records nothing. Frames are `timeStep` seconds of run time apart, so a video's
+    // rate is 1 / (timeStep * every) frames a second; its size is the first frame's.
+    FrameRecorder(std::filesystem::path target, int every, double timeStep);
     ~FrameRecorder();
     FrameRecorder(const FrameRecorder&) = delete;
     FrameRecorder& operator=(const FrameRecorder&) = delete;
@@ -32,12 +33,12 @@ public:
     int written() const { return m_written; }
     const std::filesystem::path& target() const { return m_target; }
     // After the run: what was recorded, at which step (a no-op when not recording).
-    void report(double timeStep) const;
+    void report() const;
 
 private:
     std::filesystem::path m_target;
     int m_every = 1;
-    double m_fps = 30;
+    double m_timeStep = 0;
     int m_written = 0;
     std::optional<VideoFormat> m_video;
     std::unique_ptr<VideoEncoder> m_encoder; // from the first frame on

@@ -66,11 +66,11 @@ protected:
         return false;
     }
 
-    // Ctrl+key down for one frame, up for the next.
-    void ctrlPress(int key)
+    // `key` (with Ctrl when `ctrl`) down for one frame, up for the next.
+    void ctrlPress(int key, bool ctrl = true)
     {
         ImGuiIO& io = ImGui::GetIO();
-        io.KeyCtrl = true;
+        io.KeyCtrl = ctrl;
         io.KeysDown[key] = true;
         m_session->renderFrame();
         io.KeysDown[key] = false;
@@ -239,14 +239,7 @@ TEST_F(EditorHeadless, FindGoToLineAndCommentTogglingWorkFromTheKeyboard)
     settle();
     mapGlfwKeys();
     ImGuiIO& io = ImGui::GetIO();
-    auto press = [&](int key, bool ctrl) {
-        io.KeyCtrl = ctrl;
-        io.KeysDown[key] = true;
-        m_session->renderFrame();
-        io.KeysDown[key] = false;
-        io.KeyCtrl = false;
-        m_session->renderFrame();
-    };
+    auto press = [&](int key, bool ctrl) { ctrlPress(key, ctrl); };
     auto type = [&](const std::string& s) {
         for (char c : s)
             io.AddInputCharacter(static_cast<unsigned char>(c));

@@ -97,7 +97,7 @@ TEST_F(RecordVideo, FramesComeBackInOrder)
     for (const auto& [name, tolerance] : {std::pair<const char*, double>{"clip.mp4", 5.0}, {"clip.gif", 14.0}}) {
         SCOPED_TRACE(name);
         const fs::path file = m_dir.path() / name;
-        ks::app::FrameRecorder recorder(file, 1, 30.0);
+        ks::app::FrameRecorder recorder(file, 1, 1.0 / 30);
         for (int k = 1; k <= count; ++k)
             recorder.frameDone(k, [&] { return synthetic(k - 1, width, height); });
         recorder.finish();

@@ -31,6 +31,9 @@ endif()
 
 add_library(ks_glad STATIC "${_ks_glad_dir}/src/gl.c" "${_ks_glad_dir}/src/egl.c")
 add_library(ks::glad ALIAS ks_glad)
-target_include_directories(ks_glad SYSTEM PUBLIC "${_ks_glad_dir}/include")
+target_include_directories(ks_glad SYSTEM PUBLIC "$<BUILD_INTERFACE:${_ks_glad_dir}/include>"
+                           "$<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}/kernelscope/glad>")
+set_target_properties(ks_glad PROPERTIES EXPORT_NAME glad)
+install(DIRECTORY "${_ks_glad_dir}/include/" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/kernelscope/glad COMPONENT dev)
 set_target_properties(ks_glad PROPERTIES POSITION_INDEPENDENT_CODE ON)
 target_link_libraries(ks_glad PUBLIC ${CMAKE_DL_LIBS})

@@ -202,6 +202,35 @@ __device__ __forceinline__ void storeRelaxed(int* p, int v)
     asm volatile("st.relaxed.gpu.global.s32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
 }
 
+#ifdef KS_TEACH_CHECKED
+// The checked variant ("find the fault", ks/teach/checked.cuh) passes checked pointers: the span is
+// checked, then accessed as above; a refused load gives zeros, a refused store is dropped.
+template <int N, class T, class P>
+__device__ __forceinline__ void loadVec(T (&dst)[N], const ks::teach::CheckedPtr<P>& src)
+{
+    if (ks_span(src, N, ks_read))
+        loadVec<N>(dst, static_cast<const T*>(src.get()));
+    else
+        memset(dst, 0, sizeof(dst));
+}
+template <class P>
+__device__ __forceinline__ typename ks::teach::KsNoConst<P>::type loadCg(const ks::teach::CheckedPtr<P>& p)
+{
+    using T = typename ks::teach::KsNoConst<P>::type;
+    if (ks_span(p, 1, ks_read))
+        return loadCg(static_cast<const T*>(p.get()));
+    alignas(T) unsigned char zeros[sizeof(T)] = {}; // T need not be default-constructible
+    asm volatile("" : : "l"(zeros) : "memory");
+    return *reinterpret_cast<const T*>(zeros);
+}
+template <class T>
+__device__ __forceinline__ void storeCg(const ks::teach::CheckedPtr<T>& p, const T& v)
+{
+    if (ks_span(p, 1, ks_write))
+        storeCg(p.get(), v);
+}
+#endif
+
 // numpy's minimum/maximum: a NaN on either side gives NaN. Floats use the single instruction
 // min.NaN / max.NaN from sm_80 on (it returns the canonical NaN).
 template <class T>
@@ -334,13 +363,26 @@ GeneratedReduction generateReduction(const ReductionSpec& spec)
     g.vectorKernel = g.vectorizable ? spec.name + "_reduce_vec" : "";
     g.sizeSymbol = spec.name + "_value_size";
 
-    std::string params, names, extraNames;
+    // ks_map takes each pointer as a type of its own (a template parameter): raw pointers and the
+    // vector path's local arrays as before, and the checked variant's checked pointers, so that the
+    // map's reads are checked too (ks/teach/checked.cuh).
+    std::string params, names, extraNames, mapParams, mapTemplate;
     for (const auto& p : g.params) {
         params += ", " + declaration(p);
         names += (names.empty() ? "" : ", ") + p.name;
+        if (p.pointer) {
+            const std::string type = "KS_P_" + p.name;
+            mapTemplate += (mapTemplate.empty() ? "template <class " : ", class ") + type;
+            mapParams += ", " + type + " " + p.name;
+        } else {
+            mapParams += ", " + declaration(p);
+        }
     }
+    if (!mapTemplate.empty())
+        mapTemplate += ">\n";
     if (!spec.extraParameters.empty()) {
         params += ", " + spec.extraParameters;
+        mapParams += ", " + spec.extraParameters;
         // Each extra declaration's last identifier is its name.
         static const std::regex lastName("([A-Za-z_][A-Za-z_0-9]*)\\s*(,|$)");
         for (std::sregex_iterator it(spec.extraParameters.begin(), spec.extraParameters.end(), lastName), end; it != end; ++it)
@@ -351,7 +393,7 @@ GeneratedReduction generateReduction(const ReductionSpec& spec)
     std::map<std::string, std::string> values = {
         {"OUT_TYPE", spec.outType}, {"NEUTRAL_EXPR", spec.neutral}, {"REDUCE_EXPR", spec.reduceExpr},
         {"MAP_EXPR", mapExpr},      {"PARAMS", params},            {"NAMES", names.empty() ? "" : ", " + names},
-        {"NAME", spec.name},
+        {"NAME", spec.name},        {"MAP_TEMPLATE", mapTemplate}, {"MAP_PARAMS", mapParams},
     };
     const std::string s = std::string(devicePrelude()) + kSupport + userBlock("preamble", spec.preamble);
     std::string generated = blockDefine() + R"KS(
@@ -360,7 +402,7 @@ typedef @OUT_TYPE@ ks_out_t;
 extern "C" __device__ const int @NAME@_value_size = int(sizeof(ks_out_t));
 __device__ __forceinline__ ks_out_t ks_neutral() { return ks_out_t(@NEUTRAL_EXPR@); }
 __device__ __forceinline__ ks_out_t ks_reduce(ks_out_t a, ks_out_t b) { return ks_out_t(@REDUCE_EXPR@); }
-__device__ __forceinline__ ks_out_t ks_map(long long i @PARAMS@) { return ks_out_t(@MAP_EXPR@); }
+@MAP_TEMPLATE@__device__ __forceinline__ ks_out_t ks_map(long long i @MAP_PARAMS@) { return ks_out_t(@MAP_EXPR@); }
 
 // Block-wide reduction; the result is valid in thread 0. Offsets grow, so lane 0 combines lanes in
 // order (a fixed order: the same inputs give the same bits on every run).
@@ -396,8 +438,10 @@ __device__ __forceinline__ ks_out_t ks_block_reduce(ks_out_t v)
 // once. The combination order depends only on the grid, so the same input gives the same bits.
 // The result also goes to *ks_mirror where that is not null (a second place in one store, such as
 // page-locked host memory for a read-out, without a copy after the kernel).
-__device__ __forceinline__ void ks_finish(ks_out_t ks_acc, ks_out_t* ks_out, ks_out_t* ks_mirror, ks_out_t* ks_partials,
-                                          unsigned* ks_done)
+// (Pointer types are template parameters so that the checked variant checks these accesses too.)
+template <class KS_OUT, class KS_PARTIALS, class KS_DONE>
+__device__ __forceinline__ void ks_finish(ks_out_t ks_acc, KS_OUT ks_out, KS_OUT ks_mirror, KS_PARTIALS ks_partials,
+                                          KS_DONE ks_done)
 {
     ks_acc = ks_block_reduce(ks_acc);
     if (gridDim.x == 1) {
@@ -412,7 +456,7 @@ __device__ __forceinline__ void ks_finish(ks_out_t ks_acc, ks_out_t* ks_out, ks_
     if (threadIdx.x == 0) {
         ks_algo::storeCg(ks_partials + blockIdx.x, ks_acc);
         __threadfence(); // the partial is visible before the count that announces it
-        ks_last = atomicAdd(ks_done, 1u) == gridDim.x - 1;
+        ks_last = atomicAdd(&ks_done[0], 1u) == gridDim.x - 1;
     }
     __syncthreads();
     if (!ks_last)
@@ -733,22 +777,31 @@ __device__ __forceinline__ void ks_look_back(const ks_tile_states& st, long long
 
 // The next tile, from the counter at the start of the scratch (every thread of the block gets it).
 // Tiles go out in the order blocks start, so every predecessor of a tile is already running.
-__device__ __forceinline__ long long ks_take_tile(unsigned char* ks_scratch)
+// (The scratch's type is a template parameter so that the checked variant checks it too.)
+template <class KS_SCRATCH>
+__device__ __forceinline__ long long ks_take_tile(KS_SCRATCH ks_scratch)
 {
     __shared__ unsigned ks_tile_id;
     if (threadIdx.x == 0)
-        ks_tile_id = atomicAdd(reinterpret_cast<unsigned*>(ks_scratch), 1u);
+        ks_tile_id = atomicAdd(&ks_cast<unsigned>(ks_scratch)[0], 1u);
     __syncthreads();
     return ks_tile_id;
 }
 
-// The scratch of a scan of ks_n elements (layout above).
-__device__ __forceinline__ ks_tile_states ks_states(unsigned char* ks_scratch, long long ks_n, long long ks_tile_size)
+// The scratch of a scan of ks_n elements (layout above). The tile states are reached through raw
+// pointers (relaxed atomics); the checked variant checks instead, once, that the whole layout lies
+// in the scratch it was given.
+template <class KS_SCRATCH>
+__device__ __forceinline__ ks_tile_states ks_states(KS_SCRATCH ks_scratch, long long ks_n, long long ks_tile_size)
 {
     const long long ks_tiles = (ks_n + ks_tile_size - 1) / ks_tile_size;
-    ks_tile_states st;
-    st.words = reinterpret_cast<unsigned long long*>(ks_scratch + 16);
-    st.aggregates = reinterpret_cast<ks_t*>(ks_scratch + ((16 + ks_tiles * 8 + 15) / 16) * 16);
+    const long long ks_values = ((16 + ks_tiles * 8 + 15) / 16) * 16;
+    ks_tile_states st{};
+    if (!ks_span(ks_scratch, KS_PACKED ? 16 + ks_tiles * 8 : ks_values + 2 * ks_tiles * (long long)sizeof(ks_t), ks_update))
+        return st; // (checked variant only: the refusal is recorded; the kernel stops, every block alike)
+    unsigned char* raw = ks_scratch;
+    st.words = reinterpret_cast<unsigned long long*>(raw + 16);
+    st.aggregates = reinterpret_cast<ks_t*>(raw + ks_values);
     st.inclusives = st.aggregates + ks_tiles;
     return st;
 }
@@ -767,6 +820,10 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in,
     ks_t* ks_prefix = reinterpret_cast<ks_t*>(ks_prefix_raw);
 
     const ks_tile_states st = ks_states(ks_scratch, ks_n, KS_TILE);
+#ifdef KS_TEACH_CHECKED
+    if (!st.words)
+        return;
+#endif
     const long long tile = ks_take_tile(ks_scratch);
     const long long base = tile * KS_TILE;
     const bool full = base + KS_TILE <= ks_n;
@@ -880,6 +937,10 @@ extern "C" __global__ void __launch_bounds__(KS_VBLOCK) @NAME@_vec(const ks_t* k
         ks_t* ks_prefix = reinterpret_cast<ks_t*>(ks_prefix_raw);
 
         const ks_tile_states st = ks_states(ks_scratch, ks_n, KS_VTILE);
+#ifdef KS_TEACH_CHECKED
+        if (!st.words)
+            return;
+#endif
         const long long tile = ks_take_tile(ks_scratch);
         const long long base = tile * KS_VTILE;
         const bool full = base + KS_VTILE <= ks_n;
@@ -982,7 +1043,7 @@ extern "C" __global__ void __launch_bounds__(KS_VBLOCK) @NAME@_vec(const ks_t* k
             if (full) {
                 uint4 w;
                 memcpy(&w, y, 16);
-                *reinterpret_cast<uint4*>(ks_out + e) = w;
+                *ks_cast<uint4>(ks_out + e) = w;
             } else {
 #pragma unroll
                 for (int j = 0; j < KS_VEC; ++j)

@@ -272,7 +272,7 @@ ElementwiseKernel::ElementwiseKernel(std::string arguments, std::string operatio
             const std::string vec = "ks::Vec<" + std::string(cudaTypeName(a.dtype)) + ", KS_V>";
             src << "        " << vec << " ks_v_" << a.name;
             if (m_vector.load[k])
-                src << " = reinterpret_cast<const " << vec << "*>(" << a.name << ")[ks_j]";
+                src << " = ks_cast<const " << vec << ">(" << a.name << ")[ks_j]";
             src << ";\n";
         }
         src << "#pragma unroll\n        for (int ks_e = 0; ks_e < KS_V; ++ks_e) {\n"
@@ -280,7 +280,7 @@ ElementwiseKernel::ElementwiseKernel(std::string arguments, std::string operatio
             << "#line 1 \"operation\"\n" << m_vector.operation << ";\n        }\n";
         for (std::size_t k = 0; k < m_arguments.size(); ++k)
             if (m_vector.store[k])
-                src << "        reinterpret_cast<ks::Vec<" << cudaTypeName(m_arguments[k].dtype) << ", KS_V>*>("
+                src << "        ks_cast<ks::Vec<" << cudaTypeName(m_arguments[k].dtype) << ", KS_V>>("
                     << m_arguments[k].name << ")[ks_j] = ks_v_" << m_arguments[k].name << ";\n";
         src << "    }\n    for (long long i = ks_nv * KS_V + tid; i < n; i += total_threads) {\n"
             << "#line 1 \"operation\"\n" << operation << ";\n    }\n}\n";

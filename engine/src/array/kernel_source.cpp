@@ -56,7 +56,7 @@ std::string elementCall(const MapSpec& spec)
     std::ostringstream out;
     out << "ks_map_op(i, n";
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-        out << ", o" << k << "[i]";
+        out << ", ks_at(o" << k << ", i)";
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
         out << (spec.inputs[k].scalar ? ", s" : ", p") << k << (spec.inputs[k].scalar ? "" : "[i]");
     out << ");";
@@ -96,8 +96,7 @@ std::string mapContiguousSource(const MapSpec& spec)
     for (std::size_t k = 0; k < spec.inputs.size(); ++k)
         if (!spec.inputs[k].scalar)
             out << "        const ks::Vec<" << typeOf(spec.inputs[k].dtype) << ", V> a" << k
-                << " = reinterpret_cast<const ks::Vec<" << typeOf(spec.inputs[k].dtype) << ", V>*>(p" << k
-                << ")[j];\n";
+                << " = ks_cast<const ks::Vec<" << typeOf(spec.inputs[k].dtype) << ", V>>(p" << k << ")[j];\n";
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
         out << "        ks::Vec<" << typeOf(spec.outputs[k]) << ", V> r" << k << ";\n";
     out << "#pragma unroll\n        for (int e = 0; e < V; ++e)\n            ks_map_op(j * V + e, n";
@@ -107,8 +106,7 @@ std::string mapContiguousSource(const MapSpec& spec)
         out << (spec.inputs[k].scalar ? ", s" : ", a") << k << (spec.inputs[k].scalar ? "" : ".v[e]");
     out << ");\n";
     for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-        out << "        reinterpret_cast<ks::Vec<" << typeOf(spec.outputs[k]) << ", V>*>(o" << k << ")[j] = r" << k
-            << ";\n";
+        out << "        ks_cast<ks::Vec<" << typeOf(spec.outputs[k]) << ", V>>(o" << k << ")[j] = r" << k << ";\n";
     out << "    }\n";
     out << "    for (long long i = nv * V + " << kThreadIndex << "; i < n; i += stride)\n";
     out << "        " << elementCall(spec) << "\n}\n\n";
@@ -162,13 +160,12 @@ std::string mapStridedSource(const MapSpec& spec, int rank, bool index64)
     out << "        ks_map_op((long long)i, n";
     std::size_t a = 0;
     for (std::size_t k = 0; k < spec.outputs.size(); ++k, ++a)
-        out << ", *reinterpret_cast<" << typeOf(spec.outputs[k]) << "*>(o" << k << " + off" << a << ")";
+        out << ", ks_at(ks_cast<" << typeOf(spec.outputs[k]) << ">(o" << k << " + off" << a << "), 0)";
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         if (spec.inputs[k].scalar) {
             out << ", s" << k;
         } else {
-            out << ", *reinterpret_cast<const " << typeOf(spec.inputs[k].dtype) << "*>(p" << k << " + off" << a
-                << ")";
+            out << ", *ks_cast<const " << typeOf(spec.inputs[k].dtype) << ">(p" << k << " + off" << a << ")";
             ++a;
         }
     }

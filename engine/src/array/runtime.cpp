@@ -52,7 +52,7 @@ Runtime::Runtime(RuntimeOptions options) : m_options(std::move(options))
         m_cache = m_ownCache.get();
     }
     KS_CU(cuDeviceTotalMem, &m_totalMemory, dev);
-    m_memoryPools = deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) != 0;
+    m_memoryPools = !m_options.interposer && deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) != 0;
     if (m_memoryPools) {
         CUmemoryPool pool = nullptr;
         KS_CU(cuDeviceGetDefaultMemPool, &pool, dev);
@@ -124,6 +124,10 @@ Runtime::Loaded& Runtime::load(const std::string& key, const std::function<std::
         throw Error(ErrorDomain::Nvrtc, "nvrtcCompileProgram", 0, "NVRTC_ERROR_COMPILATION",
                     compileFailure(key, source, *result));
     auto loaded = std::make_unique<Loaded>();
+    if (m_options.interposer) {
+        loaded->source = source;
+        loaded->fileName = fileName;
+    }
     loaded->module = cuda::Module(result->cubin.empty() ? static_cast<const void*>(result->ptx.c_str())
                                                         : static_cast<const void*>(result->cubin.data()));
     ++m_stats.modulesLoaded;
@@ -141,7 +145,14 @@ const cuda::Function& Runtime::kernel(const std::string& key, const std::string&
             ++m_stats.kernelHits;
         return it->second;
     }
-    return l.functions.emplace(name, l.module.function(name)).first->second;
+    return remember(l, name, l.functions.emplace(name, l.module.function(name)).first->second);
+}
+
+const cuda::Function& Runtime::remember(const Loaded& l, const std::string& name, const cuda::Function& f)
+{
+    if (m_options.interposer)
+        m_origins.insert_or_assign(f.get(), Origin{&l, name});
+    return f;
 }
 
 const cuda::Function* Runtime::findKernel(const std::string& key, const std::string& name,
@@ -156,7 +167,7 @@ const cuda::Function* Runtime::findKernel(const std::string& key, const std::str
         l.absent.insert(name);
         return nullptr;
     }
-    return &l.functions.emplace(name, l.module.function(name)).first->second;
+    return &remember(l, name, l.functions.emplace(name, l.module.function(name)).first->second);
 }
 
 const cuda::Function& Runtime::kernelFromSource(const std::string& source, const std::string& name,
@@ -185,8 +196,15 @@ cuda::LaunchConfig Runtime::gridStrideConfig(std::uint64_t n, unsigned blockSize
 
 void Runtime::launch(const cuda::Function& f, const cuda::LaunchConfig& config, void** params)
 {
-    f.launch(config, m_stream, params);
     ++m_stats.launches;
+    if (m_options.interposer) {
+        if (auto it = m_origins.find(f.get()); it != m_origins.end()) {
+            const Loaded& l = *it->second.loaded;
+            m_options.interposer->launch({f, l.source, l.fileName, it->second.name}, config, m_stream, params);
+            return;
+        }
+    }
+    f.launch(config, m_stream, params);
 }
 
 } // namespace ks::array

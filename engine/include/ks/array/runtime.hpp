@@ -24,6 +24,24 @@
 
 namespace ks::array {
 
+// A generated kernel about to be launched: what it was compiled from.
+struct GeneratedLaunch {
+    const cuda::Function& function;
+    const std::string& source;   // the generated source
+    const std::string& fileName; // the name it was compiled under
+    const std::string& name;     // the entry point
+};
+
+// Stands in for every launch of a generated kernel (RuntimeOptions::interposer): the checked re-run
+// (ks::teach::CheckedLaunches) launches each kernel's bounds-checked variant instead. Called on the
+// runtime's thread, with the launch's stream and the driver's parameter array.
+class LaunchInterposer {
+public:
+    virtual ~LaunchInterposer() = default;
+    virtual void launch(const GeneratedLaunch& kernel, const cuda::LaunchConfig& config, CUstream stream,
+                        void** params) = 0;
+};
+
 struct RuntimeOptions {
     // Generated kernels compile through this cache; null: the runtime owns a memory-only cache.
     rtc::CompileCache* cache = nullptr;
@@ -34,6 +52,10 @@ struct RuntimeOptions {
     // Extra NVRTC options for every generated kernel (for example fastMath; off by default so that
     // NaN and infinity behave as IEEE says).
     rtc::CompileOptions compileOptions = defaultCompileOptions();
+    // Every launch of a generated kernel goes to it instead (not owned; outlives the runtime). With
+    // one, memory comes from cuMemAlloc, never a pool, so that each array is an allocation of its
+    // own, exactly as large as asked for (the checked re-run takes extents from the allocations).
+    LaunchInterposer* interposer = nullptr;
 
     static rtc::CompileOptions defaultCompileOptions()
     {
@@ -128,6 +150,7 @@ public:
 
 private:
     struct Loaded {
+        std::string source, fileName; // kept only with an interposer
         cuda::Module module;
         std::unordered_map<std::string, cuda::Function> functions;
         std::unordered_set<std::string> absent; // names findKernel looked for and did not find
@@ -146,6 +169,13 @@ private:
     bool m_memoryPools = false;
     std::size_t m_totalMemory = 0;
     std::unordered_map<std::string, std::unique_ptr<Loaded>> m_loaded;
+    // With an interposer: each function handed out, by handle, with its module and entry name.
+    struct Origin {
+        const Loaded* loaded;
+        std::string name;
+    };
+    std::unordered_map<CUfunction, Origin> m_origins;
+    const cuda::Function& remember(const Loaded& l, const std::string& name, const cuda::Function& f);
     struct StreamScratch {
         cuda::DeviceMemory done;     // the counter
         cuda::DeviceMemory partials; // grown on demand

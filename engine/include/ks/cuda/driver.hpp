@@ -40,6 +40,7 @@
     X(cuCtxGetDevice)                                                                                      \
     X(cuCtxSynchronize)                                                                                    \
     X(cuMemGetInfo)                                                                                        \
+    X(cuMemGetAddressRange)                                                                                \
     X(cuMemAlloc)                                                                                          \
     X(cuMemAllocAsync)                                                                                     \
     X(cuMemFreeAsync)                                                                                      \

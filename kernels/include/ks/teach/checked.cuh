@@ -24,6 +24,10 @@
 
 #include <ks/teach/instrument.cuh>
 
+// Code written to be checked as well as run (Kernelscope's generated array kernels) tests this to
+// add checked overloads of its own helpers.
+#define KS_TEACH_CHECKED 1
+
 namespace ks::teach {
 
 template <class U>
@@ -250,7 +254,29 @@ public:
     __device__ __forceinline__ explicit operator bool() const { return m_ptr != nullptr; }
     __device__ __forceinline__ T* get() const { return m_ptr; }
 
+    // The same place seen as elements of U, still checked against the same extent (in bytes from
+    // the same base): what ks_cast<U>(p) gives for reinterpret_cast<U*>(p).
+    template <class U>
+    __device__ __forceinline__ CheckedPtr<U> as() const
+    {
+        return CheckedPtr<U>((U*)m_base, (U*)m_ptr, m_ctx, m_line);
+    }
+    // Whether `count` elements from here may be accessed as one (a vector load, a copy): the first
+    // and the last are checked, the first refused one recorded.
+    __device__ __forceinline__ bool allowsSpan(long long count, unsigned access, unsigned line) const
+    {
+        if (!site(m_ptr, line).allows(access))
+            return false;
+        return count <= 1 || site(m_ptr + (count - 1), line).allows(access);
+    }
+
 private:
+    template <class>
+    friend class CheckedPtr;
+    __device__ __forceinline__ CheckedPtr(T* base, T* ptr, const CheckContext& ctx, unsigned line)
+        : m_base(base), m_ptr(ptr), m_ctx(ctx), m_line(line)
+    {
+    }
     __device__ __forceinline__ CheckSite site(T* p, unsigned line) const
     {
         return CheckSite{m_ctx, (const char*)m_base, (const char*)p, sizeof(T), alignof(T), line};
@@ -268,6 +294,28 @@ private:
     CheckContext m_ctx;
     unsigned m_line;
 };
+
+// Kernelscope's generated kernels write reinterpret_cast<U*>(p) as ks_cast<U>(p), an element passed
+// by reference as ks_at(p, i) and a span about to be read or written through a raw pointer as
+// ks_span(p, count); the array prelude defines them for raw pointers (no cost), these are the
+// checked ones, found by argument-dependent lookup. ks_at checks the element as an update (it
+// cannot tell what the callee does with the reference); a refused element is the record's sink.
+template <class U, class T>
+__device__ __forceinline__ CheckedPtr<U> ks_cast(const CheckedPtr<T>& p)
+{
+    return p.template as<U>();
+}
+template <class T>
+__device__ __forceinline__ T& ks_at(const CheckedPtr<T>& p, CheckedIndex i)
+{
+    return *&p[i];
+}
+template <class T>
+__device__ __forceinline__ bool ks_span(const CheckedPtr<T>& p, long long count, unsigned access,
+                                        unsigned line = __builtin_LINE())
+{
+    return p.allowsSpan(count, access, line);
+}
 
 // Comparisons of checked pointers with each other, raw pointers and nullptr (the template
 // conversion takes no part in the built-in ones).

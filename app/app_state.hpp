@@ -126,6 +126,9 @@ struct ProjectState {
     };
     std::map<std::string, StageBuild> stageBuilds;
     std::int64_t lastTimedFrame = -1; // the newest frame pushed into history (frames finish a call late)
+    // The time control's value while it is dragged (the pipeline's last frame time otherwise).
+    double scrubTime = 0.0;
+    bool scrubbing = false;
 };
 
 // What the mouse is over in the viewport: the image pixel and the thread that wrote it.

@@ -9,6 +9,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -172,6 +173,17 @@ void runMenu(AppState& s, Commands& commands)
             p.step();
         if (item(s.menu, "Restart the project"))
             commands.project.restart = true;
+        if (ImGui::BeginMenu("Speed")) {
+            for (const double speed : {0.0, 0.25, 0.5, 1.0, 2.0, 4.0}) {
+                char label[32];
+                std::snprintf(label, sizeof label, speed == 0.0 ? "hold the time" : "%gx", speed);
+                if (ImGui::MenuItem(label, nullptr, p.clock().speed() == speed))
+                    p.setSpeed(speed);
+            }
+            ImGui::EndMenu();
+        }
+        if (item(s.menu, "Time back to 0 (frames go on)"))
+            p.setTime(0.0);
     } else {
         ImGui::TextDisabled("Pause, step and restart act on an open project");
     }

@@ -6,6 +6,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstdio>
 
 namespace ks::app {
@@ -67,6 +68,42 @@ void parameterEditor(const project::ParameterDesc& q, std::array<double, 4>& v)
     }
 }
 
+// The time the kernels receive: dragged (a scrub: while paused, a frame at the new time runs at
+// once), the step each frame adds, and a speed that scales it (0 holds the time still).
+void drawTimeControls(AppState& s, pipeline::Pipeline& p)
+{
+    const float unit = ImGui::GetFontSize();
+    if (!s.project.scrubbing)
+        s.project.scrubTime = p.frameIndex() > 0 ? p.lastFrameTime() : p.time();
+    ImGui::SetNextItemWidth(unit * 4.5f);
+    const double dragStep = std::max(p.clock().advance(), 1e-6);
+    if (ImGui::DragScalar("t (s)", ImGuiDataType_Double, &s.project.scrubTime, float(dragStep), nullptr, nullptr,
+                          "%.3f")) {
+        p.setTime(s.project.scrubTime);
+        if (p.paused())
+            p.step();
+    }
+    s.project.scrubbing = ImGui::IsItemActive();
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The time the kernels receive. Drag to scrub: the next frame runs at the new time\n"
+                          "(at once while paused).");
+    ImGui::SameLine();
+    double step = p.clock().step();
+    ImGui::SetNextItemWidth(unit * 4.f);
+    if (ImGui::InputDouble("dt (s)", &step, 0.0, 0.0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
+        p.setTimeStep(step);
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The fixed step each frame adds to the time (the project's timeStep; saved with it).");
+    ImGui::SameLine();
+    float speed = float(p.clock().speed());
+    ImGui::SetNextItemWidth(unit * 3.5f);
+    if (ImGui::SliderFloat("speed", &speed, 0.f, 4.f, "%.2fx"))
+        p.setSpeed(double(speed));
+    ImGui::SameLine();
+    if (ImGui::SmallButton("1x"))
+        p.setSpeed(1.0);
+}
+
 } // namespace
 
 void drawProjectOpener(AppState& s, Commands& commands)
@@ -99,8 +136,8 @@ void drawProjectPanel(AppState& s, Commands& commands)
     if (ImGui::Button("Restart"))
         commands.project.restart = true;
     ImGui::SameLine();
-    ImGui::Text("frame %lld  t = %.3f s  (dt %.4g s, seed %llu)", (long long)p.frameIndex(), p.time(),
-                p.project().timeStep, (unsigned long long)p.seed());
+    ImGui::Text("frame %lld  seed %llu", (long long)p.frameIndex(), (unsigned long long)p.seed());
+    drawTimeControls(s, p);
     if (!p.error().empty())
         ImGui::TextColored(ImVec4(1.f, 0.7f, 0.35f, 1.f), "%s", p.error().c_str());
 

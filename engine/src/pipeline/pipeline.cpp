@@ -40,7 +40,8 @@ std::vector<const KernelSignature*> pointers(const std::vector<std::optional<Ker
 } // namespace
 
 Pipeline::Pipeline(project::Project project, const PipelineOptions& options)
-    : m_project(std::move(project)), m_options(options), m_seed(options.seed.value_or(m_project.seed))
+    : m_project(std::move(project)), m_options(options), m_clock(m_project.timeStep),
+      m_seed(options.seed.value_or(m_project.seed))
 {
     bool arrays = false;
     for (const project::StageDesc& s : m_project.stages) {
@@ -216,6 +217,7 @@ void Pipeline::restart()
 {
     finish();
     m_frame = 0;
+    m_clock.setTime(0.0, 0);
     m_error.clear();
     m_seed = m_options.seed.value_or(m_project.seed);
     m_resources.resetContents();
@@ -267,8 +269,8 @@ bool Pipeline::frame(const InputState& input)
     ctx.parameters = &m_parameters;
     ctx.input = input;
     ctx.frame = m_frame;
-    ctx.timeStep = m_project.timeStep;
-    ctx.time = double(m_frame) * m_project.timeStep;
+    ctx.timeStep = m_clock.advance();
+    ctx.time = m_clock.timeOf(m_frame);
     ctx.seed = m_seed;
     ctx.arrays = m_arrays.get();
     ctx.slot = index;
@@ -510,6 +512,7 @@ std::vector<Readout> Pipeline::readouts() const
 project::Project Pipeline::snapshot() const
 {
     project::Project p = m_project;
+    p.timeStep = m_clock.step();
     p.stages.clear();
     for (const auto& s : m_stages)
         p.stages.push_back(s->desc());

@@ -16,6 +16,7 @@
 #include "ks/core/error.hpp"
 #include "ks/cuda/event.hpp"
 #include "ks/pipeline/array_stages.hpp"
+#include "ks/pipeline/frame_clock.hpp"
 #include "ks/pipeline/kept_contents.hpp"
 #include "ks/pipeline/kernel_stage.hpp"
 #include "ks/pipeline/resources.hpp"
@@ -170,7 +171,17 @@ public:
     std::vector<Readout> readouts() const;
     void setRenderMs(double ms) noexcept { m_timings.renderMs = ms; }
     std::int64_t frameIndex() const noexcept { return m_frame; }
-    double time() const noexcept { return double(m_frame) * m_project.timeStep; }
+    // The time the next frame runs at, and the one the last frame ran at (frame_clock.hpp).
+    double time() const noexcept { return m_clock.timeOf(m_frame); }
+    double lastFrameTime() const noexcept { return m_clock.timeOf(m_frame - 1); }
+    // Time controls, from the next frame on: the step each frame adds (> 0; the project's at first),
+    // a speed that scales it (>= 0; 0 holds the time while frames run), and the time itself (a
+    // scrub: the next frame runs at `time`). Invalid values are ignored (false). A restart keeps the
+    // step and speed and starts again at time 0; a saved project keeps the step.
+    const FrameClock& clock() const noexcept { return m_clock; }
+    bool setTimeStep(double step) noexcept { return m_clock.setStep(step, m_frame); }
+    bool setSpeed(double speed) noexcept { return m_clock.setSpeed(speed, m_frame); }
+    bool setTime(double time) noexcept { return m_clock.setTime(time, m_frame); }
     const std::string& error() const noexcept { return m_error; }
     // The sticky error that paused the pipeline, if one did (the process must be replaced).
     const std::optional<FaultReport>& fault() const noexcept { return m_fault; }
@@ -197,6 +208,7 @@ public:
 private:
     project::Project m_project;
     PipelineOptions m_options;
+    FrameClock m_clock;
     std::vector<std::optional<KernelSignature>> m_signatures;
     ResourceSet m_resources;
     std::vector<std::unique_ptr<Stage>> m_stages;

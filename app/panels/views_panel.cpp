@@ -1,6 +1,7 @@
 // The Views panel: the open project's views side by side or in tabs. In a 3-D view the left mouse
-// button orbits, the right (or middle) pans and the wheel zooms; the mouse over the first view
-// feeds the `mouse`/`buttons` builtins.
+// button orbits, the right (or middle) pans and the wheel zooms; in a plot the wheel zooms (Shift:
+// the values), a drag pans and a double-click shows everything again; the mouse over the first
+// view feeds the `mouse`/`buttons` builtins.
 #include "panels.hpp"
 #include "theme.hpp"
 
@@ -12,9 +13,11 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace ks::app {
 
@@ -22,13 +25,14 @@ namespace {
 
 // Over a view of the recorded output: outlines the hovered and the pinned element and turns the
 // mouse into the inspected element. `origin`, `size`: the view's image on screen.
-void inspectUnderMouse(AppState& s, const project::ViewDesc& v, ImVec2 origin, ImVec2 size)
+void inspectUnderMouse(AppState& s, const project::ViewDesc& v, ImVec2 origin, ImVec2 size,
+                       const render::PlotFrame* plot)
 {
     TeachState& t = s.teach;
     const teach::ProbeCapture* c = s.project.probe ? s.project.probe->latest(teach::VariantKind::WhoWrote) : nullptr;
     if (!c || v.source != c->resource || c->width <= 0 || c->height <= 0)
         return;
-    const render::ElementRect r = render::elementRect(v.kind, c->width, c->height, int(size.x), int(size.y));
+    const render::ElementRect r = render::elementRect(v.kind, c->width, c->height, int(size.x), int(size.y), plot);
     if (r.width <= 0)
         return; // points and height fields: no flat layout to inspect
     // The overlay itself is drawn by the view renderer (Session::setOverlay); here the mouse.
@@ -60,24 +64,26 @@ void inspectUnderMouse(AppState& s, const project::ViewDesc& v, ImVec2 origin, I
     }
 }
 
-// A plot view's axes over its picture: value gridlines and labels, element-index ticks, and
-// under the mouse the element and the value at the cursor. The frame is where view_plot.vert
-// draws it (the middle 90% of the target, y from range[0] at the bottom to range[1] at the top;
-// the values plotted are the buffer's times the view's scale).
-void drawPlotAxes(const project::ViewDesc& v, std::int64_t count, ImVec2 origin, ImVec2 size, bool hovered)
+// A plot view's axes over its picture: value gridlines and labels, element-index ticks, a legend
+// when it has several series, and under the mouse the element and the value at the cursor. The
+// frame is where view_plot.vert draws it (the middle 90% of the target): elements frame.x0..x1
+// across, values frame.y0..y1 up (the buffer's values times the view's scale).
+void drawPlotAxes(const project::ViewDesc& v, const render::PlotFrame& frame, std::int64_t count, ImVec2 origin,
+                  ImVec2 size, bool hovered, bool zoomed)
 {
     if (count <= 0)
         return;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float x0 = origin.x + 0.05f * size.x, x1 = origin.x + 0.95f * size.x;
     const float y0 = origin.y + 0.05f * size.y, y1 = origin.y + 0.95f * size.y;
-    const double lo = v.range[0], hi = v.range[1];
+    const double lo = frame.y0, hi = frame.y1, left = frame.x0, right = frame.x1;
     const float lineH = ImGui::GetTextLineHeight();
-    auto label = [&](ImVec2 at, const std::string& text) {
+    auto label = [&](ImVec2 at, const std::string& text, ImU32 colour = theme::kViewLabel) {
         const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + sz.x + 2, at.y + sz.y), theme::kViewLabelBack, 2.f);
-        dl->AddText(at, theme::kViewLabel, text.c_str());
+        dl->AddText(at, colour, text.c_str());
     };
+    auto screenX = [&](double element) { return x0 + float((element - left) / (right - left)) * (x1 - x0); };
     dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
     if (hi != lo) {
         const render::AxisTicks ys = render::niceTicks(lo, hi, std::max(2, int((y1 - y0) / (lineH * 3.f))));
@@ -89,33 +95,98 @@ void drawPlotAxes(const project::ViewDesc& v, std::int64_t count, ImVec2 origin,
         }
     }
     const double last = double(count - 1);
-    const render::AxisTicks xs = render::niceTicks(0, std::max(1.0, last), std::max(2, int((x1 - x0) / 90.f)));
-    for (double t : xs.values) {
-        if (t > last)
-            break;
-        const float x = last > 0 ? x0 + float(t / last) * (x1 - x0) : (x0 + x1) / 2;
-        dl->AddLine(ImVec2(x, y1 - 4.f), ImVec2(x, y1 + 4.f), theme::kViewLabel);
-        const std::string text = render::tickLabel(t, std::max(1.0, xs.step));
-        const float w = ImGui::CalcTextSize(text.c_str()).x;
-        const float ly = y1 + 4.f + lineH <= origin.y + size.y ? y1 + 4.f : y1 - 4.f - lineH;
-        label(ImVec2(std::clamp(x - w / 2, origin.x + 2.f, origin.x + size.x - w - 2.f), ly), text);
+    const double tickLo = std::max(0.0, std::ceil(left)), tickHi = std::min(last, std::floor(right));
+    if (right > left && tickHi >= tickLo) {
+        const render::AxisTicks xs =
+            render::niceTicks(tickLo, std::max(tickLo + 1, tickHi), std::max(2, int((x1 - x0) / 90.f)));
+        for (double t : xs.values) {
+            if (t > tickHi || t < tickLo || t != std::floor(t))
+                continue;
+            const float x = screenX(t);
+            dl->AddLine(ImVec2(x, y1 - 4.f), ImVec2(x, y1 + 4.f), theme::kViewLabel);
+            const std::string text = render::tickLabel(t, std::max(1.0, xs.step));
+            const float w = ImGui::CalcTextSize(text.c_str()).x;
+            const float ly = y1 + 4.f + lineH <= origin.y + size.y ? y1 + 4.f : y1 - 4.f - lineH;
+            label(ImVec2(std::clamp(x - w / 2, origin.x + 2.f, origin.x + size.x - w - 2.f), ly), text);
+        }
     }
+    // Top right: the scale, the range's kind, and a legend of the series.
+    std::vector<std::pair<std::string, std::array<float, 4>>> legend;
+    if (!v.series.empty()) {
+        legend.emplace_back(v.source, render::plotSeriesColor(v, 0));
+        for (std::size_t k = 0; k < v.series.size(); ++k)
+            legend.emplace_back(v.series[k], render::plotSeriesColor(v, k + 1));
+    }
+    float ty = y0 + 2.f;
+    auto topRight = [&](const std::string& text, const std::array<float, 4>* swatch) {
+        const float w = ImGui::CalcTextSize(text.c_str()).x + (swatch ? lineH + 4.f : 0.f);
+        const ImVec2 at(x1 - w - 4.f, ty);
+        if (swatch) {
+            const ImU32 c = ImGui::ColorConvertFloat4ToU32(ImVec4((*swatch)[0], (*swatch)[1], (*swatch)[2], 1.f));
+            dl->AddRectFilled(ImVec2(at.x - 2.f, at.y), ImVec2(at.x + lineH + 2.f, at.y + lineH), theme::kViewLabelBack);
+            dl->AddLine(ImVec2(at.x, at.y + lineH / 2), ImVec2(at.x + lineH, at.y + lineH / 2), c, 3.f);
+            label(ImVec2(at.x + lineH + 4.f, at.y), text);
+        } else {
+            label(at, text);
+        }
+        ty += lineH + 2.f;
+    };
     if (v.scale != 1.f)
-        label(ImVec2(x1 - ImGui::CalcTextSize("values x 0000000").x, y0 + 2.f),
-              "values x " + render::tickLabel(v.scale, std::abs(v.scale) / 100.0));
+        topRight("values x " + render::tickLabel(v.scale, std::abs(v.scale) / 100.0), nullptr);
+    if (zoomed)
+        topRight("zoomed (double-click: all)", nullptr);
+    else if (v.autoRange)
+        topRight("auto range", nullptr);
+    for (const auto& [name, colour] : legend)
+        topRight(name, &colour);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    if (hovered && mouse.x >= x0 && mouse.x <= x1 && mouse.y >= y0 && mouse.y <= y1) {
-        const std::int64_t element =
-            last > 0 ? std::clamp(std::int64_t(std::llround((mouse.x - x0) / (x1 - x0) * last)), std::int64_t(0), count - 1)
-                     : 0;
-        const float ex = last > 0 ? x0 + float(double(element) / last) * (x1 - x0) : (x0 + x1) / 2;
+    if (hovered && mouse.x >= x0 && mouse.x <= x1 && mouse.y >= y0 && mouse.y <= y1 && right > left) {
+        const double at = left + double(mouse.x - x0) / double(x1 - x0) * (right - left);
+        const std::int64_t element = std::clamp(std::int64_t(std::llround(at)), std::int64_t(0), count - 1);
+        const float ex = screenX(double(element));
         dl->AddLine(ImVec2(ex, y0), ImVec2(ex, y1), IM_COL32(255, 230, 120, 120));
         const double value = lo + double(y1 - mouse.y) / double(y1 - y0) * (hi - lo);
         const render::AxisTicks fine = render::niceTicks(lo, hi, 200);
-        ImGui::SetTooltip("element %lld\ny %s at the cursor", (long long)element,
-                          render::tickLabel(value, fine.step > 0 ? fine.step : 1e-3).c_str());
+        ImGui::SetTooltip("element %lld\ny %s at the cursor\nwheel: zoom, drag: pan, double-click: all",
+                          (long long)element, render::tickLabel(value, fine.step > 0 ? fine.step : 1e-3).c_str());
     }
     dl->PopClipRect();
+}
+
+// Zoom and pan of a plot view under the mouse: the wheel zooms the elements around the cursor
+// (with Shift, the values), a left drag pans both, a double-click goes back to every element and
+// the view's own range. `frame`: what was drawn; the new frame is drawn from the next frame on.
+void zoomPlot(scene::Session& session, std::size_t i, ImVec2 origin, ImVec2 size)
+{
+    const ImGuiIO& io = ImGui::GetIO();
+    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+        session.setPlotZoom(i, std::nullopt);
+        return;
+    }
+    render::PlotFrame f = session.plotFrame(i);
+    const float fx0 = origin.x + 0.05f * size.x, fw = 0.9f * size.x;
+    const float fy1 = origin.y + 0.95f * size.y, fh = 0.9f * size.y;
+    bool changed = false;
+    if (io.MouseWheel != 0) {
+        const double factor = std::pow(0.8, double(io.MouseWheel)); // a notch up: 80% of the span
+        if (io.KeyShift) {
+            const double at = f.y0 + double(fy1 - io.MousePos.y) / double(fh) * (f.y1 - f.y0);
+            f.y0 = at - (at - f.y0) * factor, f.y1 = at + (f.y1 - at) * factor;
+        } else {
+            const double at = f.x0 + double(io.MousePos.x - fx0) / double(fw) * (f.x1 - f.x0);
+            f.x0 = at - (at - f.x0) * factor, f.x1 = at + (f.x1 - at) * factor;
+        }
+        changed = true;
+    }
+    if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) {
+        const double dx = double(io.MouseDelta.x) / double(fw) * (f.x1 - f.x0);
+        const double dy = double(io.MouseDelta.y) / double(fh) * (f.y1 - f.y0);
+        f.x0 -= dx, f.x1 -= dx, f.y0 += dy, f.y1 += dy;
+        changed = true;
+    }
+    // Spans too small for a float's precision (or turned over) are refused.
+    if (changed && f.x1 - f.x0 > 1e-3 && f.y1 - f.y0 > 1e-30 && std::isfinite(f.x0 + f.x1 + f.y0 + f.y1))
+        session.setPlotZoom(i, f);
 }
 
 // An image view of scalar data gets a colour bar: its colour map from range[0] (bottom) to
@@ -177,10 +248,12 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
     else
         ImGui::Dummy(ImVec2(float(w), float(h)));
     const bool imageHovered = ImGui::IsItemHovered();
-    inspectUnderMouse(s, v, origin, ImVec2(float(w), float(h)));
+    const bool plot = v.kind == project::ViewKind::Plot;
+    inspectUnderMouse(s, v, origin, ImVec2(float(w), float(h)), plot ? &session.plotFrame(i) : nullptr);
     if (const project::ResourceDesc* r = session.pipeline().project().resource(v.source)) {
-        if (v.kind == project::ViewKind::Plot)
-            drawPlotAxes(v, r->count, origin, ImVec2(float(w), float(h)), imageHovered && !s.teach.hoverElement);
+        if (plot)
+            drawPlotAxes(v, session.plotFrame(i), r->count, origin, ImVec2(float(w), float(h)),
+                         imageHovered && !s.teach.hoverElement, session.plotZoom(i).has_value());
         else if (v.kind == project::ViewKind::Image && !r->isTexture() && r->element.components == 1)
             drawColourBar(v, *r, origin, ImVec2(float(w), float(h)));
     }
@@ -197,6 +270,8 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
         s.project.input.viewportWidth = w;
         s.project.input.viewportHeight = h;
     }
+    if (plot && !s.teach.hoverElement)
+        zoomPlot(session, i, origin, ImVec2(float(w), float(h)));
     if (v.kind == project::ViewKind::Points || v.kind == project::ViewKind::HeightField) {
         render::OrbitCamera& cam = session.camera();
         if (ImGui::IsMouseDragging(ImGuiMouseButton_Left))

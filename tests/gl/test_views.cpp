@@ -293,3 +293,92 @@ TEST(HeadlessAppProject, ScalarImageViewsHaveAColourBar)
     const int ink = labelInkInViews(*shot);
     EXPECT_GT(ink, 60) << "the colour bars' labels";
 }
+
+namespace {
+
+// A plot of a ramp (0..1 over 64 elements) and a second series held at -2, auto range.
+std::string plotSeriesProject(const std::string& style)
+{
+    std::string ramp;
+    for (int i = 0; i < 64; ++i)
+        ramp += (i ? ", " : "") + std::to_string(double(i) / 63.0);
+    return R"({"kernelscope": 1, "name": "series",
+  "resources": {"a": {"kind": "buffer", "type": "float", "count": 64, "init": [)" + ramp + R"(]},
+                "b": {"kind": "buffer", "type": "float", "count": 64, "init": -2}},
+  "views": [{"kind": "plot", "name": "p", "source": "a", "series": ["b"], "range": "auto", "style": ")" +
+           style + R"(", "pointSize": 3}]})";
+}
+
+// Pixels of `shot` within `tolerance` of colour `c` (RGB, 0..1).
+int pixelsOf(const ks::image::Rgba8Image& shot, std::array<float, 4> c, int rowLo = 0, int rowHi = 1 << 30)
+{
+    int n = 0;
+    for (int y = std::max(0, rowLo); y < std::min(shot.height, rowHi); ++y)
+        for (int x = 0; x < shot.width; ++x) {
+            const std::uint8_t* p = &shot.pixels[(std::size_t(y) * std::size_t(shot.width) + std::size_t(x)) * 4];
+            bool near = true;
+            for (int k = 0; k < 3; ++k)
+                near = near && std::abs(int(p[k]) - int(std::lround(c[std::size_t(k)] * 255))) <= 40;
+            n += near;
+        }
+    return n;
+}
+
+} // namespace
+
+// Plot views draw several series, each in its colour, in a range found from the values ("auto"),
+// as lines or dots; a zoomed frame shows only what lies in it.
+TEST_F(PipelineNoCuda, PlotSeriesAutoRangeScatterAndZoom)
+{
+    ks::test::TempDir dir;
+    Session session(load(dir.write("p.json", plotSeriesProject("line"))), {}, ks::test::sourceDir() / "shaders");
+    const ks::project::ViewDesc& v = session.pipeline().project().views.at(0);
+    const auto green = ks::render::plotSeriesColor(v, 0), orange = ks::render::plotSeriesColor(v, 1);
+    ASSERT_NE(green, orange);
+    const int w = 400, h = 300;
+    const ks::image::Rgba8Image line = session.composite(w, h);
+    ASSERT_TRUE(session.viewError(0).empty()) << session.viewError(0);
+    // Auto range: -2..1 and 5% of it on each side; every element across.
+    const ks::render::PlotFrame f = session.plotFrame(0);
+    EXPECT_NEAR(f.y0, -2.15, 1e-5);
+    EXPECT_NEAR(f.y1, 1.15, 1e-5);
+    EXPECT_DOUBLE_EQ(f.x0, 0.0);
+    EXPECT_DOUBLE_EQ(f.x1, 63.0);
+    // The series at -2 is an orange line across the lower part: the row of -2 is at
+    // 0.05 h + 0.9 h * (1.15 - -2) / 3.3 from the top.
+    const int rowB = int(0.05 * h + 0.9 * h * (1.15 + 2.0) / 3.3);
+    EXPECT_GT(pixelsOf(line, orange, rowB - 2, rowB + 3), int(0.8 * 0.9 * w)) << "the -2 series";
+    EXPECT_LT(pixelsOf(line, orange, 0, rowB - 10), 10) << "nothing orange above it";
+    EXPECT_GT(pixelsOf(line, green, 0, rowB - 10), int(0.8 * 0.9 * w)) << "the ramp (a pixel per column)";
+
+    // Zoomed to elements 0..10 and values 0.5..1.5: the -2 series is out of the frame, and so is
+    // the ramp below 0.5 (elements 0..31), so the ramp's green is no more than a corner's worth.
+    session.setPlotZoom(0, ks::render::PlotFrame{0, 10, 0.5, 1.5});
+    const ks::image::Rgba8Image zoomed = session.composite(w, h);
+    EXPECT_EQ(session.plotFrame(0), (ks::render::PlotFrame{0, 10, 0.5, 1.5}));
+    EXPECT_EQ(pixelsOf(zoomed, orange), 0) << "the -2 series lies outside the zoomed frame";
+    EXPECT_LT(pixelsOf(zoomed, green), 10) << "elements 0..10 of the ramp are below 0.5";
+    session.setPlotZoom(0, ks::render::PlotFrame{30, 63, 0.4, 1.1});
+    const ks::image::Rgba8Image zoomedRight = session.composite(w, h);
+    EXPECT_GT(pixelsOf(zoomedRight, green), int(0.4 * w)) << "elements 32..63 of the ramp rise through it";
+    session.setPlotZoom(0, std::nullopt);
+    (void)session.composite(w, h);
+    EXPECT_EQ(session.plotFrame(0), f) << "unzoomed: the auto range again";
+
+    // Scatter: a dot (3 x 3 pixels) per element, 64 of them apart along the -2 row.
+    Session dots(load(dir.write("s.json", plotSeriesProject("scatter"))), {}, ks::test::sourceDir() / "shaders");
+    const ks::image::Rgba8Image scatter = dots.composite(w, h);
+    ASSERT_TRUE(dots.viewError(0).empty()) << dots.viewError(0);
+    const int dotPixels = pixelsOf(scatter, orange, rowB - 3, rowB + 4);
+    EXPECT_GE(dotPixels, 64 * 6) << "64 dots of 3 x 3 pixels";
+    int runs = 0;
+    bool inside = false;
+    for (int x = 0; x < w; ++x) {
+        const std::uint8_t* p = &scatter.pixels[(std::size_t(rowB) * std::size_t(w) + std::size_t(x)) * 4];
+        const bool o = std::abs(int(p[0]) - int(orange[0] * 255)) <= 40 && std::abs(int(p[1]) - int(orange[1] * 255)) <= 40 &&
+                       std::abs(int(p[2]) - int(orange[2] * 255)) <= 40;
+        runs += o && !inside;
+        inside = o;
+    }
+    EXPECT_EQ(runs, 64) << "one dot per element along the -2 row";
+}

@@ -378,3 +378,58 @@ TEST(ProjectCheck, ShippedProjectsValidate)
     }
     EXPECT_GE(count, 15); // 8 demos and 7 teaching projects
 }
+
+// Plot views: several series, line or scatter, a fixed or an automatic range. Each series passes
+// the same rule as the source (so --validate refuses what the renderer would), the fields are
+// refused on other kinds of view with their position, and a project with them saves and reads back
+// the same.
+TEST(ProjectParse, PlotSeriesStyleAndAutoRange)
+{
+    const std::string buffers = "\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"count\": 8},\n"
+                                "    \"b\": {\"kind\": \"buffer\", \"type\": \"float\", \"count\": 16},\n"
+                                "    \"i\": {\"kind\": \"buffer\", \"type\": \"int\", \"count\": 8},\n"
+                                "    \"t\": {\"kind\": \"texture\", \"format\": \"rgba8\", \"size\": [4, 4]}";
+    auto views = [](const std::string& v) { return ",\n  \"views\": [" + v + "]"; };
+    const LoadResult ok = parseProject(
+        minimal(buffers, views("{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\", \"series\": [\"b\"], "
+                               "\"style\": \"scatter\", \"pointSize\": 4, \"range\": \"auto\"}")),
+        kFile);
+    ASSERT_TRUE(ok.ok()) << (ok.problems.empty() ? "" : ok.problems[0].format());
+    const ViewDesc& v = ok.project->views.at(0);
+    EXPECT_EQ(v.series, std::vector<std::string>{"b"});
+    EXPECT_EQ(v.style, PlotStyle::Scatter);
+    EXPECT_TRUE(v.autoRange);
+    EXPECT_FLOAT_EQ(v.pointSize, 4.f);
+    // Saved and read back: the same view.
+    const std::string saved = serializeProject(*ok.project, kFile);
+    const LoadResult again = parseProject(saved, kFile);
+    ASSERT_TRUE(again.ok()) << saved;
+    EXPECT_EQ(again.project->views.at(0).series, v.series);
+    EXPECT_EQ(again.project->views.at(0).style, PlotStyle::Scatter);
+    EXPECT_TRUE(again.project->views.at(0).autoRange);
+    EXPECT_EQ(serializeProject(*again.project, kFile), saved);
+
+    auto problemFor = [&](const std::string& view) { return onlyProblem(minimal(buffers, views(view))); };
+    EXPECT_NE(problemFor("{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\", \"series\": [\"i\"]}")
+                  .find("view \"p\": series \"i\": a plot view draws float values; it holds int"),
+              std::string::npos);
+    EXPECT_NE(problemFor("{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\", \"series\": [\"t\"]}")
+                  .find("a \"series\" of view \"p\" \"t\" is a texture; expected a buffer"),
+              std::string::npos);
+    EXPECT_NE(problemFor("{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\", \"series\": [\"nope\"]}")
+                  .find("a \"series\" of view \"p\" \"nope\" is not a buffer of the project"),
+              std::string::npos);
+    EXPECT_NE(problemFor("{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\", \"series\": \"b\"}")
+                  .find("\"series\" of a plot view must be an array of buffer names"),
+              std::string::npos);
+    EXPECT_NE(problemFor("{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\", \"style\": \"bars\"}")
+                  .find("\"style\" of a view must be one of \"line\" or \"scatter\", found \"bars\""),
+              std::string::npos);
+    EXPECT_NE(problemFor("{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\", \"range\": \"tight\"}")
+                  .find("\"range\" of a view is [low, high] or \"auto\", found \"tight\""),
+              std::string::npos);
+    const std::string image = "{\"kind\": \"image\", \"name\": \"m\", \"source\": \"t\", ";
+    EXPECT_NE(problemFor(image + "\"range\": \"auto\"}").find("\"range\": \"auto\" is for plot views"), std::string::npos);
+    EXPECT_NE(problemFor(image + "\"style\": \"line\"}").find("\"style\" is for plot views"), std::string::npos);
+    EXPECT_NE(problemFor(image + "\"series\": [\"a\"]}").find("\"series\" is for plot views"), std::string::npos);
+}

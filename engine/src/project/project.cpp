@@ -290,10 +290,14 @@ public:
     {
         if (!m_ok)
             return;
+        std::vector<std::string> known; // in the order asked for, each once (a key may be asked twice)
+        for (const std::string& k : m_known)
+            if (std::find(known.begin(), known.end(), k) == known.end())
+                known.push_back(k);
         for (const Json::Member& m : m_json.members())
-            if (std::find(m_known.begin(), m_known.end(), m.key) == m_known.end())
+            if (std::find(known.begin(), known.end(), m.key) == known.end())
                 m_ctx.error(m.keyPos, "unknown field " + inQuotes(m.key) + " in " + m_what + "; expected " +
-                                          joinQuoted(m_known));
+                                          joinQuoted(known));
     }
 
 private:
@@ -645,9 +649,36 @@ void readViews(const Json& json, Project& p, Context& ctx)
         v.scalar = r.string("scalar");
         v.colormap = r.choice("colormap", {"viridis", "magma", "inferno", "plasma", "gray", "coolwarm", "turbo"},
                               "viridis");
-        const std::vector<float> range = r.reals32("range", 2, 2);
-        if (!range.empty())
-            v.range = {range[0], range[1]};
+        const bool plot = v.kind == ViewKind::Plot;
+        if (const Json* range = r.get("range"); range && range->isString()) {
+            if (range->string() != "auto")
+                ctx.error(range->pos(), "\"range\" of a view is [low, high] or \"auto\", found " + inQuotes(range->string()));
+            else if (!plot)
+                ctx.error(range->pos(), "\"range\": \"auto\" is for plot views; a " + kind + " view takes [low, high]");
+            else
+                v.autoRange = true;
+        } else {
+            const std::vector<float> values = r.reals32("range", 2, 2);
+            if (!values.empty())
+                v.range = {values[0], values[1]};
+        }
+        if (const Json* style = r.get("style"); style && !plot)
+            ctx.error(style->pos(), "\"style\" is for plot views (\"line\" or \"scatter\")");
+        v.style = r.choice("style", {"line", "scatter"}, "line") == "scatter" ? PlotStyle::Scatter : PlotStyle::Line;
+        if (const Json* series = r.get("series")) {
+            if (!plot) {
+                ctx.error(series->pos(), "\"series\" is for plot views");
+            } else if (!series->isArray()) {
+                ctx.error(series->pos(), "\"series\" of a plot view must be an array of buffer names");
+            } else {
+                for (const Json& name : series->items()) {
+                    if (!name.isString() || name.string().empty())
+                        ctx.error(name.pos(), "\"series\" of a plot view holds buffer names (strings)");
+                    else
+                        v.series.push_back(name.string());
+                }
+            }
+        }
         v.scale = r.real32("scale", 1);
         v.pointSize = r.real32("pointSize", 2);
         const std::vector<float> c = r.reals32("color", 3, 4);
@@ -774,6 +805,9 @@ void resolveNames(Project& p, Context& ctx)
               ViewInput::Colors, "colors");
         check(needResource(v.scalar, v.pos, "\"scalar\" of view " + inQuotes(v.name), ResourceKind::Buffer),
               ViewInput::Scalar, "scalar");
+        for (const std::string& series : v.series)
+            check(needResource(series, v.pos, "a \"series\" of view " + inQuotes(v.name), ResourceKind::Buffer),
+                  ViewInput::Source, "series");
     }
 }
 
@@ -1003,10 +1037,17 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
             o["colors"] = v.colors;
         if (!v.scalar.empty())
             o["scalar"] = v.scalar;
+        if (!v.series.empty())
+            o["series"] = v.series;
+        if (v.kind == ViewKind::Plot)
+            o["style"] = v.style == PlotStyle::Scatter ? "scatter" : "line";
         o["colormap"] = v.colormap;
-        o["range"] = OJson::array({v.range[0], v.range[1]});
+        if (v.autoRange)
+            o["range"] = "auto";
+        else
+            o["range"] = OJson::array({v.range[0], v.range[1]});
         o["scale"] = v.scale;
-        if (v.kind == ViewKind::Points)
+        if (v.kind == ViewKind::Points || (v.kind == ViewKind::Plot && v.style == PlotStyle::Scatter))
             o["pointSize"] = v.pointSize;
         o["color"] = OJson::array({v.color[0], v.color[1], v.color[2], v.color[3]});
         vs.push_back(o);

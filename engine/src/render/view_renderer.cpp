@@ -8,6 +8,10 @@
 
 #include <glm/gtc/type_ptr.hpp>
 
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
 namespace ks::render {
 
 namespace fs = std::filesystem;
@@ -124,7 +128,7 @@ const gl::Texture2D& ViewRenderer::colormapTexture(const std::string& name)
 }
 
 void ViewRenderer::draw(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& camera,
-                        const gl::Framebuffer& target)
+                        const gl::Framebuffer& target, const PlotFrame* plot)
 {
     if (!in.source.valid())
         throwUsage("ViewRenderer::draw", "view \"" + v.name + "\" has no source to draw");
@@ -141,11 +145,19 @@ void ViewRenderer::draw(const project::ViewDesc& v, const ViewInputs& in, const 
         switch (v.kind) {
         case project::ViewKind::Image: break;
         case project::ViewKind::Points: drawPoints(v, in, camera, target); break;
-        case project::ViewKind::Plot: drawPlot(v, in); break;
+        case project::ViewKind::Plot: {
+            const PlotFrame frame =
+                plot ? *plot
+                     : defaultPlotFrame(v, in.source.count, v.autoRange ? plotValueRange(v, in) : std::nullopt);
+            drawPlot(v, in, frame, target);
+            if (in.overlay.texture)
+                drawOverlay(v, in, target, &frame);
+            break;
+        }
         case project::ViewKind::HeightField: drawHeightField(v, in, camera, target); break;
         }
-        if (in.overlay.texture)
-            drawOverlay(v, in, target);
+        if (in.overlay.texture && v.kind != project::ViewKind::Plot)
+            drawOverlay(v, in, target, nullptr);
     }
     glBindVertexArray(0);
     glUseProgram(0);
@@ -188,7 +200,8 @@ void ViewRenderer::drawImage(const project::ViewDesc& v, const ViewInputs& in, c
     dispatchImagePass(p, fitKeepAspect(w, h, target.width(), target.height()), target);
 }
 
-ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWidth, int targetHeight)
+ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWidth, int targetHeight,
+                        const PlotFrame* plot)
 {
     const float w = float(targetWidth), h = float(targetHeight);
     if (kind == project::ViewKind::Image) {
@@ -196,19 +209,94 @@ ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWi
         return {fit.x, fit.y, fit.width, fit.height};
     }
     if (kind == project::ViewKind::Plot && cols > 0) {
-        // view_plot.vert puts element i at i / (count - 1) across the middle 90%; the strip
+        // view_plot.vert puts element i at (i - x0) / (x1 - x0) across the middle 90%; the strip
         // reaches half an element beyond on each side so that texel i is centred on element i.
+        PlotFrame f;
+        if (plot)
+            f = *plot;
+        else if (cols > 1)
+            f.x0 = 0, f.x1 = double(cols - 1);
+        else
+            f.x0 = -0.5, f.x1 = 0.5;
         const float x0 = 0.05f * w, x1 = 0.95f * w;
-        const float half = cols > 1 ? (x1 - x0) / float(cols - 1) / 2 : (x1 - x0) / 2;
-        return {x0 - half, 0.05f * h, x1 - x0 + 2 * half, 0.9f * h};
+        const double span = f.x1 > f.x0 ? f.x1 - f.x0 : 1.0;
+        const float perElement = float(double(x1 - x0) / span);
+        const float first = x0 + float((0.0 - f.x0) / span) * (x1 - x0);
+        return {first - perElement / 2, 0.05f * h, perElement * float(cols), 0.9f * h};
     }
     return {};
 }
 
-void ViewRenderer::drawOverlay(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target)
+PlotFrame defaultPlotFrame(const project::ViewDesc& view, std::int64_t count, std::optional<std::array<double, 2>> values)
+{
+    PlotFrame f;
+    if (count > 1)
+        f.x0 = 0, f.x1 = double(count - 1);
+    else
+        f.x0 = -0.5, f.x1 = 0.5;
+    if (!view.autoRange) {
+        f.y0 = view.range[0], f.y1 = view.range[1];
+    } else if (!values) {
+        f.y0 = 0, f.y1 = 1;
+    } else if ((*values)[1] > (*values)[0]) {
+        const double margin = ((*values)[1] - (*values)[0]) * 0.05;
+        f.y0 = (*values)[0] - margin, f.y1 = (*values)[1] + margin;
+    } else {
+        f.y0 = (*values)[0] - 1, f.y1 = (*values)[0] + 1;
+    }
+    return f;
+}
+
+std::optional<std::array<double, 2>> plotValueRange(const project::ViewDesc& view, const ViewInputs& inputs)
+{
+    constexpr std::int64_t kMaxRead = 262144;
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    std::vector<float> values;
+    auto scan = [&](const ViewSource& s) {
+        if (s.buffer.empty() || s.count <= 0 || !isFloatVector(s.element, 1))
+            return;
+        const std::int64_t stride = (s.count + kMaxRead - 1) / kMaxRead;
+        if (stride == 1) {
+            values.resize(std::size_t(s.count));
+            glGetNamedBufferSubData(s.buffer.name, GLintptr(s.buffer.offset), GLsizeiptr(s.count * 4), values.data());
+        } else {
+            values.resize(std::size_t((s.count + stride - 1) / stride));
+            for (std::size_t k = 0; k < values.size(); ++k)
+                glGetNamedBufferSubData(s.buffer.name, GLintptr(s.buffer.offset + k * std::size_t(stride) * 4), 4,
+                                        &values[k]);
+        }
+        for (float x : values) {
+            const double d = double(x) * view.scale;
+            if (std::isfinite(d))
+                lo = std::min(lo, d), hi = std::max(hi, d);
+        }
+    };
+    scan(inputs.source);
+    for (const ViewSource& s : inputs.series)
+        scan(s);
+    if (!(lo <= hi))
+        return std::nullopt;
+    return std::array<double, 2>{lo, hi};
+}
+
+std::array<float, 4> plotSeriesColor(const project::ViewDesc& view, std::size_t index)
+{
+    static constexpr std::array<std::array<float, 4>, 6> kPalette = {{
+        {0.98f, 0.60f, 0.20f, 1.f}, // orange
+        {0.35f, 0.65f, 1.00f, 1.f}, // blue
+        {0.93f, 0.40f, 0.80f, 1.f}, // magenta
+        {0.95f, 0.88f, 0.30f, 1.f}, // yellow
+        {0.40f, 0.90f, 0.90f, 1.f}, // cyan
+        {0.90f, 0.35f, 0.35f, 1.f}, // red
+    }};
+    return index == 0 ? view.color : kPalette[(index - 1) % kPalette.size()];
+}
+
+void ViewRenderer::drawOverlay(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target,
+                               const PlotFrame* plot)
 {
     const gl::Texture2D& overlay = *in.overlay.texture;
-    const ElementRect r = elementRect(v.kind, overlay.width(), overlay.height(), target.width(), target.height());
+    const ElementRect r = elementRect(v.kind, overlay.width(), overlay.height(), target.width(), target.height(), plot);
     if (r.width <= 0)
         return;
     const float tw = float(target.width()), th = float(target.height());
@@ -264,22 +352,46 @@ void ViewRenderer::drawPoints(const project::ViewDesc& v, const ViewInputs& in, 
     glDrawArrays(GL_POINTS, 0, GLsizei(s.count));
 }
 
-void ViewRenderer::drawPlot(const project::ViewDesc& v, const ViewInputs& in)
+void ViewRenderer::drawPlot(const project::ViewDesc& v, const ViewInputs& in, const PlotFrame& frame,
+                            const gl::Framebuffer& target)
 {
-    const ViewSource& s = in.source;
-    requireDrawable(v, project::ViewInput::Source, s);
+    requireDrawable(v, project::ViewInput::Source, in.source);
+    for (std::size_t k = 0; k < in.series.size(); ++k)
+        if (in.series[k].valid())
+            requireDrawable(v, project::ViewInput::Source, in.series[k]);
     const gl::ShaderProgram& p = program("plot").program;
     glUseProgram(p.name());
-    bindStorage(0, s.buffer);
-    glUniform1i(p.uniform("u_count"), GLint(s.count));
-    glUniform2f(p.uniform("u_range"), v.range[0], v.range[1]);
+    glUniform2f(p.uniform("u_xrange"), float(frame.x0), float(frame.x1));
+    glUniform2f(p.uniform("u_range"), float(frame.y0), float(frame.y1));
     glUniform1f(p.uniform("u_scale"), v.scale);
+    glUniform1f(p.uniform("u_pointSize"), v.pointSize);
     glUniform1i(p.uniform("u_frame"), 1);
     glUniform4f(p.uniform("u_color"), 0.35f, 0.37f, 0.42f, 1.f);
+    bindStorage(0, in.source.buffer);
     glDrawArrays(GL_LINE_STRIP, 0, 5);
     glUniform1i(p.uniform("u_frame"), 0);
-    glUniform4f(p.uniform("u_color"), v.color[0], v.color[1], v.color[2], v.color[3]);
-    glDrawArrays(GL_LINE_STRIP, 0, GLsizei(s.count));
+    // Only what lies in the frame: the elements from just before x0 to just after x1, clipped to it.
+    const int tw = target.width(), th = target.height();
+    glEnable(GL_SCISSOR_TEST);
+    glScissor(int(0.05f * float(tw)), int(0.05f * float(th)), std::max(1, int(0.9f * float(tw)) + 1),
+              std::max(1, int(0.9f * float(th)) + 1));
+    const bool scatter = v.style == project::PlotStyle::Scatter;
+    if (scatter)
+        glEnable(GL_PROGRAM_POINT_SIZE);
+    auto series = [&](const ViewSource& s, std::size_t index) {
+        if (!s.valid() || s.count <= 0)
+            return;
+        const std::int64_t first = std::clamp<std::int64_t>(std::int64_t(std::floor(frame.x0)) - 1, 0, s.count - 1);
+        const std::int64_t last = std::clamp<std::int64_t>(std::int64_t(std::ceil(frame.x1)) + 1, 0, s.count - 1);
+        const std::array<float, 4> c = plotSeriesColor(v, index);
+        glUniform4f(p.uniform("u_color"), c[0], c[1], c[2], c[3]);
+        bindStorage(0, s.buffer);
+        glDrawArrays(scatter ? GL_POINTS : GL_LINE_STRIP, GLint(first), GLsizei(last - first + 1));
+    };
+    series(in.source, 0);
+    for (std::size_t k = 0; k < in.series.size(); ++k)
+        series(in.series[k], k + 1);
+    glDisable(GL_SCISSOR_TEST);
 }
 
 void ViewRenderer::drawHeightField(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam,

@@ -27,6 +27,8 @@ Session::Session(project::Project project, const PipelineOptions& options, const
     m_camera.fov = c.fov;
     m_targets.resize(viewCount());
     m_viewErrors.resize(viewCount());
+    m_plotFrames.resize(viewCount());
+    m_plotZooms.resize(viewCount());
 }
 
 render::ViewInputs Session::inputs(const project::ViewDesc& v) const
@@ -49,7 +51,9 @@ render::ViewInputs Session::inputs(const project::ViewDesc& v) const
         }
         return s;
     };
-    render::ViewInputs in{source(v.source), source(v.colors), source(v.scalar), {}};
+    render::ViewInputs in{source(v.source), source(v.colors), source(v.scalar), {}, {}};
+    for (const std::string& series : v.series)
+        in.series.push_back(source(series));
     if (m_overlay.texture && v.source == m_overlayResource)
         in.overlay = m_overlay;
     return in;
@@ -92,7 +96,17 @@ void Session::renderViews(const std::vector<std::array<int, 2>>& sizes)
         if (m_targets[i].empty() || m_targets[i].width() != w || m_targets[i].height() != h)
             m_targets[i] = gl::Framebuffer(w, h);
         try {
-            m_renderer.draw(views[i], inputs(views[i]), m_camera, m_targets[i]);
+            const render::ViewInputs in = inputs(views[i]);
+            if (views[i].kind == project::ViewKind::Plot) {
+                m_plotFrames[i] = m_plotZooms[i] ? *m_plotZooms[i]
+                                                 : render::defaultPlotFrame(views[i], in.source.count,
+                                                                            views[i].autoRange
+                                                                                ? render::plotValueRange(views[i], in)
+                                                                                : std::nullopt);
+                m_renderer.draw(views[i], in, m_camera, m_targets[i], &m_plotFrames[i]);
+            } else {
+                m_renderer.draw(views[i], in, m_camera, m_targets[i]);
+            }
             m_viewErrors[i].clear();
         } catch (const Error& e) {
             m_viewErrors[i] = e.what();

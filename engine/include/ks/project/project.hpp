@@ -138,6 +138,8 @@ enum class ViewInput { Source, Colors, Scalar };
 std::optional<std::string> viewInputProblem(ViewKind kind, ViewInput input, const ValueType& element, bool texture,
                                             std::int64_t cols, std::int64_t rows);
 
+enum class PlotStyle { Line, Scatter };
+
 struct ViewDesc {
     std::string name;
     ViewKind kind = ViewKind::Image;
@@ -145,8 +147,11 @@ struct ViewDesc {
     std::string source;  // image: texture or 2-D buffer; points: positions; plot: 1-D buffer; heightfield: 2-D buffer
     std::string colors;  // points: per-point colours (float4/uchar4), or
     std::string scalar;  // points: a scalar per point through the colour map
+    std::vector<std::string> series; // plot: more 1-D float buffers drawn with the source, each in its colour
+    PlotStyle style = PlotStyle::Line; // plot: a line through the values, or a dot per value
     std::string colormap = "viridis";
     std::array<float, 2> range{0, 1};
+    bool autoRange = false; // plot: "range": "auto", the values' own range each frame
     float scale = 1;      // heightfield height scale; image: value scale before the colour map
     float pointSize = 2;
     std::array<float, 4> color{0.46f, 0.85f, 0.35f, 1.f}; // points/plot without colours

@@ -11,8 +11,10 @@
 #include "ks/project/project.hpp"
 #include "ks/render/camera.hpp"
 
+#include <array>
 #include <filesystem>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -39,7 +41,28 @@ struct ViewOverlay {
 struct ViewInputs {
     ViewSource source, colors, scalar;
     ViewOverlay overlay;
+    std::vector<ViewSource> series; // plot views: one per ViewDesc::series, in order
 };
+
+// What a plot view shows: elements x0..x1 across the frame (the middle 90% of the target) and
+// values y0..y1 up it (values after the view's scale). Zoom and pan change it; out of it, nothing
+// is drawn.
+struct PlotFrame {
+    double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+    bool operator==(const PlotFrame&) const = default;
+};
+// The frame of a plot of `count` elements that is not zoomed: every element (one element is
+// centred) and the view's fixed range, or with "range": "auto" the values' range `values` (a
+// little margin added; nullopt, no finite value: 0..1; a constant c: c - 1..c + 1).
+PlotFrame defaultPlotFrame(const project::ViewDesc& view, std::int64_t count,
+                           std::optional<std::array<double, 2>> values);
+// The range of the finite values of a plot's source and series (times the view's scale), read
+// back from GL (waits for GL). Up to 262,144 values per buffer are read; a longer buffer is sampled
+// at an even stride, so its extremes may be missed. nullopt when there is no finite value.
+std::optional<std::array<double, 2>> plotValueRange(const project::ViewDesc& view, const ViewInputs& inputs);
+// The colour of series `index` of a plot (0: the source, in the view's colour; then a fixed
+// palette of distinct colours).
+std::array<float, 4> plotSeriesColor(const project::ViewDesc& view, std::size_t index);
 
 // Where the elements of a `cols` x `rows` source lie in a `targetWidth` x `targetHeight` target
 // (pixels, origin top-left): the fitted image of an image view, the plot's strip for a plot view
@@ -47,7 +70,9 @@ struct ViewInputs {
 struct ElementRect {
     float x = 0, y = 0, width = 0, height = 0;
 };
-ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWidth, int targetHeight);
+// A plot's elements lie where `plot` puts them (default: every element across the frame).
+ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWidth, int targetHeight,
+                        const PlotFrame* plot = nullptr);
 
 class ViewRenderer {
 public:
@@ -61,8 +86,10 @@ public:
 
     // Draws `view` into `target` (cleared first). Throws ks::Error (Usage) for a source the view
     // kind cannot draw (for example a points view of int positions).
+    // A plot view shows `plot` (nullptr: defaultPlotFrame with its fixed range, or for an
+    // auto range plotValueRange's).
     void draw(const project::ViewDesc& view, const ViewInputs& inputs, const OrbitCamera& camera,
-              const gl::Framebuffer& target);
+              const gl::Framebuffer& target, const PlotFrame* plot = nullptr);
 
 private:
     struct Program {
@@ -75,8 +102,9 @@ private:
     const gl::Texture2D& colormapTexture(const std::string& name);
     void drawImage(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target);
     void drawPoints(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam, const gl::Framebuffer& t);
-    void drawPlot(const project::ViewDesc& v, const ViewInputs& in);
-    void drawOverlay(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target);
+    void drawPlot(const project::ViewDesc& v, const ViewInputs& in, const PlotFrame& frame, const gl::Framebuffer& target);
+    void drawOverlay(const project::ViewDesc& v, const ViewInputs& in, const gl::Framebuffer& target,
+                     const PlotFrame* plot);
     void drawHeightField(const project::ViewDesc& v, const ViewInputs& in, const OrbitCamera& cam,
                          const gl::Framebuffer& t);
 

@@ -15,6 +15,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,11 @@ public:
     std::size_t viewCount() const { return m_pipeline->project().views.size(); }
     const gl::Framebuffer& viewTarget(std::size_t i) const { return m_targets[i]; }
     const std::string& viewError(std::size_t i) const { return m_viewErrors[i]; }
+    // Plot views: the frame the last renderViews drew (elements across, values up), and a zoomed
+    // or panned frame the app sets (nullopt: every element, the view's fixed or auto range).
+    const render::PlotFrame& plotFrame(std::size_t i) const { return m_plotFrames[i]; }
+    const std::optional<render::PlotFrame>& plotZoom(std::size_t i) const { return m_plotZooms[i]; }
+    void setPlotZoom(std::size_t i, std::optional<render::PlotFrame> frame) { m_plotZooms.at(i) = frame; }
     double renderMs() { return m_timer.latestMs(); }
     double finishRenderMs() { return m_timer.finishMs(); }
 
@@ -63,6 +69,8 @@ private:
     render::GpuTimer m_timer;
     std::vector<gl::Framebuffer> m_targets;
     std::vector<std::string> m_viewErrors;
+    std::vector<render::PlotFrame> m_plotFrames;
+    std::vector<std::optional<render::PlotFrame>> m_plotZooms;
     std::string m_overlayResource;
     render::ViewOverlay m_overlay;
 };

@@ -316,14 +316,15 @@ const char* transportName(Transport t)
 }
 
 // The same across the boundary, as the window runs it: `inFlight` frames in flight, each frame
-// copied into this process's GL texture (app::ShellScreen) as `transport` says; with `copy` false
-// the shell takes the frames without copying them (what the transport alone costs). Steady loop;
-// ms -1 when the worker gave up.
+// taken by app::ShellScreen as `transport` says and blitted into a framebuffer the size of the
+// window, as the window shows it (rendered in place: straight from the slot's texture; otherwise
+// from the shell's copy); with `copy` false the shell neither takes nor shows the frames (what the
+// transport alone costs). Steady loop; ms -1 when the worker gave up.
 struct Across {
     double ms = -1;
     bool throughGpu = false, inPlace = false;
     std::vector<double> workerMs;
-    double waitMs = 0, takeMs = 0, pumpMs = 0; // per frame: the shell's wait before asking, its copy, its pump
+    double waitMs = 0, takeMs = 0, pumpMs = 0; // per frame: the shell's wait before asking, its take and blit, its pump
 };
 Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w, int h, int frames,
                 Transport transport, bool demo, int inFlight = 2, bool copy = true)
@@ -337,6 +338,7 @@ Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w
     if (config.shellGl)
         config.shellGl->textures = transport == Transport::InPlace;
     app::ShellLink link(config);
+    const gl::Framebuffer window(w, h); // stands in for the window's framebuffer
     Across a;
     bool built = false; // a frame of the demo's build came (the project's stages build before their first frame)
     auto show = [&](int n) {
@@ -361,6 +363,8 @@ Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w
             built = built || f->kernelBuild > 0;
             if (copy && !screen.take(*f, link))
                 continue;
+            if (copy)
+                screen.blit(h, window.name());
             a.takeMs += msBetween(t1, Clock::now());
             a.workerMs.push_back(f->workerMs);
             ++shown;

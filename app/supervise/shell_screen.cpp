@@ -12,11 +12,13 @@ namespace ks::app {
 ShellScreen::ShellScreen()
 {
     glCreateFramebuffers(1, &m_framebuffer);
+    glCreateFramebuffers(supervise::kGpuFrameSlots, m_slotFramebuffers);
 }
 
 ShellScreen::~ShellScreen()
 {
     finishAll();
+    glDeleteFramebuffers(supervise::kGpuFrameSlots, m_slotFramebuffers);
     glDeleteFramebuffers(1, &m_framebuffer);
 }
 
@@ -59,13 +61,16 @@ void ShellScreen::import(const ShellLink::GpuFrameMemory& memory)
         }
         m_memory[k] = gl::MemoryObject(descriptor(std::size_t(k)), memory.slotBytes); // takes the descriptor
         m_textures[k] = gl::Texture2D::onMemory(m_memory[k].name(), 0, memory.width, memory.height, GL_RGBA8);
+        glNamedFramebufferTexture(m_slotFramebuffers[k], GL_COLOR_ATTACHMENT0, m_textures[k].name(), 0);
     }
     m_serial = memory.serial;
 }
 
 void ShellScreen::dropImports()
 {
+    m_inPlace = false;
     for (int k = 0; k < supervise::kGpuFrameSlots; ++k) {
+        glNamedFramebufferTexture(m_slotFramebuffers[k], GL_COLOR_ATTACHMENT0, 0, 0);
         m_textures[k] = gl::Texture2D(); // before the memory under it
         m_memory[k] = gl::MemoryObject();
         m_slots[k] = gl::ImportedBuffer();
@@ -91,23 +96,24 @@ bool ShellScreen::take(const ShellLink::Frame& frame, ShellLink& link)
             return false;
         }
     }
-    if (frame.width != m_width || frame.height != m_height) {
+    m_width = frame.width;
+    m_height = frame.height;
+    if (frame.gpuMemory != 0 && !m_textures[frame.slot].empty()) {
+        // Rendered in place: shown from the slot's texture (blit() fences its reads of it).
+        m_inPlace = true;
+        m_newest = frame.slot;
+        return true;
+    }
+    m_inPlace = false;
+    if (m_texture.empty() || m_texture.width() != frame.width || m_texture.height() != frame.height) {
         m_texture = gl::Texture2D(frame.width, frame.height, GL_RGBA8, GL_NEAREST);
-        m_width = frame.width;
-        m_height = frame.height;
         glNamedFramebufferTexture(m_framebuffer, GL_COLOR_ATTACHMENT0, m_texture.name(), 0);
     }
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     if (frame.gpuMemory != 0) {
-        if (!m_textures[frame.slot].empty()) {
-            glCopyImageSubData(m_textures[frame.slot].name(), GL_TEXTURE_2D, 0, 0, 0, 0, m_texture.name(),
-                               GL_TEXTURE_2D, 0, 0, 0, 0, frame.width, frame.height, 1);
-        } else {
-            glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_slots[frame.slot].buffer());
-            glTextureSubImage2D(m_texture.name(), 0, 0, 0, frame.width, frame.height, GL_RGBA, GL_UNSIGNED_BYTE,
-                                nullptr);
-            glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
-        }
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, m_slots[frame.slot].buffer());
+        glTextureSubImage2D(m_texture.name(), 0, 0, 0, frame.width, frame.height, GL_RGBA, GL_UNSIGNED_BYTE, nullptr);
+        glBindBuffer(GL_PIXEL_UNPACK_BUFFER, 0);
         m_read[frame.slot] = gl::Fence::insert();
         m_newest = frame.slot;
     } else {
@@ -132,11 +138,15 @@ void ShellScreen::finishAll()
     finishReading();
 }
 
-void ShellScreen::blit(int targetHeight) const
+void ShellScreen::blit(int targetHeight, GLuint target)
 {
-    if (m_width > 0)
-        glBlitNamedFramebuffer(m_framebuffer, 0, 0, 0, m_width, m_height, 0, targetHeight - m_height, m_width,
-                               targetHeight, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    if (m_width <= 0)
+        return;
+    const bool slot = m_inPlace && m_newest >= 0;
+    glBlitNamedFramebuffer(slot ? m_slotFramebuffers[m_newest] : m_framebuffer, target, 0, 0, m_width, m_height, 0,
+                           targetHeight - m_height, m_width, targetHeight, GL_COLOR_BUFFER_BIT, GL_NEAREST);
+    if (slot)
+        m_read[m_newest] = gl::Fence::insert(); // the worker may write this slot again once it is done
 }
 
 } // namespace ks::app

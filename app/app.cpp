@@ -203,31 +203,52 @@ void App::frame(float timeSeconds, float deltaSeconds)
     drawMenuBar(s, s.commands);
     const PanelLayout layout{ImGui::GetIO().DisplaySize, s.teach.layout, s.project.session != nullptr,
                              s.teach.layoutGeneration, s.menu.height};
-    placePanel("Kernel editor", layout);
-    drawEditorPanel(s.editor, s.commands);
-    if (s.project.session) {
-        if (placePanel("Project", layout))
-            drawProjectPanel(s, s.commands);
-        placePanel("Views", layout);
-        drawViewsPanel(s, s.commands);
-        placePanel("Launch", layout);
-        drawStageLaunchPanel(s, s.commands);
-        placePanel("Overlay and inspector", layout);
-        drawOverlayPanel(s, s.commands);
-        placePanel("Block timeline", layout);
-        drawTimelinePanel(s, s.commands);
-    } else {
-        placePanel("Viewport", layout);
-        drawViewportPanel(s, s.commands);
-        placePanel("Launch", layout);
-        drawLaunchPanel(s, s.commands); // its first row opens a project
+    // Each panel in its place, unless the user hid it (View menu). Some layouts leave a panel out
+    // (placePanel false): those draw only where they say so.
+    auto shown = [&](const char* name) { return s.menu.hiddenPanels.count(name) == 0; };
+    if (shown("Kernel editor")) {
+        placePanel("Kernel editor", layout);
+        drawEditorPanel(s.editor, s.commands);
     }
-    if (placePanel("Device", layout))
+    if (s.project.session) {
+        if (shown("Project") && placePanel("Project", layout))
+            drawProjectPanel(s, s.commands);
+        if (shown("Views")) {
+            placePanel("Views", layout);
+            drawViewsPanel(s, s.commands);
+        } else {
+            s.project.viewSizes.assign(s.project.session->viewCount(), {16, 16}); // hidden views render small
+        }
+        if (shown("Launch")) {
+            placePanel("Launch", layout);
+            drawStageLaunchPanel(s, s.commands);
+        }
+        if (shown("Overlay and inspector")) {
+            placePanel("Overlay and inspector", layout);
+            drawOverlayPanel(s, s.commands);
+        }
+        if (shown("Block timeline")) {
+            placePanel("Block timeline", layout);
+            drawTimelinePanel(s, s.commands);
+        }
+    } else {
+        if (shown("Viewport")) {
+            placePanel("Viewport", layout);
+            drawViewportPanel(s, s.commands);
+        }
+        if (shown("Launch")) {
+            placePanel("Launch", layout);
+            drawLaunchPanel(s, s.commands); // its first row opens a project
+        }
+    }
+    if (shown("Device") && placePanel("Device", layout))
         drawDevicePanel(s);
-    if (placePanel("Timings", layout))
+    if (shown("Timings") && placePanel("Timings", layout))
         drawTimingsPanel(s);
-    placePanel("Compile log", layout);
-    drawCompileLogPanel(s, s.commands);
+    if (shown("Compile log")) {
+        placePanel("Compile log", layout);
+        drawCompileLogPanel(s, s.commands);
+    }
     drawStatusBar(s, statusLine(), s.commands);
     if (uiFont)
         ImGui::PopFont();

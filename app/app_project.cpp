@@ -7,6 +7,7 @@
 #include "ks/core/log.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/pipeline/check.hpp"
+#include "ks/project/template.hpp"
 
 #include <algorithm>
 #include <cstdlib>
@@ -151,6 +152,18 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
 void App::applyProjectCommands(ProjectCommands& c)
 {
     AppState& s = m_state;
+    if (c.newFromTemplate) {
+        try {
+            const project::NewProject made = project::newProjectFromTemplate(c.newFromTemplate->first,
+                                                                             c.newFromTemplate->second);
+            log::info("made project " + made.file.string() + " from " + c.newFromTemplate->first.string() + " (" +
+                      std::to_string(made.copied.size()) + " kernel file" + (made.copied.size() == 1 ? "" : "s") +
+                      " copied beside it)");
+            c.open = made.file;
+        } catch (const Error& e) {
+            log::error(std::string("could not make the new project: ") + e.what());
+        }
+    }
     if (c.open)
         openProject(*c.open);
     if (c.close) {

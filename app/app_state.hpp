@@ -3,6 +3,7 @@
 // a panel never reaches into another panel: it pushes a Command that App applies after the UI.
 
 #include "editor_state.hpp"
+#include "file_browser.hpp"
 #include "find_fault.hpp"
 #include "teach_state.hpp"
 
@@ -21,6 +22,7 @@
 #include <deque>
 #include <array>
 #include <map>
+#include <set>
 #include <memory>
 #include <filesystem>
 #include <mutex>
@@ -53,6 +55,8 @@ struct LogBuffer {
 struct ProjectCommands {
     std::optional<std::filesystem::path> open;   // load this project (the current one stays on failure)
     std::optional<std::filesystem::path> saveAs; // save (to the current file when empty path)
+    // A new project from a template (its project file), written to the path, then opened.
+    std::optional<std::pair<std::filesystem::path, std::filesystem::path>> newFromTemplate;
     bool save = false;
     bool close = false;
     std::optional<std::pair<std::size_t, std::size_t>> moveStage; // from, to
@@ -70,9 +74,23 @@ enum class EditorAction { Find, Replace, GoToLine, ToggleComment };
 
 // The menu bar's own state: its windows, the path fields of its File menu, and where its menus are
 // (so tests can click them).
+// The file dialog (panels/file_dialog.cpp over file_browser.hpp) and what its answer is for.
+struct FileDialogState {
+    enum class Purpose { None, OpenProject, OpenKernel, SaveProjectAs, NewProject };
+    Purpose purpose = Purpose::None;
+    bool save = false;    // a name to save as (else an existing file to open)
+    bool opening = false; // open the popup at the next frame
+    std::string title;
+    std::filesystem::path templateFile; // NewProject: the template
+    FileBrowser browser;
+    std::string problem; // why the last OK was refused
+};
+
 struct MenuState {
     bool showShortcuts = false, showAbout = false;
-    std::string openKernelPath, openProjectPath, saveProjectPath;
+    FileDialogState fileDialog;
+    // Panels the user hid (View menu), by window name; "Reset panel positions" shows them again.
+    std::set<std::string> hiddenPanels;
     std::map<std::string, std::array<float, 4>> menuRects; // top-level menu: x0, y0, x1, y1
     float height = 0;                                      // of the bar, in pixels
 };

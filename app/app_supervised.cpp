@@ -80,6 +80,7 @@ supervise::AppSnapshot App::snapshot() const
         snap.imguiIni.assign(ini, size);
     }
     snap.layout = s.teach.layout == Layout::Classroom ? "classroom" : "standard";
+    snap.hiddenPanels.assign(s.menu.hiddenPanels.begin(), s.menu.hiddenPanels.end());
     snap.teachStage = s.teach.stage;
     snap.frameLimit = s.editor.frameLimitSeconds;
     if (s.demo) {
@@ -102,6 +103,7 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
     if (!snap.imguiIni.empty() && ImGui::GetCurrentContext())
         ImGui::LoadIniSettingsFromMemory(snap.imguiIni.c_str(), snap.imguiIni.size());
     s.teach.layout = snap.layout == "classroom" ? Layout::Classroom : Layout::Standard;
+    s.menu.hiddenPanels = {snap.hiddenPanels.begin(), snap.hiddenPanels.end()};
     if (snap.frameLimit >= 0)
         s.editor.frameLimitSeconds = float(snap.frameLimit);
     if (s.demo)

@@ -164,6 +164,7 @@ void App::applyTeachCommands(TeachCommands& c)
         ++t.layoutGeneration;
     } else if (c.resetLayout) {
         ++t.layoutGeneration;
+        s.menu.hiddenPanels.clear();
     }
     if (c.overlayMode)
         t.overlayMode = std::clamp(*c.overlayMode, -1, int(std::size(teach::kOverlayModes)) - 1);

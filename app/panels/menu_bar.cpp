@@ -10,6 +10,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 #include <system_error>
@@ -36,19 +37,6 @@ std::vector<fs::path> shippedProjects(const fs::path& dataRoot)
 }
 
 // A path field and a button inside a menu; returns the path when the button or Enter is pressed.
-std::optional<fs::path> pathField(const char* id, const char* hint, const char* button, std::string& text)
-{
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22.f);
-    bool go = ImGui::InputTextWithHint(id, hint, &text, ImGuiInputTextFlags_EnterReturnsTrue);
-    ImGui::SameLine();
-    go |= ImGui::Button(button);
-    if (go && !text.empty()) {
-        ImGui::CloseCurrentPopup();
-        return fs::path(text);
-    }
-    return std::nullopt;
-}
-
 // Remembers where a menu or menu item is (for tests that click it).
 void noteRect(MenuState& m, const char* name)
 {
@@ -86,22 +74,33 @@ void fileMenu(AppState& s, Commands& commands)
         }
         ImGui::EndMenu();
     }
+    const bool fromTemplate = ImGui::BeginMenu("New project from a template");
+    noteRect(m, "New project from a template");
+    if (fromTemplate) {
+        const fs::path root = s.dataRoot / "projects";
+        std::error_code ec;
+        const fs::path home = std::getenv("HOME") ? fs::path(std::getenv("HOME")) : fs::current_path(ec);
+        for (const fs::path& p : shippedProjects(s.dataRoot)) {
+            const std::string label = p.lexically_relative(root).string();
+            if (item(m, label.c_str()))
+                openFileDialog(m, FileDialogState::Purpose::NewProject, "New project from " + label, {".json"},
+                               home, p.stem().string() + "-mine.json", p);
+        }
+        ImGui::EndMenu();
+    }
     if (ImGui::BeginMenu("Open recent", !s.project.recent.empty())) {
         for (const fs::path& p : s.project.recent)
             if (ImGui::MenuItem(p.filename().string().c_str(), p.parent_path().string().c_str()))
                 commands.project.open = p;
         ImGui::EndMenu();
     }
-    if (ImGui::BeginMenu("Open project file")) {
-        if (auto p = pathField("##openproject", "/path/to/project.json", "Open", m.openProjectPath))
-            commands.project.open = *p;
-        ImGui::EndMenu();
-    }
-    if (ImGui::BeginMenu("Open kernel file")) {
-        if (auto p = pathField("##openkernel", "/path/to/kernel.cu", "Open", m.openKernelPath))
-            commands.openFile = *p;
-        ImGui::EndMenu();
-    }
+    const fs::path here = s.project.session ? s.project.session->pipeline().project().file.parent_path()
+                                            : s.dataRoot / "projects";
+    if (item(m, "Open project..."))
+        openFileDialog(m, FileDialogState::Purpose::OpenProject, "Open a project", {".json"}, here);
+    if (item(m, "Open kernel..."))
+        openFileDialog(m, FileDialogState::Purpose::OpenKernel, "Open a kernel file", {".cu", ".cuh", ".h", ".hpp"},
+                       here);
     ImGui::Separator();
     const int tab = s.editor.activeTab;
     const bool haveTab = tab >= 0 && tab < int(s.editor.tabs.size());
@@ -110,11 +109,9 @@ void fileMenu(AppState& s, Commands& commands)
     const bool project = s.project.session != nullptr;
     if (item(m, "Save project", nullptr, false, project))
         commands.project.save = true;
-    if (ImGui::BeginMenu("Save project as", project)) {
-        if (auto p = pathField("##saveproject", "/path/to/copy.json", "Save", m.saveProjectPath))
-            commands.project.saveAs = *p;
-        ImGui::EndMenu();
-    }
+    if (item(m, "Save project as...", nullptr, false, project))
+        openFileDialog(m, FileDialogState::Purpose::SaveProjectAs, "Save the project as", {".json"},
+                       s.project.session->pipeline().project().file);
     if (item(m, "Close project", nullptr, false, project))
         commands.project.close = true;
     ImGui::EndMenu();
@@ -154,8 +151,24 @@ void viewMenu(AppState& s, Commands& commands)
     if (item(s.menu, "Classroom layout", nullptr, classroom))
         commands.teach.layout = Layout::Classroom;
     item(s.menu, "Syntax colours in the editor", nullptr, &s.editor.syntaxColours);
-    if (item(s.menu, "Reset panel positions"))
+    if (item(s.menu, "Reset panel positions (shows every panel)"))
         commands.teach.resetLayout = true;
+    ImGui::Separator();
+    ImGui::TextDisabled("Panels");
+    const std::vector<const char*> panels =
+        s.project.session ? std::vector<const char*>{"Kernel editor", "Project", "Views", "Launch", "Overlay and inspector",
+                                                     "Block timeline", "Device", "Timings", "Compile log"}
+                          : std::vector<const char*>{"Kernel editor", "Viewport", "Launch", "Device", "Timings",
+                                                     "Compile log"};
+    for (const char* panel : panels) {
+        bool visible = s.menu.hiddenPanels.count(panel) == 0;
+        if (item(s.menu, panel, nullptr, &visible)) {
+            if (visible)
+                s.menu.hiddenPanels.erase(panel);
+            else
+                s.menu.hiddenPanels.insert(panel);
+        }
+    }
     ImGui::EndMenu();
 }
 
@@ -268,6 +281,7 @@ void drawMenuBar(AppState& state, Commands& commands)
         state.menu.height = ImGui::GetWindowSize().y;
         ImGui::EndMainMenuBar();
     }
+    drawFileDialog(state, commands);
     shortcutsWindow(state.menu);
     aboutWindow(state);
 }

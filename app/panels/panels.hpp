@@ -27,6 +27,13 @@ void drawTimelinePanel(AppState& state, Commands& commands);
 
 // The main menu bar (File, Edit, View, Run, Help) and the windows it opens; sets state.menu.height.
 void drawMenuBar(AppState& state, Commands& commands);
+// The file dialog (file_dialog.cpp): opened for `purpose` on `where` (a folder, or a file whose
+// folder is listed and whose name is taken), with `extensions` (".json", ...), a starting `name`,
+// and for a new project its template; drawn by drawMenuBar until it is answered or cancelled.
+void openFileDialog(MenuState& menu, FileDialogState::Purpose purpose, std::string title,
+                    std::vector<std::string> extensions, const std::filesystem::path& where, std::string name = {},
+                    std::filesystem::path templateFile = {});
+void drawFileDialog(AppState& state, Commands& commands);
 void drawStatusBar(const AppState& state, const std::string& statusLine, Commands& commands);
 
 struct PanelLayout {

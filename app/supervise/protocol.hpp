@@ -123,13 +123,14 @@ struct AppSnapshot {
     std::int64_t pipelineFrame = 0;
     std::string imguiIni;     // window positions and sizes
     std::string layout;       // "standard" or "classroom"
+    std::vector<std::string> hiddenPanels; // panels the user hid (View menu)
     int teachStage = -1;
     int blockX = 16, blockY = 16; // the demo's block
     double frameLimit = -1;   // seconds (0: none); -1: not said (the shell keeps its own)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, stagePath, stageKernel, projectPath,
-                                                projectJson, camera, pipelineFrame, imguiIni, layout, teachStage,
-                                                blockX, blockY, frameLimit)
+                                                projectJson, camera, pipelineFrame, imguiIni, layout, hiddenPanels,
+                                                teachStage, blockX, blockY, frameLimit)
 
 struct StateUpdate {
     static constexpr const char* kType = "state";

@@ -78,6 +78,23 @@ protected:
         m_session->renderFrame();
     }
 
+    // Clicks the menu or menu item (or "dialog:Save", ...) `name` where the app last drew it.
+    void click(const std::string& name)
+    {
+        ImGuiIO& io = ImGui::GetIO();
+        const auto& rects = app().state().menu.menuRects;
+        const auto it = rects.find(name);
+        ASSERT_NE(it, rects.end()) << name << " was drawn";
+        const auto& r = it->second;
+        io.MousePos = ImVec2((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
+        m_session->renderFrame();
+        io.MouseDown[0] = true;
+        m_session->renderFrame();
+        io.MouseDown[0] = false;
+        m_session->renderFrame();
+        m_session->renderFrame();
+    }
+
     void settle()
     {
         ASSERT_TRUE(app().settleBuilds(std::chrono::seconds(60)));
@@ -302,24 +319,12 @@ TEST_F(EditorHeadless, FindGoToLineAndCommentTogglingWorkFromTheKeyboard)
 }
 
 // The menu bar, clicked as a user would: Help > About opens the versions, Edit > Find opens the
-// find bar, View > Classroom layout switches the layout, File lists the shipped projects.
+// find bar, View > a panel hides and shows it, View > Classroom layout switches the layout, File
+// lists the shipped projects.
 TEST_F(EditorHeadless, MenuBarClicksReachTheirActions)
 {
     settle();
-    ImGuiIO& io = ImGui::GetIO();
     const auto& menu = app().state().menu;
-    auto click = [&](const std::string& name) {
-        const auto it = menu.menuRects.find(name);
-        ASSERT_NE(it, menu.menuRects.end()) << name << " was drawn";
-        const auto& r = it->second;
-        io.MousePos = ImVec2((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
-        m_session->renderFrame();
-        io.MouseDown[0] = true;
-        m_session->renderFrame();
-        io.MouseDown[0] = false;
-        m_session->renderFrame();
-        m_session->renderFrame();
-    };
     EXPECT_GT(menu.height, 10.f);
     click("File");
     keepScreenshot("menu_file.png", m_session->screenshot());
@@ -331,10 +336,71 @@ TEST_F(EditorHeadless, MenuBarClicksReachTheirActions)
     click("Edit");
     click("Find");
     EXPECT_TRUE(app().state().editor.findBar.open);
+    // View > a panel's name hides it and shows it again; Reset panel positions shows every one.
+    auto active = [](const char* name) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(name);
+        return w && w->Active;
+    };
+    ASSERT_TRUE(active("Device"));
+    click("View");
+    click("Device");
+    EXPECT_EQ(app().state().menu.hiddenPanels.count("Device"), 1u);
+    EXPECT_FALSE(active("Device"));
+    EXPECT_TRUE(active("Timings"));
+    click("View");
+    click("Device");
+    EXPECT_TRUE(active("Device"));
+    click("View");
+    click("Timings");
+    click("View");
+    click("Compile log");
+    EXPECT_FALSE(active("Timings"));
+    EXPECT_FALSE(active("Compile log"));
+    keepScreenshot("panels_hidden.png", m_session->screenshot());
+    click("View");
+    click("Reset panel positions (shows every panel)");
+    EXPECT_TRUE(app().state().menu.hiddenPanels.empty());
+    EXPECT_TRUE(active("Timings"));
+    EXPECT_TRUE(active("Compile log"));
     EXPECT_EQ(app().state().teach.layout, ks::app::Layout::Standard);
     click("View");
     click("Classroom layout");
     EXPECT_EQ(app().state().teach.layout, ks::app::Layout::Classroom);
+}
+
+// File > New project from a template > pi.json opens the file dialog on the home folder with a
+// new name; Save there makes the project (its kernel copied beside it) and opens it. File > Open
+// project... lists the shipped projects; Cancel closes it.
+TEST_F(EditorHeadless, NewProjectFromATemplateThroughTheFileDialog)
+{
+    settle();
+    ks::test::TempDir home;
+    const ks::test::ScopedEnv homeEnv("HOME", home.path().string());
+    const auto& s = app().state();
+    click("File");
+    click("New project from a template");
+    click("pi.json");
+    EXPECT_EQ(s.menu.fileDialog.purpose, ks::app::FileDialogState::Purpose::NewProject);
+    EXPECT_EQ(s.menu.fileDialog.browser.folder(), fs::absolute(home.path()));
+    EXPECT_EQ(s.menu.fileDialog.browser.chosen(), fs::absolute(home.path() / "pi-mine.json"));
+    keepScreenshot("new_project_dialog.png", m_session->screenshot());
+    click("dialog:Save");
+    ASSERT_TRUE(framesUntil([&] { return s.project.session != nullptr; })) << "the new project opened";
+    EXPECT_EQ(s.project.session->pipeline().project().file, fs::absolute(home.path() / "pi-mine.json"));
+    EXPECT_TRUE(fs::exists(home.path() / "pi.cu")) << "its kernel was copied beside it";
+    EXPECT_EQ(s.menu.fileDialog.purpose, ks::app::FileDialogState::Purpose::None);
+    keepScreenshot("new_project_opened.png", m_session->screenshot());
+
+    click("File");
+    click("Open project...");
+    EXPECT_EQ(s.menu.fileDialog.purpose, ks::app::FileDialogState::Purpose::OpenProject);
+    EXPECT_EQ(s.menu.fileDialog.browser.folder(), fs::absolute(home.path())) << "the open project's folder";
+    bool listsIt = false;
+    for (const auto& e : s.menu.fileDialog.browser.entries())
+        listsIt = listsIt || e.name == "pi-mine.json";
+    EXPECT_TRUE(listsIt);
+    click("dialog:Cancel");
+    EXPECT_EQ(s.menu.fileDialog.purpose, ks::app::FileDialogState::Purpose::None);
 }
 
 // Pixels within `tolerance` of `colour` inside a rectangle of the screenshot (x0, y0, x1, y1).

@@ -70,7 +70,7 @@ struct JumpTo {
 };
 
 // Editor actions of the menu bar and the editor's shortcuts, on the active tab.
-enum class EditorAction { Find, Replace, GoToLine, ToggleComment };
+enum class EditorAction { Find, Replace, GoToLine, ToggleComment, Undo, Redo };
 
 // The menu bar's own state: its windows, the path fields of its File menu, and where its menus are
 // (so tests can click them).

@@ -4,6 +4,8 @@
 // widget buffers; everything else goes through Commands that App applies.
 
 #include "editor_text.hpp"
+#include "text_history.hpp"
+
 #include "ks/project/debouncer.hpp"
 #include "ks/project/kernel_document.hpp"
 #include "ks/project/recovery_store.hpp"
@@ -43,7 +45,10 @@ struct BuildState {
 
 // One open file.
 struct EditorTab {
-    explicit EditorTab(project::KernelDocument d) : doc(std::move(d)), buffer(doc.text()) {}
+    explicit EditorTab(project::KernelDocument d) : doc(std::move(d)), buffer(doc.text())
+    {
+        history.observe(buffer, 0, 0.0, false);
+    }
 
     project::KernelDocument doc;
     std::string buffer;              // the text widget's buffer; equals doc.text() after each frame
@@ -59,6 +64,8 @@ struct EditorTab {
     FaultSearchState faultSearch = FaultSearchState::Unavailable; // the banner's "Find the fault"
     std::string faultFinding;                 // under the note: "Looking for the fault...", then what was found
     std::optional<rtc::Diagnostic> faultMark; // the bad access's line, marked like a compile error
+    TextHistory history; // undo and redo of the text (text_history.hpp), kept across reloads and builds
+    int historyGeneration = 0; // widgetGeneration when the history last looked: a change since is no typing
 
     // Widget-side state (owned by the editor panel).
     int cursorLine = 1, cursorColumn = 1;

@@ -133,6 +133,9 @@ void App::textReplaced(EditorTab& tab)
     // The widget holds its own copy while it has focus: a new widget id makes it take this text.
     tab.buffer = tab.doc.text();
     ++tab.widgetGeneration;
+    // A reload or a restore: the text before it is an undo step of its own.
+    tab.history.observe(tab.doc.text(), tab.cursorOffset, steadySeconds(), false);
+    tab.historyGeneration = tab.widgetGeneration;
 }
 
 void App::pollFiles()
@@ -330,6 +333,19 @@ static void applyEditorAction(EditorState& ed, int index, EditorTab& tab, Editor
         tab.pendingSelectEnd = int(e.selEnd);
         break;
     }
+    case EditorAction::Undo:
+    case EditorAction::Redo: {
+        const std::optional<TextHistory::Step> step = action == EditorAction::Undo
+                                                          ? tab.history.undo(tab.buffer, tab.cursorOffset)
+                                                          : tab.history.redo(tab.buffer, tab.cursorOffset);
+        if (!step)
+            break;
+        tab.buffer = step->text;
+        ++tab.widgetGeneration;
+        c.textEdited.push_back(index);
+        tab.refocusOffset = std::min(step->cursor, int(step->text.size()));
+        break;
+    }
     }
 }
 
@@ -345,6 +361,10 @@ void App::applyEditorCommands(double now)
     for (int i : c.textEdited) {
         if (EditorTab* tab = tabAt(i)) {
             tab->doc.edit(tab->buffer);
+            // Typed into the widget (not replaced in it from outside) may join the step being typed.
+            const bool typing = !c.editorAction && tab->widgetGeneration == tab->historyGeneration;
+            tab->history.observe(tab->doc.text(), tab->cursorOffset, now, typing);
+            tab->historyGeneration = tab->widgetGeneration;
             tab->message.clear();
             if (!tab->doc.dirty()) {
                 s.recovery->remove(tab->doc.path()); // typed back to the saved text

@@ -883,8 +883,9 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     const std::string id = "##source" + std::to_string(tab.widgetGeneration);
     const bool edited =
         ImGui::InputTextMultiline(id.c_str(), &tab.buffer, ImVec2(inputW, inputH),
-                                  ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways, editorCallback,
-                                  &cb);
+                                  ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways |
+                                      ImGuiInputTextFlags_NoUndoRedo,
+                                  editorCallback, &cb);
     if (edited)
         commands.textEdited.push_back(index);
     const bool active = ImGui::IsItemActive();
@@ -994,6 +995,11 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
             commands.editorAction = EditorAction::GoToLine;
         if (ImGui::IsKeyPressed(a + ('/' - 'A'), false)) // GLFW's key for '/' is its ASCII code, as letters'
             commands.editorAction = EditorAction::ToggleComment;
+        // Undo and redo are the editor's own (text_history.hpp; the widget's are off).
+        if (ImGui::IsKeyPressed(a + ('Z' - 'A'), true))
+            commands.editorAction = io.KeyShift ? EditorAction::Redo : EditorAction::Undo;
+        if (ImGui::IsKeyPressed(a + ('Y' - 'A'), true))
+            commands.editorAction = EditorAction::Redo;
         // Zoom: Ctrl+= (and Ctrl++ on the keypad), Ctrl+-, Ctrl+0; GLFW's codes are ASCII here too
         // (334 and 333: the keypad's + and -).
         if (ImGui::IsKeyPressed(a + ('=' - 'A')) || ImGui::IsKeyPressed(a - 'A' + 334))

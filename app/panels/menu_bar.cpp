@@ -124,6 +124,12 @@ void editMenu(AppState& s, Commands& commands)
     if (!open)
         return;
     const bool haveTab = s.editor.activeTab >= 0 && s.editor.activeTab < int(s.editor.tabs.size());
+    const TextHistory* history = haveTab ? &s.editor.tabs[std::size_t(s.editor.activeTab)]->history : nullptr;
+    if (item(s.menu, "Undo", "Ctrl+Z", false, history && history->canUndo()))
+        commands.editorAction = EditorAction::Undo;
+    if (item(s.menu, "Redo", "Ctrl+Y", false, history && history->canRedo()))
+        commands.editorAction = EditorAction::Redo;
+    ImGui::Separator();
     if (item(s.menu, "Find", "Ctrl+F", false, haveTab))
         commands.editorAction = EditorAction::Find;
     if (item(s.menu, "Replace", "Ctrl+H", false, haveTab))
@@ -239,7 +245,7 @@ void shortcutsWindow(MenuState& m)
             {"Ctrl+G", "go to line"},
             {"Ctrl+/", "comment the selected lines out or in"},
             {"Ctrl+wheel, Ctrl+= / Ctrl+-, Ctrl+0", "zoom the source in / out, back to 100%"},
-            {"Ctrl+Z / Ctrl+Y", "undo / redo typing (while the source has the keyboard)"},
+            {"Ctrl+Z / Ctrl+Y (Ctrl+Shift+Z)", "undo / redo: typing, replaces, comment toggles, reloads"},
             {"Ctrl+A, Ctrl+C, Ctrl+X, Ctrl+V", "select all, copy, cut, paste"},
         };
         if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg)) {

@@ -486,6 +486,53 @@ TEST_F(EditorHeadless, AFileWrittenByAnotherProgramIsReloadedAndRebuilt)
     EXPECT_TRUE(tab().build.result && tab().build.result->ok);
 }
 
+// Undo and redo are the editor's own and survive what remakes the text widget: typing, a comment
+// toggle, a build (Ctrl+Enter), a save and a reload of the file written by another program; the
+// reload, the toggle and the typing are undone in turn with Ctrl+Z, and redone with Ctrl+Y.
+TEST_F(EditorHeadless, UndoAndRedoSurviveTogglesBuildsAndReloads)
+{
+    settle();
+    mapGlfwKeys();
+    ImGuiIO& io = ImGui::GetIO();
+    auto& t = *app().state().editor.tabs.at(0);
+    t.jumpToLine = 1; // the source takes the keyboard, the cursor at the start of line 1
+    m_session->renderFrame();
+    m_session->renderFrame();
+    ASSERT_TRUE(t.editing);
+    for (char c : std::string("// typed\n"))
+        io.AddInputCharacter(static_cast<unsigned char>(c));
+    m_session->renderFrame();
+    m_session->renderFrame();
+    const std::string typed = t.doc.text();
+    ASSERT_EQ(typed, "// typed\n" + m_source);
+    ctrlPress('/'); // comments out the cursor's line (line 2 now: the source's first line)
+    const std::string toggled = t.doc.text();
+    ASSERT_NE(toggled, typed);
+    ctrlPress(257); // Ctrl+Enter: a build, and the widget made again
+    ASSERT_TRUE(app().settleBuilds(std::chrono::seconds(60)));
+    m_session->renderFrame();
+    ctrlPress('S'); // saved, so that another program's write is reloaded (not a conflict)
+    ASSERT_FALSE(t.doc.dirty());
+    const std::string onDisk = m_source + "\n// written elsewhere\n";
+    std::this_thread::sleep_for(std::chrono::milliseconds(20)); // a later modification time
+    ks::test::writeFile(m_kernel, onDisk);
+    ASSERT_TRUE(framesUntil([&] { return t.doc.text() == onDisk; })) << "reloaded from disk";
+
+    ctrlPress('Z');
+    EXPECT_EQ(t.doc.text(), toggled) << "undo brings back the text before the reload";
+    ctrlPress('Z');
+    EXPECT_EQ(t.doc.text(), typed) << "then the text before the comment toggle";
+    ctrlPress('Z');
+    EXPECT_EQ(t.doc.text(), m_source) << "then the text before the typing";
+    ctrlPress('Y');
+    EXPECT_EQ(t.doc.text(), typed) << "redo";
+    io.KeyShift = true;
+    ctrlPress('Z'); // Ctrl+Shift+Z redoes too
+    io.KeyShift = false;
+    EXPECT_EQ(t.doc.text(), toggled);
+    EXPECT_TRUE(t.doc.dirty());
+}
+
 TEST_F(EditorHeadless, UnsavedEditsAndAChangeOnDiskMakeAConflictNotAnOverwrite)
 {
     settle();

@@ -40,32 +40,31 @@ void TextHistory::observe(const std::string& text, int cursor, double now, bool 
 std::optional<TextHistory::Step> TextHistory::undo(const std::string& current, int cursor)
 {
     observe(current, cursor, -1e300, false); // a change not seen yet is a step of its own
-    if (m_undo.empty())
-        return std::nullopt;
-    Step back = std::move(m_undo.back());
-    m_undo.pop_back();
-    m_bytes += current.size();
-    m_bytes -= back.text.size();
-    m_redo.push_back({current, cursor});
-    m_seen = back.text;
-    m_seenCursor = back.cursor;
-    m_typedAt = m_typingSince = -1;
-    return back;
+    return move(m_undo, m_redo, current, cursor);
 }
 
 std::optional<TextHistory::Step> TextHistory::redo(const std::string& current, int cursor)
 {
-    if (current != m_seen || m_redo.empty())
+    if (current != m_seen)
         return std::nullopt; // the text changed since the undo: the redo steps are gone
-    Step forward = std::move(m_redo.back());
-    m_redo.pop_back();
+    return move(m_redo, m_undo, current, cursor);
+}
+
+// The newest step of `from` becomes the text; `current` goes onto `to`.
+std::optional<TextHistory::Step> TextHistory::move(std::deque<Step>& from, std::deque<Step>& to,
+                                                   const std::string& current, int cursor)
+{
+    if (from.empty())
+        return std::nullopt;
+    Step step = std::move(from.back());
+    from.pop_back();
     m_bytes += current.size();
-    m_bytes -= forward.text.size();
-    m_undo.push_back({current, cursor});
-    m_seen = forward.text;
-    m_seenCursor = forward.cursor;
+    m_bytes -= step.text.size();
+    to.push_back({current, cursor});
+    m_seen = step.text;
+    m_seenCursor = step.cursor;
     m_typedAt = m_typingSince = -1;
-    return forward;
+    return step;
 }
 
 void TextHistory::trim()

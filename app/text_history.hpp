@@ -33,6 +33,7 @@ public:
     std::size_t undoSteps() const noexcept { return m_undo.size(); }
 
 private:
+    std::optional<Step> move(std::deque<Step>& from, std::deque<Step>& to, const std::string& current, int cursor);
     void trim();
     std::deque<Step> m_undo, m_redo;
     std::string m_seen;

@@ -249,7 +249,10 @@ void App::frame(float timeSeconds, float deltaSeconds)
         placePanel("Compile log", layout);
         drawCompileLogPanel(s, s.commands);
     }
-    drawStatusBar(s, statusLine(), s.commands);
+    drawRecordWindow(s, *this);
+    drawStatusBar(s, s.record.running ? "REC " + std::to_string(s.record.written) + " frames  |  " + statusLine()
+                                      : statusLine(),
+                  s.commands);
     if (uiFont)
         ImGui::PopFont();
     applyCommands(double(timeSeconds));

@@ -51,6 +51,12 @@ public:
     // at once, without the typing pause. For the headless runner, tests and benchmarks. Returns
     // false when no tab holds `path`.
     bool editDocument(const std::filesystem::path& path, std::string text);
+    // Recording (RecordState): the platform reports whether it records, how many frames it wrote,
+    // and when it stops, what came of it. startRecording/stopRecording are what the Record window's
+    // buttons do (for tests and the headless runner too).
+    void recordingStatus(bool running, int written, std::string message);
+    void startRecording(std::string target, bool viewportOnly, int every);
+    void stopRecording() { m_state.record.wanted = false; }
     // Fires pending typing-pause builds and waits until the compile service is idle, at most
     // `timeout`; the next frame() takes the results in. Returns false on timeout.
     bool settleBuilds(std::chrono::milliseconds timeout);

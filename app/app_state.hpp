@@ -173,6 +173,22 @@ struct ShownFault {
     std::filesystem::path searchDir; // the running or last search's folder (a copy of the project, its report)
 };
 
+// Recording in the app (File > Record...): the panel asks, the platform that draws the window
+// (HeadlessSession: the supervised worker, headless runs) records each frame and says how it goes.
+struct RecordState {
+    bool showWindow = false;      // the Record window
+    bool wanted = false;          // recording asked for (Start) until Stop
+    std::string target;           // FILE.mp4, FILE.gif, or a folder for PNG frames
+    int format = 0;               // the window's choice: 0 MP4, 1 GIF, 2 PNG frames
+    bool viewportOnly = true;     // the viewport (or the views), else the whole window
+    int every = 1;                // one frame recorded every `every` frames
+    std::array<float, 4> viewportRect{}; // where the viewport or the views are, pixels, top-left (x0, y0, x1, y1)
+    // From the platform:
+    bool running = false;
+    int written = 0;
+    std::string message; // the last recording's result or error
+};
+
 struct AppState {
     std::filesystem::path dataRoot;
     cuda::SystemInfo system;
@@ -197,6 +213,7 @@ struct AppState {
     std::optional<project::RecoveryStore> recovery;
     EditorState editor;
     MenuState menu;
+    RecordState record;
     Commands commands;
     std::optional<ShownFault> fault; // shown until dismissed or the project runs again
     FaultSearch faultSearch;         // "Find the fault": the checked re-run's process, watched from a thread

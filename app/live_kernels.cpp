@@ -275,6 +275,32 @@ void App::fireTypingPauses(double now)
             submitBuild(*tab);
 }
 
+void App::recordingStatus(bool running, int written, std::string message)
+{
+    RecordState& r = m_state.record;
+    if (r.running && !running && message.empty())
+        message = "recorded " + std::to_string(written) + " frames to " + r.target;
+    r.running = running;
+    r.written = written;
+    if (!message.empty()) {
+        r.message = std::move(message);
+        log::info(r.message);
+    }
+    if (!running && !r.message.empty() && r.wanted && written == 0)
+        r.wanted = false; // it could not start: the message says why
+}
+
+void App::startRecording(std::string target, bool viewportOnly, int every)
+{
+    RecordState& r = m_state.record;
+    r.target = std::move(target);
+    r.viewportOnly = viewportOnly;
+    r.every = std::max(1, every);
+    r.message.clear();
+    r.written = 0;
+    r.wanted = true;
+}
+
 bool App::editDocument(const std::filesystem::path& path, std::string text)
 {
     EditorTab* tab = m_state.editor.find(FileWatcher::normalize(path));

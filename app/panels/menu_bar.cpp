@@ -114,6 +114,9 @@ void fileMenu(AppState& s, Commands& commands)
                        s.project.session->pipeline().project().file);
     if (item(m, "Close project", nullptr, false, project))
         commands.project.close = true;
+    ImGui::Separator();
+    if (item(m, s.record.wanted ? "Recording... (the Record window)" : "Record...", nullptr, s.record.wanted))
+        s.record.showWindow = true;
     ImGui::EndMenu();
 }
 

@@ -34,6 +34,9 @@ void openFileDialog(MenuState& menu, FileDialogState::Purpose purpose, std::stri
                     std::vector<std::string> extensions, const std::filesystem::path& where, std::string name = {},
                     std::filesystem::path templateFile = {});
 void drawFileDialog(AppState& state, Commands& commands);
+class App;
+// File > Record... (record_window.cpp).
+void drawRecordWindow(AppState& state, App& app);
 void drawStatusBar(const AppState& state, const std::string& statusLine, Commands& commands);
 
 struct PanelLayout {

@@ -11,6 +11,8 @@ void drawViewportPanel(AppState& s, Commands&)
 {
     ImGui::Begin("Viewport");
     const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 at = ImGui::GetCursorScreenPos(); // what "record the viewport only" records
+    s.record.viewportRect = {at.x, at.y, at.x + avail.x, at.y + avail.y};
     const int w = std::max(16, int(avail.x)), h = std::max(16, int(avail.y));
     if (s.viewport.target.empty() || s.viewport.target.width() != w || s.viewport.target.height() != h)
         s.viewport.target = gl::Framebuffer(w, h);

@@ -289,6 +289,10 @@ void drawViewsPanel(AppState& s, Commands&)
 {
     ImGui::Begin("Views");
     s.teach.hoverElement.reset(); // set again below while the mouse is over the recorded output
+    {
+        const ImVec2 at = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();
+        s.record.viewportRect = {at.x, at.y, at.x + avail.x, at.y + avail.y}; // "the viewport only"
+    }
     scene::Session& session = *s.project.session;
     const std::size_t n = session.viewCount();
     if (n == 0) {

@@ -1,4 +1,5 @@
 #include "platforms.hpp"
+#include "recorder.hpp"
 
 #include "app.hpp"
 #include "ks/core/error.hpp"
@@ -100,6 +101,7 @@ int runWindowed(const AppOptions& options)
     double last = glfwGetTime();
     const double start = last;
     int frame = 0;
+    AppRecording recording; // the Record window's
     while (!glfwWindowShouldClose(window.handle)) {
         glfwPollEvents();
         const double now = glfwGetTime();
@@ -120,6 +122,10 @@ int runWindowed(const AppOptions& options)
         glClearColor(0.05f, 0.05f, 0.06f, 1.f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        recording.afterFrame(app, [&] {
+            glReadBuffer(GL_BACK);
+            return image::Rgba8Image{fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)};
+        });
         const bool lastFrame = options.framesGiven && ++frame >= options.frames;
         if (lastFrame && !options.screenshot.empty()) {
             glReadBuffer(GL_BACK);

@@ -1,5 +1,10 @@
 #include "recorder.hpp"
 
+#include "../app.hpp"
+
+#include "ks/core/error.hpp"
+
+#include <algorithm>
 #include <cstdio>
 
 namespace ks::app {
@@ -48,6 +53,49 @@ void FrameRecorder::report() const
     else
         std::printf("kernelscope: recorded %d frames to %s (every %d frames of %g s)\n", m_written, m_target.c_str(),
                     m_every, m_timeStep);
+}
+
+void AppRecording::afterFrame(App& app, const std::function<image::Rgba8Image()>& capture)
+{
+    const RecordState& r = app.state().record;
+    try {
+        if (r.wanted && !m_recorder) {
+            m_recorder = std::make_unique<FrameRecorder>(r.target, r.every, 1.0 / 60.0);
+            m_frames = 0;
+            m_rect = r.viewportOnly ? r.viewportRect : std::array<float, 4>{};
+            app.recordingStatus(true, 0, {});
+        }
+        if (!m_recorder)
+            return;
+        if (!r.wanted) {
+            m_recorder->finish();
+            const int written = m_recorder->written();
+            m_recorder.reset();
+            app.recordingStatus(false, written, {});
+            return;
+        }
+        m_recorder->frameDone(++m_frames, [&] {
+            image::Rgba8Image shot = capture();
+            const std::array<float, 4> c = m_rect;
+            if (c[2] <= c[0] || c[3] <= c[1])
+                return shot;
+            // The viewport's rectangle of the window, even sizes (H.264 wants them).
+            const int x0 = std::clamp(int(c[0]), 0, shot.width - 2), y0 = std::clamp(int(c[1]), 0, shot.height - 2);
+            const int w = (std::clamp(int(c[2]), x0 + 2, shot.width) - x0) & ~1;
+            const int h = (std::clamp(int(c[3]), y0 + 2, shot.height) - y0) & ~1;
+            image::Rgba8Image crop{w, h, std::vector<std::uint8_t>(std::size_t(w) * std::size_t(h) * 4)};
+            for (int y = 0; y < h; ++y)
+                std::copy_n(&shot.pixels[(std::size_t(y0 + y) * std::size_t(shot.width) + std::size_t(x0)) * 4],
+                            std::size_t(w) * 4, &crop.pixels[std::size_t(y) * std::size_t(w) * 4]);
+            return crop;
+        });
+        app.recordingStatus(true, m_recorder->written(), {});
+    } catch (const Error& e) {
+        const int written = m_recorder ? m_recorder->written() : 0;
+        m_recorder.reset();
+        app.recordingStatus(false, written, std::string("recording stopped: ") + e.what());
+        app.stopRecording();
+    }
 }
 
 } // namespace ks::app

@@ -8,6 +8,7 @@
 
 #include "ks/image/png.hpp"
 
+#include <array>
 #include <filesystem>
 #include <functional>
 #include <memory>
@@ -42,6 +43,23 @@ private:
     int m_written = 0;
     std::optional<VideoFormat> m_video;
     std::unique_ptr<VideoEncoder> m_encoder; // from the first frame on
+};
+
+class App;
+
+// The app's Record window (RecordState in app_state.hpp) for a platform that draws the window: a
+// FrameRecorder from Start to Stop (60 frames a second of video, one every N app frames), fed each
+// frame the platform drew, cropped to the viewport's rectangle when asked. A recorder that fails
+// stops and the app is told why; the app goes on.
+class AppRecording {
+public:
+    // After each frame is drawn; `capture` gives the whole window (top-left origin).
+    void afterFrame(App& app, const std::function<image::Rgba8Image()>& capture);
+
+private:
+    std::unique_ptr<FrameRecorder> m_recorder;
+    int m_frames = 0;
+    std::array<float, 4> m_rect{}; // the viewport's rectangle when it started; zero: the whole window
 };
 
 } // namespace ks::app

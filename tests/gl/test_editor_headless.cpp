@@ -329,6 +329,10 @@ TEST_F(EditorHeadless, MenuBarClicksReachTheirActions)
     click("File");
     keepScreenshot("menu_file.png", m_session->screenshot());
     click("File"); // closes it again
+    click("File");
+    click("Record...");
+    EXPECT_TRUE(app().state().record.showWindow);
+    keepScreenshot("record_window.png", m_session->screenshot());
     click("Help");
     click("About Kernelscope");
     EXPECT_TRUE(menu.showAbout);

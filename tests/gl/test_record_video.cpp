@@ -3,6 +3,7 @@
 // count, the size, and frames against the frames recorded (a video is lossy: within a tolerance
 // that frames of the same clip in the wrong order exceed). Skipped, with the reason, where ffmpeg
 // is not installed (build.sh installs it).
+#include "app.hpp"
 #include "ks/core/error.hpp"
 #include "ks/image/png.hpp"
 #include "options.hpp"
@@ -14,12 +15,15 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -139,4 +143,91 @@ TEST_F(RecordVideo, AHeadlessRunAsAnMp4)
     ASSERT_EQ(frames.size(), 5u);
     const Rgba8Image shot = ks::image::readPng(options.screenshot);
     EXPECT_LT(meanDifference(frames.back(), shot, 321, 200), 6.0) << "the last frame is the run's screenshot";
+}
+
+namespace {
+
+std::unique_ptr<ks::app::HeadlessSession> appSession(int width, int height)
+{
+    ks::app::AppOptions options;
+    options.headless = true;
+    options.dataDir = ks::test::sourceDir();
+    options.width = width;
+    options.height = height;
+    try {
+        return std::make_unique<ks::app::HeadlessSession>(options);
+    } catch (const ks::Error& e) {
+        if (e.domain() != ks::ErrorDomain::Egl)
+            throw;
+        return nullptr;
+    }
+}
+
+} // namespace
+
+// The app's Record window (File > Record...): Start, frames, Stop. The viewport only, as PNG frames
+// (no ffmpeg needed): one every second frame, each the viewport's rectangle of the window as drawn.
+TEST(AppRecording, TheViewportAsPngFramesFromStartToStop)
+{
+    ks::test::TempDir dir;
+    auto session = appSession(1000, 600);
+    if (!session)
+        GTEST_SKIP() << "no headless GL";
+    ks::app::App& app = session->app();
+    session->renderFrame();
+    const std::array<float, 4> r = app.state().record.viewportRect;
+    ASSERT_GT(r[2] - r[0], 100.f) << "the viewport panel's rectangle is known";
+    app.startRecording((dir.path() / "frames").string(), true, 2);
+    for (int i = 0; i < 10; ++i)
+        session->renderFrame();
+    EXPECT_TRUE(app.state().record.running);
+    EXPECT_EQ(app.state().record.written, 5);
+    const ks::image::Rgba8Image whole = session->screenshot();
+    app.stopRecording();
+    session->renderFrame();
+    EXPECT_FALSE(app.state().record.running);
+    EXPECT_NE(app.state().record.message.find("recorded 5 frames"), std::string::npos) << app.state().record.message;
+    std::vector<fs::path> pngs;
+    for (const auto& e : fs::directory_iterator(dir.path() / "frames"))
+        pngs.push_back(e.path());
+    ASSERT_EQ(pngs.size(), 5u);
+    std::sort(pngs.begin(), pngs.end());
+    const ks::image::Rgba8Image last = ks::image::readPng(pngs.back());
+    EXPECT_EQ(last.width, (int(r[2]) - int(r[0])) & ~1);
+    EXPECT_EQ(last.height, (int(r[3]) - int(r[1])) & ~1);
+    EXPECT_LT(last.width, whole.width);
+    // It is that rectangle of the window (the last frame recorded is the one before the screenshot;
+    // the demo's picture does not move without CUDA, the panels around it do not show).
+    Rgba8Image corner{last.width, last.height, std::vector<std::uint8_t>(last.pixels.size())};
+    for (int y = 0; y < last.height; ++y)
+        std::copy_n(&whole.pixels[(std::size_t(int(r[1]) + y) * std::size_t(whole.width) + std::size_t(int(r[0]))) * 4],
+                    std::size_t(last.width) * 4, &corner.pixels[std::size_t(y) * std::size_t(last.width) * 4]);
+    EXPECT_LT(meanDifference(last, corner, last.width, last.height), 2.0);
+}
+
+// The whole window as an MP4, and a recording that cannot start (a folder that is not there) says
+// why and stops; the app goes on.
+TEST_F(RecordVideo, TheAppsWholeWindowAsAnMp4AndAFailureThatSaysWhy)
+{
+    auto session = appSession(640, 360);
+    if (!session)
+        GTEST_SKIP() << "no headless GL";
+    ks::app::App& app = session->app();
+    session->renderFrame();
+    const fs::path video = m_dir.path() / "window.mp4";
+    app.startRecording(video.string(), false, 1);
+    for (int i = 0; i < 6; ++i)
+        session->renderFrame();
+    app.stopRecording();
+    session->renderFrame();
+    EXPECT_FALSE(app.state().record.running);
+    const std::vector<Rgba8Image> frames = decode(video, 640, 360);
+    EXPECT_EQ(frames.size(), 6u);
+
+    app.startRecording((m_dir.path() / "missing" / "x.mp4").string(), false, 1);
+    session->renderFrame();
+    session->renderFrame();
+    EXPECT_FALSE(app.state().record.wanted);
+    EXPECT_FALSE(app.state().record.running);
+    EXPECT_NE(app.state().record.message.find("recording stopped"), std::string::npos) << app.state().record.message;
 }

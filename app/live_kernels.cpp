@@ -286,8 +286,6 @@ void App::recordingStatus(bool running, int written, std::string message)
         r.message = std::move(message);
         log::info(r.message);
     }
-    if (!running && !r.message.empty() && r.wanted && written == 0)
-        r.wanted = false; // it could not start: the message says why
 }
 
 void App::startRecording(std::string target, bool viewportOnly, int every)

@@ -68,7 +68,7 @@ struct HeadlessSession::Impl {
     int frames = 0;
     gl::PixelReader reader; // readPixelsBottomUp's pixel-pack buffer
     const gl::Framebuffer* target = nullptr; // else `window`
-    AppRecording recording; // the app's Record window's recording (recordFrame)
+    AppRecording recording; // the app's Record window's recording, fed by renderFrameAt
 
     const gl::Framebuffer& drawn() const { return target ? *target : window; }
 
@@ -171,12 +171,7 @@ void HeadlessSession::renderFrameAt(float timeSeconds, float deltaSeconds)
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     glBindFramebuffer(GL_FRAMEBUFFER, 0);
     ++m.frames;
-    recordFrame();
-}
-
-void HeadlessSession::recordFrame()
-{
-    m_impl->recording.afterFrame(m_impl->app, [&] { return screenshot(); });
+    m.recording.afterFrame(m.app, [&] { return screenshot(); });
 }
 
 image::Rgba8Image HeadlessSession::screenshot()

@@ -50,7 +50,6 @@ public:
     image::Rgba8Image screenshot();
 
 private:
-    void recordFrame();
     struct Impl;
     std::unique_ptr<Impl> m_impl;
 };

@@ -146,9 +146,7 @@ void ViewRenderer::draw(const project::ViewDesc& v, const ViewInputs& in, const 
         case project::ViewKind::Image: break;
         case project::ViewKind::Points: drawPoints(v, in, camera, target); break;
         case project::ViewKind::Plot: {
-            const PlotFrame frame =
-                plot ? *plot
-                     : defaultPlotFrame(v, in.source.count, v.autoRange ? plotValueRange(v, in) : std::nullopt);
+            const PlotFrame frame = plot ? *plot : unzoomedPlotFrame(v, in);
             drawPlot(v, in, frame, target);
             if (in.overlay.texture)
                 drawOverlay(v, in, target, &frame);
@@ -211,13 +209,7 @@ ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWi
     if (kind == project::ViewKind::Plot && cols > 0) {
         // view_plot.vert puts element i at (i - x0) / (x1 - x0) across the middle 90%; the strip
         // reaches half an element beyond on each side so that texel i is centred on element i.
-        PlotFrame f;
-        if (plot)
-            f = *plot;
-        else if (cols > 1)
-            f.x0 = 0, f.x1 = double(cols - 1);
-        else
-            f.x0 = -0.5, f.x1 = 0.5;
+        const PlotFrame f = plot ? *plot : defaultPlotFrame(project::ViewDesc{}, cols, std::nullopt);
         const float x0 = 0.05f * w, x1 = 0.95f * w;
         const double span = f.x1 > f.x0 ? f.x1 - f.x0 : 1.0;
         const float perElement = float(double(x1 - x0) / span);
@@ -245,6 +237,11 @@ PlotFrame defaultPlotFrame(const project::ViewDesc& view, std::int64_t count, st
         f.y0 = (*values)[0] - 1, f.y1 = (*values)[0] + 1;
     }
     return f;
+}
+
+PlotFrame unzoomedPlotFrame(const project::ViewDesc& view, const ViewInputs& inputs)
+{
+    return defaultPlotFrame(view, inputs.source.count, view.autoRange ? plotValueRange(view, inputs) : std::nullopt);
 }
 
 std::optional<std::array<double, 2>> plotValueRange(const project::ViewDesc& view, const ViewInputs& inputs)

@@ -56,6 +56,9 @@ struct PlotFrame {
 // little margin added; nullopt, no finite value: 0..1; a constant c: c - 1..c + 1).
 PlotFrame defaultPlotFrame(const project::ViewDesc& view, std::int64_t count,
                            std::optional<std::array<double, 2>> values);
+// defaultPlotFrame of `view` with what `inputs` hold: their count, and for an auto range
+// plotValueRange's values.
+PlotFrame unzoomedPlotFrame(const project::ViewDesc& view, const ViewInputs& inputs);
 // The range of the finite values of a plot's source and series (times the view's scale), read
 // back from GL (waits for GL). Up to 262,144 values per buffer are read; a longer buffer is sampled
 // at an even stride, so its extremes may be missed. nullopt when there is no finite value.
@@ -86,8 +89,7 @@ public:
 
     // Draws `view` into `target` (cleared first). Throws ks::Error (Usage) for a source the view
     // kind cannot draw (for example a points view of int positions).
-    // A plot view shows `plot` (nullptr: defaultPlotFrame with its fixed range, or for an
-    // auto range plotValueRange's).
+    // A plot view shows `plot` (nullptr: unzoomedPlotFrame).
     void draw(const project::ViewDesc& view, const ViewInputs& inputs, const OrbitCamera& camera,
               const gl::Framebuffer& target, const PlotFrame* plot = nullptr);
 

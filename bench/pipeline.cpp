@@ -13,9 +13,11 @@
 //      a user sees it (a steady loop of N frames, total time / N, frames in flight as the app runs
 //      them), with the texture mapped ("interop": "map") and shared ("interop": "shared"), and a
 //      serialized frame (glFinish after each) broken into its host and GPU parts.
-// Without a CUDA device only the GL rows of 3 run (Mesa's software GL: they show the bench works,
+//   4. a plot's "range": "auto" over 64Ki, 1Mi and 16Mi floats, against reading the whole buffer
+//      back.
+// Without a CUDA device only the GL rows of 3 and 4 run (Mesa's software GL: they show the bench works,
 // not GPU numbers).
-// Usage: ks_bench_pipeline [--json out.json] [--frames N] [--particles N] [--only interop|particles|texture]
+// Usage: ks_bench_pipeline [--json out.json] [--frames N] [--particles N] [--only interop|particles|texture|plotrange]
 #include "bench_support.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
@@ -29,12 +31,14 @@
 #include "ks/gl/egl_context.hpp"
 #include "ks/gl/objects.hpp"
 #include "ks/interop/graphics_resource.hpp"
+#include "ks/render/view_renderer.hpp"
 #include "ks/scene/session.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -320,6 +324,51 @@ void interopSection(Report& rep, CUstream stream, int iterations)
 }
 
 // A steady loop of `frames` frames (what a user sees): total time / frames, ms. `body` queues one frame.
+// 4. A plot's "range": "auto": the finite values' minimum and maximum (ViewRenderer::plotValueRange,
+// called with each frame's render: read back up to 262,144 floats, a compute pass on GL beyond),
+// against reading the whole buffer back for the CPU to scan.
+void plotRangeSection(Report& rep, int frames)
+{
+    rep.section("4. plot \"range\": \"auto\" (median of " + std::to_string(frames) + ")");
+    render::ViewRenderer renderer(paths::dataRoot() / "shaders");
+    project::ViewDesc v;
+    v.kind = project::ViewKind::Plot;
+    v.autoRange = true;
+    for (std::int64_t n : {std::int64_t(1) << 16, std::int64_t(1) << 20, std::int64_t(1) << 24}) {
+        std::vector<float> host(static_cast<std::size_t>(n));
+        for (std::size_t i = 0; i < host.size(); ++i)
+            host[i] = float(std::sin(double(i) * 0.37)) * 3.f;
+        host[host.size() / 3 + 1] = 11.f;
+        const gl::Buffer buffer(host.size() * 4, host.data());
+        render::ViewInputs in;
+        in.source.buffer = {buffer.name(), 0, host.size() * 4};
+        in.source.element = {project::ScalarType::Float32, 1};
+        in.source.count = n;
+        std::vector<double> pass, readBack;
+        for (int f = 0; f < frames + 5; ++f) {
+            glFinish();
+            auto t0 = Clock::now();
+            const auto range = renderer.plotValueRange(v, in);
+            const double passUs = usSince(t0);
+            if (!range || (*range)[1] != 11.0)
+                throw Error(ErrorDomain::Usage, "plotValueRange", 0, "", "wrong range");
+            glFinish();
+            t0 = Clock::now();
+            buffer.download(host.data(), host.size() * 4);
+            float hi = -1e30f;
+            for (float x : host)
+                hi = std::max(hi, x);
+            const double readUs = usSince(t0);
+            if (f >= 5)
+                pass.push_back(passUs), readBack.push_back(readUs);
+        }
+        const std::string size = std::to_string(n >> 10) + "Ki floats";
+        rep.row("  " + size + ": plotValueRange (" + (n > 262144 ? "compute pass, 8 KB read back)" : "read back, CPU scan)"),
+                median(pass) / 1000.0, "ms");
+        rep.row("  " + size + ": whole buffer read back + CPU scan (for comparison)", median(readBack) / 1000.0, "ms");
+    }
+}
+
 template <class Body>
 double steadyMs(int frames, CUstream stream, bool cuda, Body body)
 {
@@ -354,7 +403,7 @@ int main(int argc, char** argv)
         else if (!std::strcmp(argv[i], "--only") && i + 1 < argc)
             only = argv[++i];
         else {
-            std::fprintf(stderr, "usage: %s [--json out.json] [--frames N] [--particles N] [--only interop|particles|texture]\n",
+            std::fprintf(stderr, "usage: %s [--json out.json] [--frames N] [--particles N] [--only interop|particles|texture|plotrange]\n",
                          argv[0]);
             return 2;
         }
@@ -576,6 +625,8 @@ int main(int argc, char** argv)
                 rep.row("GL side alone, steady (render pass into 1920x1080)", glOnly, "ms");
             }
         }
+        if (wanted("plotrange"))
+            plotRangeSection(rep, frames);
         if (!jsonPath.empty()) {
             std::ofstream(jsonPath) << rep.json.dump(2) << "\n";
             std::printf("wrote %s\n", jsonPath.c_str());

@@ -6,6 +6,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/image/png.hpp"
 #include "ks/project/project.hpp"
+#include "ks/render/view_renderer.hpp"
 #include "ks/scene/session.hpp"
 
 #include "test_support.hpp"
@@ -14,6 +15,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <set>
 #include <string>
@@ -191,6 +193,55 @@ TEST_F(PipelineNoCuda, ShadersReloadAndAFailedReloadKeepsTheOldProgram)
     EXPECT_FALSE(r.reloadIfChanged());
     EXPECT_NE(r.shaderError().find("view_plot.frag"), std::string::npos) << r.shaderError();
     std::filesystem::remove_all(dir);
+}
+
+// "range": "auto" finds every value's range on GL: the extremes of a 3,000,017-float buffer that
+// lie between any even sampling of it, NaN and infinities left out, a view that starts at an
+// unaligned offset of a shared buffer, a series, a negative scale.
+TEST_F(PipelineNoCuda, PlotAutoRangeSeesEveryValue)
+{
+    ks::render::ViewRenderer r(ks::test::sourceDir() / "shaders");
+    const std::size_t n = 3000017, lead = 5; // 5 floats of something else before the view's values
+    std::vector<float> host(lead + n);
+    for (std::size_t i = 0; i < host.size(); ++i)
+        host[i] = float(std::sin(double(i) * 0.001)); // within [-1, 1]
+    host[0] = -1000.f;                                // before the view: not its value
+    host[lead + 1234567] = 7.5f;
+    host[lead + 2999999] = -3.25f;
+    host[lead + 17] = std::numeric_limits<float>::quiet_NaN();
+    host[lead + 18] = std::numeric_limits<float>::infinity();
+    host[lead + 19] = -std::numeric_limits<float>::infinity();
+    const ks::gl::Buffer buffer(host.size() * 4, host.data());
+    ks::project::ViewDesc v;
+    v.kind = ks::project::ViewKind::Plot;
+    v.autoRange = true;
+    ks::render::ViewInputs in;
+    in.source.buffer = {buffer.name(), lead * 4, n * 4};
+    in.source.element = {ks::project::ScalarType::Float32, 1};
+    in.source.count = std::int64_t(n);
+    auto range = r.plotValueRange(v, in);
+    ASSERT_TRUE(range);
+    EXPECT_EQ((*range)[0], -3.25);
+    EXPECT_EQ((*range)[1], 7.5);
+    // A series with a larger value; a negative scale swaps the extremes.
+    const std::vector<float> more = {2.f, 40.f, std::numeric_limits<float>::quiet_NaN()};
+    const ks::gl::Buffer seriesBuffer(more.size() * 4, more.data());
+    ks::render::ViewSource series = in.source;
+    series.buffer = {seriesBuffer.name(), 0, more.size() * 4};
+    series.count = 3;
+    in.series.push_back(series);
+    v.scale = -2;
+    range = r.plotValueRange(v, in);
+    ASSERT_TRUE(range);
+    EXPECT_EQ((*range)[0], -80.0);
+    EXPECT_EQ((*range)[1], 6.5);
+    // Nothing finite: no range.
+    const std::vector<float> nothing = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
+    const ks::gl::Buffer nothingBuffer(nothing.size() * 4, nothing.data());
+    in.series.clear();
+    in.source.buffer = {nothingBuffer.name(), 0, 8};
+    in.source.count = 2;
+    EXPECT_FALSE(r.plotValueRange(v, in));
 }
 
 } // namespace

@@ -30,7 +30,14 @@ constexpr ProgramFiles kPrograms[] = {
     {"points", "view_points.vert", "view_points.frag"},
     {"plot", "view_plot.vert", "view_plot.frag"},
     {"heightfield", "view_heightfield.vert", "view_heightfield.frag"},
+    {"plot_range", nullptr, "plot_range.comp"},
 };
+
+// plotValueRange: a buffer of up to kRangeReadBack floats is read back and scanned on the CPU (on
+// any GL cheaper than a dispatch); a longer one goes through plot_range.comp, at most kRangeGroups
+// groups of 256, each leaving one (min, max) pair.
+constexpr std::int64_t kRangeReadBack = 262144;
+constexpr GLuint kRangeGroups = 1024;
 
 fs::file_time_type mtime(const fs::path& p)
 {
@@ -239,41 +246,59 @@ PlotFrame defaultPlotFrame(const project::ViewDesc& view, std::int64_t count, st
     return f;
 }
 
-PlotFrame unzoomedPlotFrame(const project::ViewDesc& view, const ViewInputs& inputs)
+PlotFrame ViewRenderer::unzoomedPlotFrame(const project::ViewDesc& view, const ViewInputs& inputs)
 {
     return defaultPlotFrame(view, inputs.source.count, view.autoRange ? plotValueRange(view, inputs) : std::nullopt);
 }
 
-std::optional<std::array<double, 2>> plotValueRange(const project::ViewDesc& view, const ViewInputs& inputs)
+std::optional<std::array<double, 2>> ViewRenderer::plotValueRange(const project::ViewDesc& view, const ViewInputs& inputs)
 {
-    constexpr std::int64_t kMaxRead = 262144;
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    if (m_rangePartials.empty())
+        m_rangePartials = gl::Buffer(kRangeGroups * 2 * sizeof(float));
+    const gl::ShaderProgram& p = program("plot_range").program;
+    float lo = std::numeric_limits<float>::infinity(), hi = -lo;
     std::vector<float> values;
     auto scan = [&](const ViewSource& s) {
-        if (s.buffer.empty() || s.count <= 0 || !isFloatVector(s.element, 1))
+        if (s.buffer.empty() || s.count <= 0 || !isFloatVector(s.element, 1) || s.buffer.offset % 4 != 0)
             return;
-        const std::int64_t stride = (s.count + kMaxRead - 1) / kMaxRead;
-        if (stride == 1) {
+        if (s.count <= kRangeReadBack) {
+            // Few values: read them back (at most 1 MB) and scan them here.
             values.resize(std::size_t(s.count));
             glGetNamedBufferSubData(s.buffer.name, GLintptr(s.buffer.offset), GLsizeiptr(s.count * 4), values.data());
-        } else {
-            values.resize(std::size_t((s.count + stride - 1) / stride));
-            for (std::size_t k = 0; k < values.size(); ++k)
-                glGetNamedBufferSubData(s.buffer.name, GLintptr(s.buffer.offset + k * std::size_t(stride) * 4), 4,
-                                        &values[k]);
+            for (float x : values)
+                if (std::isfinite(x))
+                    lo = std::min(lo, x), hi = std::max(hi, x);
+            return;
         }
-        for (float x : values) {
-            const double d = double(x) * view.scale;
-            if (std::isfinite(d))
-                lo = std::min(lo, d), hi = std::max(hi, d);
-        }
+        // Many: the compute pass. The whole buffer is bound and the values start at float u_first
+        // (a storage binding's offset must be aligned, a view's need not be).
+        const auto count = GLuint(std::min<std::int64_t>(s.count, std::numeric_limits<GLuint>::max()));
+        const GLuint groups = std::min<GLuint>(kRangeGroups, (count + 255) / 256);
+        glUseProgram(p.name());
+        glUniform1ui(p.uniform("u_first"), GLuint(s.buffer.offset / 4));
+        glUniform1ui(p.uniform("u_count"), count);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer.name);
+        glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, m_rangePartials.name());
+        glDispatchCompute(groups, 1, 1);
+        glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
+        values.resize(std::size_t(groups) * 2);
+        m_rangePartials.download(values.data(), values.size() * sizeof(float));
+        for (std::size_t g = 0; g < groups; ++g)
+            lo = std::min(lo, values[2 * g]), hi = std::max(hi, values[2 * g + 1]);
     };
     scan(inputs.source);
     for (const ViewSource& s : inputs.series)
         scan(s);
     if (!(lo <= hi))
         return std::nullopt;
-    return std::array<double, 2>{lo, hi};
+    // The scale is applied to the extremes (a negative scale swaps them); a product that overflows
+    // to infinity leaves no finite range.
+    double a = double(lo) * view.scale, b = double(hi) * view.scale;
+    if (a > b)
+        std::swap(a, b);
+    if (!std::isfinite(a) || !std::isfinite(b))
+        return std::nullopt;
+    return std::array<double, 2>{a, b};
 }
 
 std::array<float, 4> plotSeriesColor(const project::ViewDesc& view, std::size_t index)

@@ -98,7 +98,7 @@ void Session::renderViews(const std::vector<std::array<int, 2>>& sizes)
         try {
             const render::ViewInputs in = inputs(views[i]);
             if (views[i].kind == project::ViewKind::Plot) {
-                m_plotFrames[i] = m_plotZooms[i] ? *m_plotZooms[i] : render::unzoomedPlotFrame(views[i], in);
+                m_plotFrames[i] = m_plotZooms[i] ? *m_plotZooms[i] : m_renderer.unzoomedPlotFrame(views[i], in);
                 m_renderer.draw(views[i], in, m_camera, m_targets[i], &m_plotFrames[i]);
             } else {
                 m_renderer.draw(views[i], in, m_camera, m_targets[i]);

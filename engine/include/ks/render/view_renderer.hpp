@@ -56,13 +56,6 @@ struct PlotFrame {
 // little margin added; nullopt, no finite value: 0..1; a constant c: c - 1..c + 1).
 PlotFrame defaultPlotFrame(const project::ViewDesc& view, std::int64_t count,
                            std::optional<std::array<double, 2>> values);
-// defaultPlotFrame of `view` with what `inputs` hold: their count, and for an auto range
-// plotValueRange's values.
-PlotFrame unzoomedPlotFrame(const project::ViewDesc& view, const ViewInputs& inputs);
-// The range of the finite values of a plot's source and series (times the view's scale), read
-// back from GL (waits for GL). Up to 262,144 values per buffer are read; a longer buffer is sampled
-// at an even stride, so its extremes may be missed. nullopt when there is no finite value.
-std::optional<std::array<double, 2>> plotValueRange(const project::ViewDesc& view, const ViewInputs& inputs);
 // The colour of series `index` of a plot (0: the source, in the view's colour; then a fixed
 // palette of distinct colours).
 std::array<float, 4> plotSeriesColor(const project::ViewDesc& view, std::size_t index);
@@ -93,6 +86,14 @@ public:
     void draw(const project::ViewDesc& view, const ViewInputs& inputs, const OrbitCamera& camera,
               const gl::Framebuffer& target, const PlotFrame* plot = nullptr);
 
+    // defaultPlotFrame of `view` with what `inputs` hold: their count, and for an auto range
+    // plotValueRange's values.
+    PlotFrame unzoomedPlotFrame(const project::ViewDesc& view, const ViewInputs& inputs);
+    // The range of the finite values of a plot's source and series (times the view's scale): every
+    // value; up to 262,144 per buffer read back, more through a compute pass on GL that leaves 2,048
+    // floats to read back (waits for GL). nullopt when there is no finite value.
+    std::optional<std::array<double, 2>> plotValueRange(const project::ViewDesc& view, const ViewInputs& inputs);
+
 private:
     struct Program {
         std::filesystem::path vert, frag;
@@ -115,6 +116,7 @@ private:
     std::map<std::string, gl::Texture2D> m_colormaps;
     gl::VertexArray m_vao;
     gl::Buffer m_gridIndices;
+    gl::Buffer m_rangePartials; // plotValueRange's per-group pairs
     int m_gridCols = 0, m_gridRows = 0;
     std::string m_error;
 };

@@ -61,6 +61,10 @@ supervise::AppSnapshot App::snapshot() const
         if (t.modified)
             t.text = tab->doc.text();
         t.cursorLine = tab->cursorLine;
+        TextHistory::Saved steps = tab->history.save();
+        t.undo = std::move(steps.undo);
+        t.redo = std::move(steps.redo);
+        t.historyBase = steps.base;
         snap.tabs.push_back(std::move(t));
     }
     snap.activeTab = s.editor.activeTab;
@@ -132,8 +136,13 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
         openDocument(path, path == std::filesystem::path(snap.stagePath));
         if (t.modified)
             editDocument(path, t.text);
-        if (EditorTab* tab = s.editor.find(path))
+        if (EditorTab* tab = s.editor.find(path)) {
             tab->jumpToLine = std::max(1, t.cursorLine), tab->jumpFocus = false;
+            // The steps are edits of the text the old process had: when the file changed on disk
+            // since (an unmodified tab reads it again), they are dropped.
+            tab->history.restore({t.undo, t.redo, t.historyBase}, tab->doc.text(), tab->cursorOffset);
+            tab->historyGeneration = tab->widgetGeneration;
+        }
     }
     if (!snap.stagePath.empty())
         s.editor.stagePath = snap.stagePath;

@@ -10,6 +10,7 @@
 //                    restart; + the kept memory's fds), FrameRequest, Quit
 
 #include "ks/pipeline/kept_layout.hpp"
+#include "text_history.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -43,6 +44,10 @@ namespace ks::pipeline { // found by argument-dependent lookup
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptEntry, name, offset, bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptLayout, slotBytes, entries)
 } // namespace ks::pipeline
+
+namespace ks::app { // found by argument-dependent lookup
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TextHistory::Delta, keepFront, keepBack, middle, cursor)
+} // namespace ks::app
 
 namespace ks::app::supervise {
 
@@ -110,8 +115,12 @@ struct TabSnapshot {
     bool modified = false;
     std::string text;   // when modified: the unsaved text
     int cursorLine = 1;
+    // The editor's undo and redo steps (TextHistory::Saved: newest first, the first relative to
+    // the tab's text, each other one relative to the step before it).
+    std::vector<TextHistory::Delta> undo, redo;
+    std::uint64_t historyBase = 0; // TextHistory::Saved::base
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TabSnapshot, path, modified, text, cursorLine)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TabSnapshot, path, modified, text, cursorLine, undo, redo, historyBase)
 
 struct AppSnapshot {
     std::vector<TabSnapshot> tabs;

@@ -521,7 +521,8 @@ int runWorker(const AppOptions& options)
         const bool keptChanged = (app.keptContents() ? app.keptContents()->id() : 0) != keptId; // a new project
         if (input || keptChanged || Clock::now() - lastStateAt >= std::chrono::milliseconds(100)) {
             update = supervise::StateUpdate{app.snapshot()};
-            text = nlohmann::json(update->state).dump();
+            // Text the user typed need not be UTF-8: replaced, not a throw (as the channel sends it).
+            text = nlohmann::json(update->state).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
             lastStateAt = Clock::now();
             if (trace)
                 step("frame " + std::to_string(frameCount) + " state taken");

@@ -4,7 +4,9 @@
 #include "array_test_support.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <functional>
+#include <string>
 
 using ks::array::BinaryOp;
 using ks::array::DeviceArray;
@@ -469,10 +471,18 @@ TEST_F(ArrayTest, ComplexBits)
         const auto zi = ks::array::imag(z).astype(DType::Float64).toHost<double>();
         const auto zc = ks::array::conj(z).astype(DType::Complex128).toHost<c128>();
         EXPECT_EQ(ks::array::real(z).dtype(), ks::array::realType(t));
+        // Every digit in a failure's message (an ASan-only failure printed two equal-looking values).
+        auto exact = [](double x) {
+            char b[64];
+            std::snprintf(b, sizeof b, "%.17g (%a)", x, x);
+            return std::string(b);
+        };
         for (std::size_t i = 0; i < n; ++i) {
-            ASSERT_EQ(zr[i], hz[i].real());
-            ASSERT_EQ(zi[i], hz[i].imag());
-            ASSERT_EQ(zc[i], std::conj(hz[i]));
+            SCOPED_TRACE(std::string(ks::array::dtypeName(t)) + " element " + std::to_string(i));
+            ASSERT_TRUE(zr[i] == hz[i].real()) << "real " << exact(zr[i]) << " != " << exact(hz[i].real());
+            ASSERT_TRUE(zi[i] == hz[i].imag()) << "imag " << exact(zi[i]) << " != " << exact(hz[i].imag());
+            ASSERT_TRUE(zc[i] == std::conj(hz[i])) << "conj " << exact(zc[i].real()) << ", " << exact(zc[i].imag())
+                                                   << " != " << exact(hz[i].real()) << ", " << exact(-hz[i].imag());
         }
         DeviceArray out = z.astype(DType::Complex64);
         ks::array::unaryInto(UnaryOp::Conj, z, out);

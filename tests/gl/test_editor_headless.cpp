@@ -10,6 +10,7 @@
 #include "options.hpp"
 #include "panels/theme.hpp"
 #include "platform/platforms.hpp"
+#include "supervise/protocol.hpp"
 
 #include "test_support.hpp"
 
@@ -535,6 +536,58 @@ TEST_F(EditorHeadless, UndoAndRedoSurviveTogglesBuildsAndReloads)
     io.KeyShift = false;
     EXPECT_EQ(t.doc.text(), toggled);
     EXPECT_TRUE(t.doc.dirty());
+}
+
+// The undo and redo steps go with the rest of the state to the GPU process that replaces this one
+// (App::snapshot, through the shell's JSON, App::restore in a new app): unsaved text comes back
+// with the steps that led to it, and undo walks them there.
+TEST_F(EditorHeadless, UndoStepsComeBackInTheProcessThatReplacesThisOne)
+{
+    settle();
+    mapGlfwKeys();
+    ImGuiIO& io = ImGui::GetIO();
+    auto& t = *app().state().editor.tabs.at(0);
+    t.jumpToLine = 1;
+    m_session->renderFrame();
+    m_session->renderFrame();
+    ASSERT_TRUE(t.editing);
+    for (char c : std::string("// first\n"))
+        io.AddInputCharacter(static_cast<unsigned char>(c));
+    m_session->renderFrame();
+    m_session->renderFrame();
+    const std::string typed = t.doc.text();
+    ASSERT_EQ(typed, "// first\n" + m_source);
+    ctrlPress('/'); // a step of its own
+    const std::string toggled = t.doc.text();
+    ASSERT_NE(toggled, typed);
+    ctrlPress('Z');
+    ASSERT_EQ(t.doc.text(), typed); // one step to redo
+    ASSERT_TRUE(t.doc.dirty());
+
+    const std::string json = nlohmann::json(app().snapshot()).dump(); // strict: valid UTF-8 only
+    ks::app::supervise::Restore restore;
+    restore.state = nlohmann::json::parse(json).get<ks::app::supervise::AppSnapshot>();
+    m_session.reset();
+    m_session = std::make_unique<HeadlessSession>(m_options);
+    app().restore(restore);
+    mapGlfwKeys(); // the new app's ImGui context
+    m_session->renderFrame();
+    m_session->renderFrame();
+    auto& t2 = *app().state().editor.tabs.at(0);
+    ASSERT_EQ(t2.doc.text(), typed) << "the unsaved text came back";
+    EXPECT_TRUE(t2.history.canUndo());
+    EXPECT_TRUE(t2.history.canRedo());
+    t2.jumpToLine = 1;
+    t2.jumpFocus = true; // the restore scrolled there without taking the keyboard
+    m_session->renderFrame();
+    m_session->renderFrame();
+    ASSERT_TRUE(t2.editing);
+    ctrlPress('Y');
+    EXPECT_EQ(t2.doc.text(), toggled) << "redo in the new process";
+    ctrlPress('Z');
+    ctrlPress('Z');
+    EXPECT_EQ(t2.doc.text(), m_source) << "undo back to the file as it was opened";
+    EXPECT_FALSE(t2.doc.dirty());
 }
 
 TEST_F(EditorHeadless, UnsavedEditsAndAChangeOnDiskMakeAConflictNotAnOverwrite)

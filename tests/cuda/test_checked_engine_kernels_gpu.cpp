@@ -12,6 +12,7 @@
 #include "ks/array/ops.hpp"
 #include "ks/array/reduction.hpp"
 #include "ks/array/scan.hpp"
+#include "ks/cuda/memory.hpp"
 #include "ks/rng/fill.hpp"
 #include "ks/rng/generator.hpp"
 #include "ks/teach/checked_launches.hpp"
@@ -22,6 +23,9 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <functional>
 #include <map>
 #include <numeric>
 #include <set>
@@ -257,9 +261,10 @@ TEST_F(CheckedEngineKernels, EveryPointerParameterIsCheckedToItsLastByte)
                 const std::string& name = m_checked->counts().at(entry).parameterNames.at(param);
                 const bool toTheEnd = entry.size() > 4 && entry.compare(entry.size() - 4, 4, "_vec") == 0 &&
                                       name != "ks_partials" && name != "ks_scratch";
-                if (!oneByteShort || toTheEnd)
+                if (!oneByteShort || toTheEnd) {
                     EXPECT_TRUE(found) << entry << ": parameter " << param << " (" << name << ") "
                                        << (oneByteShort ? "one byte short" : "with extent 0") << " was not refused";
+                }
                 controls += found ? 1 : 0;
             }
         }
@@ -269,3 +274,92 @@ TEST_F(CheckedEngineKernels, EveryPointerParameterIsCheckedToItsLastByte)
 }
 
 } // namespace
+
+namespace {
+
+class CheckedPhiloxFills : public ks::test::CudaTest {};
+
+// A fill of each of the seven Philox kernels, T its element type.
+struct PhiloxKernel {
+    const char* name;
+    std::function<void(ks::rng::Generator&, void*, std::size_t, CUstream)> fill;
+    std::size_t size;
+};
+
+std::vector<PhiloxKernel> philoxKernels()
+{
+    using G = ks::rng::Generator;
+    return {
+        {"philox uniform float32", [](G& g, void* p, std::size_t n, CUstream s) { g.uniform(static_cast<float*>(p), n, s); }, 4},
+        {"philox uniform float64", [](G& g, void* p, std::size_t n, CUstream s) { g.uniform(static_cast<double*>(p), n, s); }, 8},
+        {"philox bits uint32", [](G& g, void* p, std::size_t n, CUstream s) { g.bits(static_cast<std::uint32_t*>(p), n, s); }, 4},
+        {"philox normal float32", [](G& g, void* p, std::size_t n, CUstream s) { g.normal(static_cast<float*>(p), n, 1.f, 2.f, s); }, 4},
+        {"philox normal float64", [](G& g, void* p, std::size_t n, CUstream s) { g.normal(static_cast<double*>(p), n, 1.0, 2.0, s); }, 8},
+        {"philox log-normal float32", [](G& g, void* p, std::size_t n, CUstream s) { g.logNormal(static_cast<float*>(p), n, 0.f, 0.5f, s); }, 4},
+        {"philox log-normal float64", [](G& g, void* p, std::size_t n, CUstream s) { g.logNormal(static_cast<double*>(p), n, 0.0, 0.5, s); }, 8},
+    };
+}
+
+} // namespace
+
+// The Philox fills (nvcc-compiled, ks::rng) through their checked variant: each of the seven
+// kernels over an allocation of exactly the elements it fills, at its start (16-byte stores, a
+// tail of single stores) and one element in (single stores only), with counts up to one that takes
+// the capped grids round their loop (18M): the same numbers as the plain fill (bit for bit) and no
+// refused store. Then the controls: the same fills told to write 3 elements more than the
+// allocation holds are refused, at the allocation's end, and only there.
+TEST_F(CheckedPhiloxFills, EveryFillRunsCheckedWithTheSameNumbersAndNoFinding)
+{
+    const CUstream stream = m_stream.get();
+    int launches = 0;
+    for (const PhiloxKernel& k : philoxKernels()) {
+        for (std::size_t offset : {std::size_t(0), std::size_t(1)}) {
+            for (std::size_t n : {std::size_t(1), std::size_t(1001), std::size_t(3'000'017), std::size_t(18'000'001)}) {
+                SCOPED_TRACE(std::string(k.name) + ", offset " + std::to_string(offset) + ", n " + std::to_string(n));
+                ks::rng::Generator plain(ks::rng::GeneratorType::Philox4x32_10, 1234), checked(ks::rng::GeneratorType::Philox4x32_10, 1234);
+                checked.setCheckedFills(true);
+                // Compare bytes: the same bits, whatever the type.
+                auto bytes = [&](ks::rng::Generator& g) {
+                    ks::cuda::DeviceMemory memory((offset + n) * k.size);
+                    k.fill(g, static_cast<char*>(reinterpret_cast<void*>(memory.get())) + offset * k.size, n, stream);
+                    KS_CU(cuStreamSynchronize, stream);
+                    std::vector<unsigned char> host(n * k.size);
+                    memory.download(host.data(), host.size(), offset * k.size);
+                    return host;
+                };
+                EXPECT_EQ(bytes(checked), bytes(plain)) << "the checked variant gives the same numbers";
+                ASSERT_EQ(checked.checkedFills().size(), 1u);
+                const auto& f = checked.checkedFills().back();
+                EXPECT_EQ(f.kernel, k.name);
+                EXPECT_EQ(f.extent, n * k.size) << "checked against its allocation's end";
+                EXPECT_EQ(f.record.failures, 0u) << "refused " << f.record.failures << " stores, the first at byte "
+                                                 << f.record.first.byteOffset;
+                ++launches;
+            }
+        }
+        // Control: 3 elements more than the allocation holds.
+        for (std::size_t offset : {std::size_t(0), std::size_t(1)}) {
+            SCOPED_TRACE(std::string(k.name) + " told to write past its allocation, offset " + std::to_string(offset));
+            const std::size_t room = 4096 + 1, n = room + 3;
+            ks::rng::Generator checked(ks::rng::GeneratorType::Philox4x32_10, 1234);
+            checked.setCheckedFills(true);
+            ks::cuda::DeviceMemory memory((offset + room) * k.size);
+            k.fill(checked, static_cast<char*>(reinterpret_cast<void*>(memory.get())) + offset * k.size, n, stream);
+            KS_CU(cuStreamSynchronize, stream);
+            ASSERT_EQ(checked.checkedFills().size(), 1u);
+            const auto& f = checked.checkedFills().back();
+            EXPECT_EQ(f.extent, room * k.size);
+            ASSERT_GT(f.record.failures, 0u) << "the stores past the end were not refused";
+            ASSERT_NE(f.record.claimed, 0u);
+            const ks::teach::CheckedFault& first = f.record.first;
+            EXPECT_TRUE(first.problem & ks::teach::kCheckedOutOfRange);
+            EXPECT_EQ(first.access, unsigned(ks::teach::kCheckedWrite));
+            // The refused store reaches past the end and starts within the 16 bytes before it or after it.
+            EXPECT_GT(first.byteOffset + (long long)first.elementSize, (long long)f.extent);
+            EXPECT_LT(first.byteOffset, (long long)(f.extent + 3 * k.size));
+            EXPECT_LE(f.record.failures, 3u) << "only the stores past the end";
+        }
+    }
+    EXPECT_EQ(launches, 7 * 2 * 4);
+    std::printf("[ checked ] 7 Philox kernels: %d fills checked with no finding; 14 controls refused\n", launches);
+}

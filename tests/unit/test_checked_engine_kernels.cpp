@@ -34,9 +34,11 @@ void expectCheckedVariantCompiles(const std::string& what, const std::string& so
     ASSERT_TRUE(b.compile.ok) << log;
     EXPECT_FALSE(b.loweredEntry.empty());
     // Every pointer parameter is checked.
-    for (std::size_t i = 0; i < b.variant.kernel.params.size(); ++i)
-        if (b.variant.kernel.params[i].kind == ks::teach::ParamKind::Pointer)
+    for (std::size_t i = 0; i < b.variant.kernel.params.size(); ++i) {
+        if (b.variant.kernel.params[i].kind == ks::teach::ParamKind::Pointer) {
             EXPECT_EQ(b.variant.checkedKinds[i], ks::teach::ParamKind::Pointer) << "parameter " << i;
+        }
+    }
 }
 
 TEST(CheckedEngineKernels, ElementwiseEntriesCompileChecked)

@@ -196,13 +196,39 @@ void Generator::bindStream(CUstream stream)
     m_streamBound = true;
 }
 
+template <class Fill>
+void Generator::philox(const void* out, std::size_t n, CUstream stream, const char* kernel, Fill fill)
+{
+    detail::PhiloxLaunch launch{m_seed, m_block, stream, m_smCount};
+    if (m_checkFills && n > 0) {
+        if (m_record.empty())
+            m_record = cuda::DeviceMemory(sizeof(teach::CheckedRecord));
+        KS_CU(cuMemsetD8Async, m_record.get(), 0, sizeof(teach::CheckedRecord), stream);
+        CUdeviceptr base = 0;
+        std::size_t size = 0;
+        const auto at = reinterpret_cast<CUdeviceptr>(out);
+        launch.extentBytes = cuda::driver().cuMemGetAddressRange(&base, &size, at) == CUDA_SUCCESS
+                                 ? base + size - at
+                                 : teach::kExtentUnchecked;
+        launch.record = m_record.as<teach::CheckedRecord>();
+    }
+    m_block += fill(launch);
+    if (launch.record) {
+        KS_CU(cuStreamSynchronize, stream);
+        CheckedFill f{kernel, n, launch.extentBytes, {}};
+        m_record.download(&f.record, sizeof f.record);
+        m_checkedFills.push_back(f);
+    }
+}
+
 void Generator::uniform(float* out, std::size_t n, CUstream stream)
 {
     if (n == 0)
         return;
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.f, 1.f,
-                                      {m_seed, m_block, stream, m_smCount});
+        philox(out, n, stream, "philox uniform float32", [&](const detail::PhiloxLaunch& l) {
+            return detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.f, 1.f, l);
+        });
         return;
     }
     bindStream(stream);
@@ -215,8 +241,9 @@ void Generator::uniform(double* out, std::size_t n, CUstream stream)
     if (n == 0)
         return;
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.0, 1.0,
-                                      {m_seed, m_block, stream, m_smCount});
+        philox(out, n, stream, "philox uniform float64", [&](const detail::PhiloxLaunch& l) {
+            return detail::philoxFill(out, n, detail::PhiloxDistribution::Uniform, 0.0, 1.0, l);
+        });
         return;
     }
     bindStream(stream);
@@ -232,7 +259,9 @@ void Generator::bits(std::uint32_t* out, std::size_t n, CUstream stream)
     if (n == 0)
         return;
     if (usesKernels()) {
-        m_block += detail::philoxBits(out, n, {m_seed, m_block, stream, m_smCount});
+        philox(out, n, stream, "philox bits uint32", [&](const detail::PhiloxLaunch& l) {
+            return detail::philoxBits(out, n, l);
+        });
         return;
     }
     bindStream(stream);
@@ -291,8 +320,9 @@ void Generator::pairwise(T* out, std::size_t n, CUstream stream, Generate genera
 void Generator::normal(float* out, std::size_t n, float mean, float stddev, CUstream stream)
 {
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev,
-                                      {m_seed, m_block, stream, m_smCount});
+        philox(out, n, stream, "philox normal float32", [&](const detail::PhiloxLaunch& l) {
+            return detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev, l);
+        });
         return;
     }
     pairwise(out, n, stream, [&](float* p, std::size_t k) {
@@ -303,8 +333,9 @@ void Generator::normal(float* out, std::size_t n, float mean, float stddev, CUst
 void Generator::normal(double* out, std::size_t n, double mean, double stddev, CUstream stream)
 {
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev,
-                                      {m_seed, m_block, stream, m_smCount});
+        philox(out, n, stream, "philox normal float64", [&](const detail::PhiloxLaunch& l) {
+            return detail::philoxFill(out, n, detail::PhiloxDistribution::Normal, mean, stddev, l);
+        });
         return;
     }
     pairwise(out, n, stream, [&](double* p, std::size_t k) {
@@ -315,8 +346,9 @@ void Generator::normal(double* out, std::size_t n, double mean, double stddev, C
 void Generator::logNormal(float* out, std::size_t n, float mean, float stddev, CUstream stream)
 {
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev,
-                                      {m_seed, m_block, stream, m_smCount});
+        philox(out, n, stream, "philox log-normal float32", [&](const detail::PhiloxLaunch& l) {
+            return detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev, l);
+        });
         return;
     }
     pairwise(out, n, stream, [&](float* p, std::size_t k) {
@@ -327,8 +359,9 @@ void Generator::logNormal(float* out, std::size_t n, float mean, float stddev, C
 void Generator::logNormal(double* out, std::size_t n, double mean, double stddev, CUstream stream)
 {
     if (usesKernels()) {
-        m_block += detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev,
-                                      {m_seed, m_block, stream, m_smCount});
+        philox(out, n, stream, "philox log-normal float64", [&](const detail::PhiloxLaunch& l) {
+            return detail::philoxFill(out, n, detail::PhiloxDistribution::LogNormal, mean, stddev, l);
+        });
         return;
     }
     pairwise(out, n, stream, [&](double* p, std::size_t k) {

@@ -11,6 +11,7 @@
 
 #include <cuda_runtime_api.h>
 #include <curand_kernel.h>
+#include <ks/teach/checked.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -153,19 +154,42 @@ struct Bits {
     __device__ void operator()(uint4 r, unsigned (&v)[4]) const { v[0] = r.x, v[1] = r.y, v[2] = r.z, v[3] = r.w; }
 };
 
+// The output's address, plain or checked; its 16 bytes from element i as one store.
+template <class T>
+__device__ __forceinline__ const T* address(T* p)
+{
+    return p;
+}
+template <class T>
+__device__ __forceinline__ const T* address(const ks::teach::CheckedPtr<T>& p)
+{
+    return p.get();
+}
+template <class T>
+__device__ __forceinline__ void store16(T* out, unsigned long long i, uint4 w)
+{
+    *reinterpret_cast<uint4*>(out + i) = w;
+}
+template <class T>
+__device__ __forceinline__ void store16(const ks::teach::CheckedPtr<T>& out, unsigned long long i, uint4 w)
+{
+    *(out + i).template as<uint4>() = w; // the whole 16 bytes checked
+}
+
 // Element i of `out` comes from Philox block counter + i / V (see philox_fill.hpp). Thread t of
 // block b takes blocks b * kGroupsPerBlock + k * kThreads + t (k < Op::Shape::kGroupsPerThread, one
 // stretch of kGroupsPerBlock per block and turn): each 16-byte store of a warp covers 512
-// contiguous bytes.
-template <class T, class Op>
-__global__ void __launch_bounds__(kThreads) philoxFillKernel(T* __restrict__ out, unsigned long long n,
-                                                             PhiloxRoundKeys keys, unsigned long long counter, Op op)
+// contiguous bytes. `Out` is T* (the fill) or CheckedPtr<T> (its checked variant: every store
+// checked, ks/teach/checked.cuh).
+template <class T, class Op, class Out>
+__device__ __forceinline__ void philoxFillBody(Out out, unsigned long long n, const PhiloxRoundKeys& keys,
+                                               unsigned long long counter, const Op& op)
 {
     constexpr unsigned kGroupsPerThread = Op::Shape::kGroupsPerThread;
     constexpr unsigned long long kBlockGroups = kGroupsPerBlock<typename Op::Shape>;
     constexpr unsigned V = 16 / sizeof(T);
     const unsigned long long groups = (n + V - 1) / V;
-    const bool aligned = (reinterpret_cast<unsigned long long>(out) & 15u) == 0;
+    const bool aligned = (reinterpret_cast<unsigned long long>(address(out)) & 15u) == 0;
     for (unsigned long long first = blockIdx.x * kBlockGroups; first < groups;
          first += (unsigned long long)gridDim.x * kBlockGroups) {
         // The usual case, decided once per block: every block of this stretch is whole and
@@ -180,7 +204,7 @@ __global__ void __launch_bounds__(kThreads) philoxFillKernel(T* __restrict__ out
                 op(philox10(make_uint4(unsigned(c), unsigned(c >> 32), 0u, 0u), keys), v);
                 uint4 w;
                 memcpy(&w, v, 16);
-                *reinterpret_cast<uint4*>(out + g * V) = w;
+                store16(out, g * V, w);
             }
             continue;
         }
@@ -199,7 +223,7 @@ __global__ void __launch_bounds__(kThreads) philoxFillKernel(T* __restrict__ out
             if (aligned && i + V <= n) {
                 uint4 w;
                 memcpy(&w, v, 16);
-                *reinterpret_cast<uint4*>(out + i) = w;
+                store16(out, i, w);
             } else {
 #pragma unroll
                 for (unsigned j = 0; j < V; ++j)
@@ -208,6 +232,25 @@ __global__ void __launch_bounds__(kThreads) philoxFillKernel(T* __restrict__ out
             }
         }
     }
+}
+
+template <class T, class Op>
+__global__ void __launch_bounds__(kThreads) philoxFillKernel(T* __restrict__ out, unsigned long long n,
+                                                             PhiloxRoundKeys keys, unsigned long long counter, Op op)
+{
+    philoxFillBody<T>(out, n, keys, counter, op);
+}
+
+// The checked variant: `out` checked against `extent` bytes from it on; the first refused store
+// of the launch in *record.
+template <class T, class Op>
+__global__ void __launch_bounds__(kThreads) philoxFillCheckedKernel(T* out, unsigned long long n, PhiloxRoundKeys keys,
+                                                                    unsigned long long counter, Op op,
+                                                                    ks::teach::CheckedRecord* record,
+                                                                    unsigned long long extent)
+{
+    const ks::teach::CheckContext ctx{record, extent, 0, 0};
+    philoxFillBody<T>(ks::teach::CheckedPtr<T>(out, ctx), n, keys, counter, op);
 }
 
 template <class T, class Op>
@@ -222,8 +265,12 @@ std::uint64_t launchFill(T* out, std::size_t n, const PhiloxLaunch& launch, Op o
     if constexpr (Op::Shape::kBlocksPerSM > 0)
         cap = std::min<unsigned long long>(cap, std::max(1u, launch.smCount) * Op::Shape::kBlocksPerSM);
     const unsigned blocks = unsigned(std::min<unsigned long long>((groups + kBlockGroups - 1) / kBlockGroups, cap));
-    philoxFillKernel<<<blocks, kThreads, 0, reinterpret_cast<cudaStream_t>(launch.stream)>>>(
-        out, n, roundKeys(launch.seed), launch.counter, op);
+    const cudaStream_t stream = reinterpret_cast<cudaStream_t>(launch.stream);
+    if (launch.record)
+        philoxFillCheckedKernel<<<blocks, kThreads, 0, stream>>>(out, n, roundKeys(launch.seed), launch.counter, op,
+                                                                 launch.record, launch.extentBytes);
+    else
+        philoxFillKernel<<<blocks, kThreads, 0, stream>>>(out, n, roundKeys(launch.seed), launch.counter, op);
     const cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
         throw Error(ErrorDomain::CudaRuntime, name, e, cudaGetErrorName(e), cudaGetErrorString(e));

@@ -15,6 +15,7 @@
 // a launch failure throws ks::Error (CudaRuntime) naming the kernel.
 
 #include <cuda.h> // CUstream
+#include <ks/teach/records.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -28,6 +29,11 @@ struct PhiloxLaunch {
     std::uint64_t counter = 0; // first Philox block
     CUstream stream = nullptr;
     unsigned smCount = 0; // the device's SM count (grids of compute-bound fills are capped by it); 0: unknown
+    // Non-null: the fill's checked variant runs instead (Generator::setCheckedFills): every store
+    // checked against extentBytes from `out` on (ks::teach::kExtentUnchecked: not checked), a
+    // refused one not made, the launch's first in *record (device memory, zeroed by the caller).
+    ks::teach::CheckedRecord* record = nullptr;
+    unsigned long long extentBytes = 0;
 };
 
 // Each returns the Philox blocks consumed (ceil(n / V)); n == 0 launches nothing.

@@ -33,12 +33,14 @@
 #include "ks/cuda/memory.hpp"
 
 #include <curand.h>
+#include <ks/teach/records.cuh>
 
 #include <cstddef>
 #include <cstdint>
 #include <source_location>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ks::rng {
 
@@ -146,10 +148,28 @@ public:
     // Poisson counts with mean `lambda` (> 0); cuRAND defines them for 32-bit unsigned only.
     void poisson(std::uint32_t* out, std::size_t n, double lambda, CUstream stream);
 
+    // Checked fills, for tests of the engine's own kernels (docs/hardening.md): while on, every
+    // Philox fill of the kernel path runs its bounds-checked variant (ks/teach/checked.cuh) with
+    // the same numbers, each store checked against the device allocation the output lies in
+    // (cuMemGetAddressRange; unchecked where it lies in none). A refused store is not made. Each
+    // fill then waits for its launch and keeps its record (slow: not for timing).
+    void setCheckedFills(bool on) { m_checkFills = on; }
+    struct CheckedFill {
+        std::string kernel;          // "philox uniform float32", ...
+        std::size_t elements = 0;
+        unsigned long long extent = 0; // bytes from the output to its allocation's end (kExtentUnchecked: none)
+        ks::teach::CheckedRecord record;
+    };
+    const std::vector<CheckedFill>& checkedFills() const noexcept { return m_checkedFills; }
+
 private:
     void bindStream(CUstream stream);
     template <class T, class Generate>
     void pairwise(T* out, std::size_t n, CUstream stream, Generate generate);
+    // Runs `fill(launch)` (a detail::philoxFill call) from Philox block m_block on, advancing it;
+    // checked (setCheckedFills) with its record kept as `kernel`.
+    template <class Fill>
+    void philox(const void* out, std::size_t n, CUstream stream, const char* kernel, Fill fill);
 
     UniqueHandle<GeneratorTraits> m_handle;
     bool m_seeded = false; // a seed was set at least once (the Mersenne twisters are recreated on reseed)
@@ -162,6 +182,9 @@ private:
     CUstream m_stream = nullptr;
     bool m_streamBound = false;
     cuda::DeviceMemory m_scratch; // 4 doubles: odd heads and tails of pairwise distributions
+    bool m_checkFills = false;
+    cuda::DeviceMemory m_record; // checked fills: the launch's CheckedRecord
+    std::vector<CheckedFill> m_checkedFills;
 };
 
 } // namespace ks::rng

@@ -1,6 +1,7 @@
 // kernelscope: live CUDA experiments on OpenGL.
 #include "check_command.hpp"
 #include "options.hpp"
+#include "platform/mesa_cache_guard.hpp"
 #include "platform/platforms.hpp"
 
 #include "ks/core/error.hpp"
@@ -21,6 +22,7 @@ int main(int argc, char** argv)
             std::printf("kernelscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): rendering headless\n");
         if (!options.validate.empty())
             return ks::app::runValidate(options);
+        ks::app::guardMesaShaderCache(); // before the first GL context
         if (options.headless && !options.project.empty() && !options.ui)
             return ks::app::runProjectHeadless(options);
         if (!options.workerMode.empty())

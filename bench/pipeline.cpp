@@ -13,8 +13,8 @@
 //      a user sees it (a steady loop of N frames, total time / N, frames in flight as the app runs
 //      them), with the texture mapped ("interop": "map") and shared ("interop": "shared"), and a
 //      serialized frame (glFinish after each) broken into its host and GPU parts.
-//   4. a plot's "range": "auto" over 64Ki, 1Mi and 16Mi floats, against reading the whole buffer
-//      back.
+//   4. a plot's "range": "auto" over 16Ki, 64Ki, 1Mi and 16Mi floats, against reading the whole
+//      buffer back.
 // Without a CUDA device only the GL rows of 3 and 4 run (Mesa's software GL: they show the bench works,
 // not GPU numbers).
 // Usage: ks_bench_pipeline [--json out.json] [--frames N] [--particles N] [--only interop|particles|texture|plotrange]
@@ -325,7 +325,7 @@ void interopSection(Report& rep, CUstream stream, int iterations)
 
 // A steady loop of `frames` frames (what a user sees): total time / frames, ms. `body` queues one frame.
 // 4. A plot's "range": "auto": the finite values' minimum and maximum (ViewRenderer::plotValueRange,
-// called with each frame's render: read back up to 262,144 floats, a compute pass on GL beyond),
+// called with each frame's render: read back up to 16,384 floats, a compute pass on GL beyond),
 // against reading the whole buffer back for the CPU to scan.
 void plotRangeSection(Report& rep, int frames)
 {
@@ -334,7 +334,7 @@ void plotRangeSection(Report& rep, int frames)
     project::ViewDesc v;
     v.kind = project::ViewKind::Plot;
     v.autoRange = true;
-    for (std::int64_t n : {std::int64_t(1) << 16, std::int64_t(1) << 20, std::int64_t(1) << 24}) {
+    for (std::int64_t n : {std::int64_t(1) << 14, std::int64_t(1) << 16, std::int64_t(1) << 20, std::int64_t(1) << 24}) {
         std::vector<float> host(static_cast<std::size_t>(n));
         for (std::size_t i = 0; i < host.size(); ++i)
             host[i] = float(std::sin(double(i) * 0.37)) * 3.f;
@@ -363,7 +363,7 @@ void plotRangeSection(Report& rep, int frames)
                 pass.push_back(passUs), readBack.push_back(readUs);
         }
         const std::string size = std::to_string(n >> 10) + "Ki floats";
-        rep.row("  " + size + ": plotValueRange (" + (n > 262144 ? "compute pass, 8 KB read back)" : "read back, CPU scan)"),
+        rep.row("  " + size + ": plotValueRange (" + (n > 16384 ? "compute pass, 8 KB read back)" : "read back, CPU scan)"),
                 median(pass) / 1000.0, "ms");
         rep.row("  " + size + ": whole buffer read back + CPU scan (for comparison)", median(readBack) / 1000.0, "ms");
     }

@@ -7,6 +7,8 @@
 # Dependencies are named by hand, not by dpkg-shlibdeps: the app loads NVRTC and cuRAND from the
 # CUDA Toolkit, which no Debian package of the right version provides (the toolkit's library folder
 # stays in the binary's run path, as for `cmake --install`), and loads EGL/GL at run time (glad).
+# tests/install/run_deb.sh checks the list against the binary: every library it needs is the CUDA
+# Toolkit's or comes from a package named here.
 set(CPACK_PACKAGE_NAME kernelscope)
 set(CPACK_PACKAGE_VENDOR "Kernelscope")
 set(CPACK_PACKAGE_CONTACT "Kernelscope developers <kernelscope@localhost>")

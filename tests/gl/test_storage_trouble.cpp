@@ -293,3 +293,64 @@ TEST_F(StorageTroubleAsNobody, AnUnreadableProjectSaysPermissionDenied)
     EXPECT_EQ(r.code, 1) << r.output;
     EXPECT_NE(r.output.find(project.string() + ": Permission denied"), std::string::npos) << r.output;
 }
+
+// A file system that is full for real (ENOSPC, not the file size limit's EFBIG): a 256 KiB tmpfs,
+// filled up before the app starts, mounted in a mount namespace of the app's own (unshare -rm:
+// needs no root, but a kernel and container that allow user namespaces; skipped, saying so,
+// where they do not). The cache and state folders on it cost the cache and the recent-projects
+// list, never the run; a screenshot onto it fails with ENOSPC's words and leaves nothing behind.
+// (Found by this test: Mesa's shader cache in the full cache folder killed the app with SIGBUS;
+// app/platform/mesa_cache_guard.hpp turns it off when its folder has no room.)
+TEST(StorageTrouble, AFileSystemThatIsFullForReal)
+{
+    KS_REQUIRE_APP_BINARY();
+    if (!fs::exists("/usr/bin/unshare"))
+        GTEST_SKIP() << "no /usr/bin/unshare (util-linux) to mount a small file system without root";
+    ks::test::TempDir dir;
+    const fs::path full = dir.path() / "full", out = dir.path() / "out";
+    fs::create_directories(full);
+    fs::create_directories(out);
+    const fs::path script = dir.write("full.sh", R"sh(# $1: where to mount the full file system; then the command to run there
+full=$1
+shift
+mount -t tmpfs -o size=256k tmpfs "$full" 2>/dev/null || exit 97
+mkdir "$full/cache" "$full/state" "$full/shots" || exit 98
+dd if=/dev/zero of="$full/filler" bs=4096 2>/dev/null
+test "$(df --output=avail "$full" | tail -1 | tr -d ' ')" = 0 || exit 99
+"$@"
+code=$?
+echo "left in shots: [$(ls -A "$full/shots")]"
+exit $code
+)sh");
+    const std::string inNamespace = "unshare -rm /bin/sh '" + script.string() + "' '" + full.string() + "' ";
+    const std::string env = "XDG_CACHE_HOME=" + (full / "cache").string() + " XDG_STATE_HOME=" + (full / "state").string();
+    auto run = [&](const fs::path& shot) {
+        return runApp({"--headless", "--data-dir", ks::test::sourceDir().string(), "--project",
+                       (soakFolder() / "soak.json").string(), "--layout", "standard", "--frames", "3", "--size",
+                       "320x200", "--screenshot", shot.string()},
+                      env, 0, dir.path(), "", inNamespace);
+    };
+    const AppRun r = run(out / "shot.png");
+    if (r.code == 97)
+        GTEST_SKIP() << "cannot mount a tmpfs in a user namespace here (unshare -rm): " << r.output;
+    ASSERT_NE(r.code, 98) << "could not make the folders: " << r.output;
+    ASSERT_NE(r.code, 99) << "the file system was not full: " << r.output;
+    EXPECT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("compile cache: cannot store entries in " + (full / "cache").string()), std::string::npos)
+        << r.output;
+    EXPECT_NE(r.output.find("No space left on device"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("cannot keep the list of recent projects"), std::string::npos) << r.output;
+    EXPECT_TRUE(fs::exists(out / "shot.png")) << r.output;
+    // Mesa's own shader cache would have stopped the run with SIGBUS (exit 135): it was turned off.
+    if (!std::getenv("MESA_SHADER_CACHE_DISABLE") && !std::getenv("MESA_SHADER_CACHE_DIR")) {
+        EXPECT_NE(r.output.find("Mesa's shader cache is off for this run"), std::string::npos) << r.output;
+    }
+
+    const fs::path shot = full / "shots" / "window.png";
+    const AppRun onFull = run(shot);
+    EXPECT_EQ(onFull.code, 1) << onFull.output;
+    EXPECT_NE(onFull.output.find(shot.string() + ": No space left on device"), std::string::npos) << onFull.output;
+    EXPECT_EQ(onFull.output.find("wrote screenshot"), std::string::npos) << onFull.output;
+    EXPECT_NE(onFull.output.find("left in shots: []"), std::string::npos) << "a partial screenshot or its temporary file:\n"
+                                                                         << onFull.output;
+}

@@ -25,6 +25,24 @@ grep -q './usr/include/' <<<"$contents" && { echo "run_deb: the app package carr
 root="$work/root"
 dpkg -x "$deb" "$root"
 app="$root/usr/bin/kernelscope"
+# Depends is written by hand (cmake/KsPackage.cmake says why): every library the binary needs is
+# either the CUDA Toolkit's or one that a package named in Depends ships here.
+libs=$(ldd "$app")
+for needed in $(readelf -d "$app" | awk '/NEEDED/ { gsub(/[][]/, "", $5); print $5 }'); do
+    path=$(awk -v l="$needed" '$1 == l && $2 == "=>" { print $3 } $1 ~ "/" l "$" { print $1 }' <<<"$libs" | head -1)
+    [ -n "$path" ] || { echo "run_deb: $needed is not found by ldd" >&2; exit 1; }
+    case "$path" in /usr/local/cuda*) continue ;; esac
+    owner=
+    # dpkg knows a file by the path its package ships it at: /lib/... or /usr/lib/... (merged /usr).
+    for p in "$path" "/usr$path" "$(readlink -f "$path")"; do
+        [ -n "$owner" ] || owner=$( (dpkg -S "$p" 2>/dev/null || true) | head -1 | cut -d: -f1)
+    done
+    [ -n "$owner" ] || { echo "run_deb: no package ships $path ($needed)" >&2; exit 1; }
+    # Depends' package names, one per line (versions and alternatives dropped), matched whole.
+    tr ',|' '\n\n' <<<"$depends" | awk '{ print $1 }' | grep -qxF "$owner" ||
+        { echo "run_deb: $needed comes from $owner, not in Depends ($depends)" >&2; exit 1; }
+    echo "run_deb: $needed from $owner (in Depends)"
+done
 # Stripped (CPACK_STRIP_FILES): what a package ships has no debug sections.
 if readelf -S "$app" | grep -q '\.debug_info'; then echo "run_deb: the packaged binary is not stripped" >&2; exit 1; fi
 unset KS_DATA_DIR

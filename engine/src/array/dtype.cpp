@@ -1,6 +1,7 @@
 #include "ks/array/dtype.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/core/numbers.hpp"
 
 #include <cmath>
 #include <cstring>
@@ -307,12 +308,12 @@ Scalar Scalar::typed(DType dtype, Scalar value)
         break;
     }
     case DTypeKind::Float:
-        s = Scalar(dtype == DType::Float32 ? double(float(value.asDouble())) : value.asDouble());
+        s = Scalar(dtype == DType::Float32 ? roundToFloat(value.asDouble()) : value.asDouble());
         break;
     case DTypeKind::Complex: {
         std::complex<double> c = value.asComplex();
         if (dtype == DType::Complex64)
-            c = std::complex<double>(float(c.real()), float(c.imag()));
+            c = std::complex<double>(roundToFloat(c.real()), roundToFloat(c.imag())); // not float(): numbers.hpp says why
         s = Scalar(c);
         break;
     }

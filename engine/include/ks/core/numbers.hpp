@@ -23,4 +23,13 @@ inline std::int64_t leadingNumber(std::string_view text, std::int64_t limit = st
 
 inline int leadingInt(std::string_view text) { return int(leadingNumber(text)); }
 
+// double(float(x)): x rounded to the nearest float, through a volatile the optimiser cannot see
+// past. GCC 12.2's SLP vectorizer (-O2) drops the rounding when two such values are paired, as in
+// std::complex<double>(float(re), float(im)), which it compiles to (re, im).
+inline double roundToFloat(double x)
+{
+    volatile float f = static_cast<float>(x);
+    return f;
+}
+
 } // namespace ks

@@ -90,7 +90,7 @@ public:
     // plotValueRange's values.
     PlotFrame unzoomedPlotFrame(const project::ViewDesc& view, const ViewInputs& inputs);
     // The range of the finite values of a plot's source and series (times the view's scale): every
-    // value; up to 262,144 per buffer read back, more through a compute pass on GL that leaves 2,048
+    // value; up to 16,384 per buffer read back, more through a compute pass on GL that leaves 2,048
     // floats to read back (waits for GL). nullopt when there is no finite value.
     std::optional<std::array<double, 2>> plotValueRange(const project::ViewDesc& view, const ViewInputs& inputs);
 

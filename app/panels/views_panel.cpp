@@ -3,6 +3,7 @@
 // the values), a drag pans and a double-click shows everything again; the mouse over the first
 // view feeds the `mouse`/`buttons` builtins.
 #include "panels.hpp"
+#include "plot_axes.hpp"
 #include "theme.hpp"
 
 #include "ks/render/axes.hpp"
@@ -85,44 +86,14 @@ void drawPlotAxes(const project::ViewDesc& v, const render::PlotFrame& frame, st
     };
     auto screenX = [&](double element) { return x0 + float((element - left) / (right - left)) * (x1 - x0); };
     dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
-    // Tick labels: one that would touch a tick label already drawn (4 pixels apart at least) is
-    // left out: a gridline at the frame's edge has its label moved inside, next to its neighbour's;
-    // the index labels go first.
-    std::vector<ImVec4> placed;
-    auto tickText = [&](ImVec2 at, const std::string& text) {
-        const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
-        const ImVec4 r(at.x - 4.f, at.y - 2.f, at.x + sz.x + 4.f, at.y + sz.y + 2.f);
-        for (const ImVec4& p : placed)
-            if (r.x < p.z && p.x < r.z && r.y < p.w && p.y < r.w)
-                return;
-        placed.push_back(r);
-        label(at, text);
-    };
-    const double last = double(count - 1);
-    const double tickLo = std::max(0.0, std::ceil(left)), tickHi = std::min(last, std::floor(right));
-    if (right > left && tickHi >= tickLo) {
-        const render::AxisTicks xs =
-            render::niceTicks(tickLo, std::max(tickLo + 1, tickHi), std::max(2, int((x1 - x0) / 90.f)));
-        for (double t : xs.values) {
-            if (t > tickHi || t < tickLo || t != std::floor(t))
-                continue;
-            const float x = screenX(t);
-            dl->AddLine(ImVec2(x, y1 - 4.f), ImVec2(x, y1 + 4.f), theme::kViewLabel);
-            const std::string text = render::tickLabel(t, std::max(1.0, xs.step));
-            const float w = ImGui::CalcTextSize(text.c_str()).x;
-            const float ly = y1 + 4.f + lineH <= origin.y + size.y ? y1 + 4.f : y1 - 4.f - lineH;
-            tickText(ImVec2(std::clamp(x - w / 2, origin.x + 2.f, origin.x + size.x - w - 2.f), ly), text);
-        }
-    }
-    if (hi != lo) {
-        const render::AxisTicks ys = render::niceTicks(lo, hi, std::max(2, int((y1 - y0) / (lineH * 3.f))));
-        for (double t : ys.values) {
-            const float y = y1 - float((t - lo) / (hi - lo)) * (y1 - y0);
-            dl->AddLine(ImVec2(x0, y), ImVec2(x1, y), theme::kViewGrid);
-            // Above its gridline, or below it where that would leave the frame.
-            tickText(ImVec2(x0 + 4.f, y - lineH - 1.f < y0 ? y + 1.f : y - lineH - 1.f), render::tickLabel(t, ys.step));
-        }
-    }
+    const PlotAxesLayout axes = layoutPlotAxes(frame, count, origin.x, origin.y, size.x, size.y, lineH,
+                                               [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+    for (float y : axes.gridY)
+        dl->AddLine(ImVec2(x0, y), ImVec2(x1, y), theme::kViewGrid);
+    for (float x : axes.tickX)
+        dl->AddLine(ImVec2(x, y1 - 4.f), ImVec2(x, y1 + 4.f), theme::kViewLabel);
+    for (const PlotAxisLabel& l : axes.labels)
+        label(ImVec2(l.x, l.y), l.text);
     // Top right: the scale, the range's kind, and a legend of the series.
     std::vector<std::pair<std::string, std::array<float, 4>>> legend;
     if (!v.series.empty()) {

@@ -35,10 +35,11 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--screenshot", o.screenshot,
                    "Write a PNG of the whole window (scene and panels) after the last frame");
     cli.add_option("--record", o.record,
-                   "Headless: record the run at a fixed rate of one frame every --record-every frames of --time-step, "
+                   "Headless or with --no-supervise: record the run at a fixed rate of one frame every --record-every "
+                   "frames of --time-step, "
                    "whatever the run's speed: FILE.mp4 (H.264) or FILE.gif through the ffmpeg program, or else a "
                    "folder of PNG frames, DIR/frame_NNNNNN.png (NNNNNN: the frame), new or empty");
-    cli.add_option("--record-every", o.recordEvery, "Headless: with --record, record every Nth frame (default 1)")
+    cli.add_option("--record-every", o.recordEvery, "With --record, record every Nth frame (default 1)")
         ->check(CLI::Range(1, 1000000));
     std::string size;
     cli.add_option("--size", size, "Window or headless framebuffer size, WIDTHxHEIGHT (default 1600x900)");
@@ -286,9 +287,9 @@ ParseOutcome parseOptions(int argc, char** argv)
         if (o.screenshot.empty())
             o.screenshot = "kernelscope-screenshot.png";
     }
-    if (!o.record.empty() && !o.headless) {
-        std::fprintf(stderr, "kernelscope: error: --record is for headless runs (add --headless); the window "
-                             "has no recorder yet\n");
+    if (!o.record.empty() && !o.headless && !o.noSupervise) {
+        std::fprintf(stderr, "kernelscope: error: --record records headless runs and --no-supervise windows; a "
+                             "supervised window records with File > Record...\n");
         return {std::nullopt, 2};
     }
     return {o, 0};

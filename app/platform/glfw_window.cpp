@@ -102,6 +102,10 @@ int runWindowed(const AppOptions& options)
     const double start = last;
     int frame = 0;
     AppRecording recording; // the Record window's
+    // --record: the whole window, every --record-every-th frame, as a headless run records; the
+    // video's rate is 1 / --time-step, whatever rate the window draws at.
+    FrameRecorder commandLineRecording(options.record, options.recordEvery, double(options.timeStep));
+    int shown = 0;
     while (!glfwWindowShouldClose(window.handle)) {
         glfwPollEvents();
         const double now = glfwGetTime();
@@ -122,10 +126,12 @@ int runWindowed(const AppOptions& options)
         glClearColor(0.05f, 0.05f, 0.06f, 1.f);
         glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-        recording.afterFrame(app, [&] {
+        auto capture = [&] {
             glReadBuffer(GL_BACK);
             return image::Rgba8Image{fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)};
-        });
+        };
+        recording.afterFrame(app, capture);
+        commandLineRecording.frameDone(++shown, capture);
         const bool lastFrame = options.framesGiven && ++frame >= options.frames;
         if (lastFrame && !options.screenshot.empty()) {
             glReadBuffer(GL_BACK);
@@ -137,6 +143,8 @@ int runWindowed(const AppOptions& options)
         if (lastFrame)
             break;
     }
+    commandLineRecording.finish();
+    commandLineRecording.report();
     return 0;
 }
 

@@ -1,0 +1,37 @@
+#!/usr/bin/env bash
+# A window without supervision (--no-supervise: GLFW in a real X server, Xvfb) records what it
+# shows with --record: a folder of PNG frames, one per frame drawn, each the window's size, and not
+# all the same (the window changes as it runs: the demo's animation on a GPU, the timings). A
+# supervised window refuses --record and says how it records instead.
+#   tests/gl/window_records.sh KERNELSCOPE OUT_DIR
+set -uo pipefail
+app=$1
+out=$2
+rm -rf "$out"
+mkdir -p "$out"
+fail() {
+    echo "window_records: $*" >&2
+    cat "$out/log.txt" >&2 2>/dev/null
+    exit 1
+}
+xvfb-run -a -s "-screen 0 800x600x24" "$app" --no-supervise --frames 12 --size 640x360 \
+    --record "$out/frames" >"$out/log.txt" 2>&1 || fail "the window's run failed"
+grep -q "recorded 12 frames" "$out/log.txt" || fail "no \"recorded 12 frames\" in the output"
+count=$(find "$out/frames" -name 'frame_*.png' | wc -l)
+[ "$count" -eq 12 ] || fail "$count PNG frames, not 12"
+python3 - "$out/frames" <<'PY' || fail "the frames are not the window's"
+import hashlib, pathlib, struct, sys
+frames = sorted(pathlib.Path(sys.argv[1]).glob("frame_*.png"))
+sizes = {struct.unpack(">II", f.read_bytes()[16:24]) for f in frames}
+assert sizes == {(640, 360)}, f"frame sizes {sizes}"
+digests = {hashlib.sha256(f.read_bytes()).hexdigest() for f in frames}
+assert len(digests) > 1, "every frame the same: one picture was recorded over and over"
+print(f"window_records: {len(frames)} frames of 640x360, {len(digests)} different")
+PY
+# Supervised: refused, with the way to record there.
+xvfb-run -a -s "-screen 0 800x600x24" "$app" --frames 2 --record "$out/refused" >"$out/refused.txt" 2>&1
+code=$?
+[ "$code" -eq 2 ] || { cat "$out/refused.txt" >&2; fail "a supervised window with --record exited $code, not 2"; }
+grep -q "File > Record" "$out/refused.txt" || { cat "$out/refused.txt" >&2; fail "the refusal does not say how to record"; }
+[ ! -e "$out/refused" ] || fail "the refused run made $out/refused"
+echo "window_records: ok"

@@ -75,10 +75,11 @@ void drawPlotAxes(const project::ViewDesc& v, const render::PlotFrame& frame, st
     if (count <= 0)
         return;
     ImDrawList* dl = ImGui::GetWindowDrawList();
-    const float x0 = origin.x + 0.05f * size.x, x1 = origin.x + 0.95f * size.x;
-    const float y0 = origin.y + 0.05f * size.y, y1 = origin.y + 0.95f * size.y;
-    const double lo = frame.y0, hi = frame.y1, left = frame.x0, right = frame.x1;
     const float lineH = ImGui::GetTextLineHeight();
+    const PlotAxesLayout axes = layoutPlotAxes(frame, count, origin.x, origin.y, size.x, size.y, lineH,
+                                               [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+    const float x0 = axes.x0, x1 = axes.x1, y0 = axes.y0, y1 = axes.y1;
+    const double lo = frame.y0, hi = frame.y1, left = frame.x0, right = frame.x1;
     auto label = [&](ImVec2 at, const std::string& text, ImU32 colour = theme::kViewLabel) {
         const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + sz.x + 2, at.y + sz.y), theme::kViewLabelBack, 2.f);
@@ -86,8 +87,6 @@ void drawPlotAxes(const project::ViewDesc& v, const render::PlotFrame& frame, st
     };
     auto screenX = [&](double element) { return x0 + float((element - left) / (right - left)) * (x1 - x0); };
     dl->PushClipRect(origin, ImVec2(origin.x + size.x, origin.y + size.y), true);
-    const PlotAxesLayout axes = layoutPlotAxes(frame, count, origin.x, origin.y, size.x, size.y, lineH,
-                                               [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
     for (float y : axes.gridY)
         dl->AddLine(ImVec2(x0, y), ImVec2(x1, y), theme::kViewGrid);
     for (float x : axes.tickX)

@@ -105,7 +105,6 @@ int runWindowed(const AppOptions& options)
     // --record: the whole window, every --record-every-th frame, as a headless run records; the
     // video's rate is 1 / --time-step, whatever rate the window draws at.
     FrameRecorder commandLineRecording(options.record, options.recordEvery, double(options.timeStep));
-    int shown = 0;
     while (!glfwWindowShouldClose(window.handle)) {
         glfwPollEvents();
         const double now = glfwGetTime();
@@ -130,9 +129,10 @@ int runWindowed(const AppOptions& options)
             glReadBuffer(GL_BACK);
             return image::Rgba8Image{fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)};
         };
+        ++frame;
         recording.afterFrame(app, capture);
-        commandLineRecording.frameDone(++shown, capture);
-        const bool lastFrame = options.framesGiven && ++frame >= options.frames;
+        commandLineRecording.frameDone(frame, capture);
+        const bool lastFrame = options.framesGiven && frame >= options.frames;
         if (lastFrame && !options.screenshot.empty()) {
             glReadBuffer(GL_BACK);
             image::writePng(options.screenshot, {fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)});

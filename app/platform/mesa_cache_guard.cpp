@@ -5,11 +5,18 @@
 #include <sys/statvfs.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <optional>
+#include <string>
 
 namespace ks::app {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+// The folder Mesa's shader cache goes in for this environment: $MESA_SHADER_CACHE_DIR, else
+// $XDG_CACHE_HOME/mesa_shader_cache, else $HOME/.cache/mesa_shader_cache; nullopt when none is set.
 std::optional<fs::path> mesaShaderCacheFolder()
 {
     auto set = [](const char* name) -> const char* {
@@ -25,6 +32,8 @@ std::optional<fs::path> mesaShaderCacheFolder()
     return std::nullopt;
 }
 
+// The free bytes of the file system `folder` (or its nearest existing parent) is on; nullopt when
+// that cannot be told.
 std::optional<std::uint64_t> freeBytesAt(const fs::path& folder)
 {
     fs::path at = folder;
@@ -37,22 +46,22 @@ std::optional<std::uint64_t> freeBytesAt(const fs::path& folder)
     return std::uint64_t(st.f_bavail) * std::uint64_t(st.f_frsize);
 }
 
-std::string guardMesaShaderCache()
+} // namespace
+
+void guardMesaShaderCache()
 {
     if (std::getenv("MESA_SHADER_CACHE_DISABLE"))
-        return {};
+        return;
     const std::optional<fs::path> folder = mesaShaderCacheFolder();
     if (!folder)
-        return {};
+        return;
     const std::optional<std::uint64_t> room = freeBytesAt(*folder);
     if (!room || *room >= kMesaCacheRoomBytes)
-        return {};
+        return;
     ::setenv("MESA_SHADER_CACHE_DISABLE", "true", 1);
-    const std::string message = "the file system of " + folder->string() + " has " + std::to_string(*room >> 10) +
-                                " KiB free: Mesa's shader cache is off for this run (Mesa stops the process with "
-                                "SIGBUS when its cache runs out of room)";
-    log::warning(message);
-    return message;
+    log::warning("the file system of " + folder->string() + " has " + std::to_string(*room >> 10) +
+                 " KiB free: Mesa's shader cache is off for this run (Mesa stops the process with SIGBUS when its "
+                 "cache runs out of room)");
 }
 
 } // namespace ks::app

@@ -8,21 +8,11 @@
 // MESA_SHADER_CACHE_DISABLE the user set is left alone. A disk that fills up during the run is not
 // covered.
 #include <cstdint>
-#include <filesystem>
-#include <optional>
-#include <string>
 
 namespace ks::app {
 
 inline constexpr std::uint64_t kMesaCacheRoomBytes = std::uint64_t(64) << 20;
 
-// The folder Mesa's shader cache goes in for this environment: $MESA_SHADER_CACHE_DIR, else
-// $XDG_CACHE_HOME/mesa_shader_cache, else $HOME/.cache/mesa_shader_cache; nullopt when none is set.
-std::optional<std::filesystem::path> mesaShaderCacheFolder();
-// The free bytes of the file system `folder` (or its nearest existing parent) is on; nullopt when
-// that cannot be told.
-std::optional<std::uint64_t> freeBytesAt(const std::filesystem::path& folder);
-// Does the above; returns the warning it logged (empty: the cache was left as it was).
-std::string guardMesaShaderCache();
+void guardMesaShaderCache();
 
 } // namespace ks::app

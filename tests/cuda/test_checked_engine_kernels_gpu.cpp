@@ -321,7 +321,7 @@ TEST_F(CheckedPhiloxFills, EveryFillRunsCheckedWithTheSameNumbersAndNoFinding)
                 // Compare bytes: the same bits, whatever the type.
                 auto bytes = [&](ks::rng::Generator& g) {
                     ks::cuda::DeviceMemory memory((offset + n) * k.size);
-                    k.fill(g, static_cast<char*>(reinterpret_cast<void*>(memory.get())) + offset * k.size, n, stream);
+                    k.fill(g, memory.as<char>() + offset * k.size, n, stream);
                     KS_CU(cuStreamSynchronize, stream);
                     std::vector<unsigned char> host(n * k.size);
                     memory.download(host.data(), host.size(), offset * k.size);
@@ -344,7 +344,7 @@ TEST_F(CheckedPhiloxFills, EveryFillRunsCheckedWithTheSameNumbersAndNoFinding)
             ks::rng::Generator checked(ks::rng::GeneratorType::Philox4x32_10, 1234);
             checked.setCheckedFills(true);
             ks::cuda::DeviceMemory memory((offset + room) * k.size);
-            k.fill(checked, static_cast<char*>(reinterpret_cast<void*>(memory.get())) + offset * k.size, n, stream);
+            k.fill(checked, memory.as<char>() + offset * k.size, n, stream);
             KS_CU(cuStreamSynchronize, stream);
             ASSERT_EQ(checked.checkedFills().size(), 1u);
             const auto& f = checked.checkedFills().back();

@@ -43,10 +43,12 @@ struct CheckedReport {
     long long element = 0;
     unsigned failures = 0; // refused accesses of the launch
     std::string error;     // when !ran: why (no such stage, the variant did not build, the fault's text)
+    std::string variant = "checked"; // --checked-variant: checked, who or timeline
+    bool applicable = true; // false: the variant does not apply to the stage (who: no output bound to a resource)
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(CheckedReport, version, ran, found, faulted, frame, stage, kernel,
                                                 file, sentence, line, access, param, resource, element, failures,
-                                                error)
+                                                error, variant, applicable)
 
 // Reads a report the child wrote; nullopt with `error` set when the file is missing or malformed.
 std::optional<CheckedReport> readCheckedReport(const std::filesystem::path& file, std::string& error);

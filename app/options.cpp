@@ -141,6 +141,10 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--checked-source", o.checkedSource, "Internal: the text of --checked-stage's kernel file")
         ->check(CLI::ExistingFile)
         ->group("");
+    cli.add_option("--checked-variant", o.checkedVariant,
+                   "Internal: the variant --checked-frame runs checked: checked, who or timeline")
+        ->check(CLI::IsMember({"checked", "who", "timeline"}))
+        ->group("");
     std::uint64_t seed = 0;
     auto* seedOption = cli.add_option("--seed", seed, "Seed for the project's random stages (overrides the project's)");
 
@@ -264,9 +268,10 @@ ParseOutcome parseOptions(int argc, char** argv)
             throw CLI::ValidationError("--find-faults", "needs --project (and is not for a checked re-run)");
         if (o.checkedFrame >= 0 && (o.project.empty() || o.checkedStage.empty() || o.checkedReport.empty()))
             throw CLI::ValidationError("--checked-frame", "needs --project, --checked-stage and --checked-report");
-        if (o.checkedFrame < 0 && (!o.checkedStage.empty() || !o.checkedReport.empty() || !o.checkedSource.empty()))
-            throw CLI::ValidationError("--checked-stage", "--checked-stage, --checked-report and --checked-source "
-                                                          "go with --checked-frame");
+        if (o.checkedFrame < 0 && (!o.checkedStage.empty() || !o.checkedReport.empty() || !o.checkedSource.empty() ||
+                                   o.checkedVariant != "checked"))
+            throw CLI::ValidationError("--checked-stage", "--checked-stage, --checked-report, --checked-source and "
+                                                          "--checked-variant go with --checked-frame");
         if (o.checkedFrame >= 0)
             o.headless = true; // a throwaway process: never a window, never the app's panels
         if ((o.editAtFrame > 0) != !o.editWith.empty())

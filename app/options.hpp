@@ -80,6 +80,9 @@ struct AppOptions {
     std::string checkedStage;              // --checked-stage NAME
     std::filesystem::path checkedReport;   // --checked-report FILE.json
     std::filesystem::path checkedSource;   // --checked-source FILE: the text of the stage's kernel file
+    // --checked-variant: which variant runs checked: "checked" (find the fault), "who" or
+    // "timeline" (the teaching variants, checked; for .ci/checked-kernels.py).
+    std::string checkedVariant = "checked";
     CheckOptions check;
 };
 

@@ -89,11 +89,19 @@ bool prepareCheckedRun(const AppOptions& options, pipeline::Pipeline& pipe, Chec
     return true;
 }
 
-// The checked variant's capture of frame options.checkedFrame, into the report.
-void takeCheckedCapture(const teach::StageProbe& probe, CheckedRun& run)
+// The variant --checked-variant names.
+teach::VariantKind checkedVariantKind(const AppOptions& options)
 {
-    const teach::ProbeCapture* c = probe.latest(teach::VariantKind::Checked);
-    if (!c || c->frame != run.report.frame) {
+    return options.checkedVariant == "who"        ? teach::VariantKind::WhoWrote
+           : options.checkedVariant == "timeline" ? teach::VariantKind::BlockTimeline
+                                                  : teach::VariantKind::Checked;
+}
+
+// The checked variant's capture of frame options.checkedFrame, into the report.
+void takeCheckedCapture(const teach::StageProbe& probe, teach::VariantKind kind, CheckedRun& run)
+{
+    const teach::ProbeCapture* c = probe.latest(kind);
+    if (!c || c->frame != run.report.frame || !c->checks) {
         run.report.error = "the checked variant did not run in frame " + std::to_string(run.report.frame) +
                            (probe.error().empty() ? "" : ": " + probe.error());
         return;
@@ -101,15 +109,18 @@ void takeCheckedCapture(const teach::StageProbe& probe, CheckedRun& run)
     const teach::CheckedFault& f = c->checked.first;
     run.report.ran = true;
     run.report.found = c->checked.claimed != 0;
-    run.report.sentence = teach::describeCheckedRun(c->checked, c->definition);
+    run.report.sentence = teach::describeCheckedRun(c->checked, c->definition, kind);
     run.report.failures = c->checked.failures;
     if (!run.report.found)
         return;
     run.report.line = int(f.line);
     run.report.access = accessWord(f.access);
     run.report.element = f.element;
+    const std::vector<std::string> own = teach::ownCheckedParameters(kind);
     if (f.param < c->definition.params.size())
         run.report.param = c->definition.params[f.param].name;
+    else if (f.param - c->definition.params.size() < own.size())
+        run.report.param = own[f.param - c->definition.params.size()], run.report.line = 0;
     if (f.param < c->bindings.resources.size())
         run.report.resource = c->bindings.resources[f.param];
 }
@@ -190,6 +201,8 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
     CheckedRun checkedRun;
     checkedRun.report.frame = options.checkedFrame;
     checkedRun.report.stage = options.checkedStage;
+    checkedRun.report.variant = options.checkedVariant;
+    const teach::VariantKind checkedKind = checkedVariantKind(options);
     const project::LoadResult loaded = project::loadProject(options.project);
     if (!loaded.ok()) {
         printProblems(loaded.problems);
@@ -288,10 +301,20 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
     for (int f = 0; f < frames; ++f) {
         if (!sizes.empty())
             session.followViewport(sizes[0][0], sizes[0][1]);
-        if (checking && f == options.checkedFrame &&
-            !probe.request(pipe, {checkedRun.stage, teach::VariantKind::Checked, {}, 0})) {
-            checkedRun.report.error = probe.error();
-            return checkedRun.finish(options);
+        if (checking && f == options.checkedFrame) {
+            if (checkedKind == teach::VariantKind::WhoWrote && teach::StageProbe::outputChoices(pipe, checkedRun.stage).empty()) {
+                checkedRun.report.applicable = false;
+                checkedRun.report.error = "the kernel has no output bound to a resource to record";
+                return checkedRun.finish(options);
+            }
+            teach::ProbeRequest request{checkedRun.stage, checkedKind, {}, 0};
+            request.checked = true;
+            if (cudaAvailable && checkedKind == teach::VariantKind::BlockTimeline)
+                request.smCount = unsigned(cuda::queryDevice(options.device).smCount);
+            if (!probe.request(pipe, request)) {
+                checkedRun.report.error = probe.error();
+                return checkedRun.finish(options);
+            }
         }
         if (cudaAvailable && !pipe.frame(input)) {
             scene::FailedFrame failed{f, pipe.fault() ? "fault" : "error", "", pipe.error()};
@@ -317,7 +340,7 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
         if (checking) { // no views, timings or output: only the checked frame's record matters
             if (f == options.checkedFrame) {
                 watchdog.stop();
-                takeCheckedCapture(probe, checkedRun);
+                takeCheckedCapture(probe, checkedKind, checkedRun);
                 return checkedRun.finish(options);
             }
             continue;

@@ -51,10 +51,13 @@ inline Loaded loadOriginal(const std::string& source, const std::string& kernel,
     return l;
 }
 
+// `checked`: the checked teaching variant of WhoWrote or BlockTimeline (InstrumentRequest::checked).
 inline Loaded loadVariant(const std::string& source, const std::string& kernel, ks::teach::VariantKind kind,
-                          const std::string& output = {}, const std::string& templateArgs = {})
+                          const std::string& output = {}, const std::string& templateArgs = {}, bool checked = false)
 {
-    const auto b = ks::teach::buildVariant({source, "user.cu", kernel, kind, output}, deviceOptions(), templateArgs);
+    ks::teach::InstrumentRequest request{source, "user.cu", kernel, kind, output};
+    request.checked = checked;
+    const auto b = ks::teach::buildVariant(request, deviceOptions(), templateArgs);
     if (!b.compile.ok)
         throw std::runtime_error(b.compile.log + "\n" + b.variant.source);
     Loaded l{ks::cuda::Module(b.compile.cubin.data()), {}};

@@ -146,6 +146,48 @@ TEST_F(FindFaults, ANearOverrunIsFoundByTheCheckedFrame)
     EXPECT_FALSE(clean->found) << clean->sentence;
 }
 
+// The teaching panels' variants of the faulting kernel, checked (as .ci/checked-kernels.py runs
+// them): "who wrote it" refuses the write through its recorded output (checked by its context: no
+// line), the timeline's checked pointer gives the user's line; a frame before the fault is clean.
+TEST_F(FindFaults, ANearOverrunIsFoundByTheCheckedTeachingVariants)
+{
+    const int line = lineOf("out[width * height + 4] = 1.0f;");
+    ASSERT_GT(line, 0);
+    ks::test::TempDir dir;
+    const fs::path report = dir.path() / "report.json";
+    const auto checkedRun = [&](const char* variant, int frame) {
+        const ProcessResult r = run("--headless --project '" + (faultsDir() / "oob_near.json").string() +
+                                    "' --checked-frame " + std::to_string(frame) +
+                                    " --checked-stage paint --checked-variant " + variant + " --checked-report '" +
+                                    report.string() + "'");
+        EXPECT_EQ(r.status, 0) << r.output;
+        std::string error;
+        auto found = ks::app::readCheckedReport(report, error);
+        EXPECT_TRUE(found) << error << "\n" << r.output;
+        return found.value_or(ks::app::CheckedReport{});
+    };
+    const ks::app::CheckedReport who = checkedRun("who", 3);
+    EXPECT_TRUE(who.ran) << who.error;
+    EXPECT_TRUE(who.found);
+    EXPECT_EQ(who.variant, "who");
+    EXPECT_EQ(who.sentence, "thread (5,0,0) of block (0,0,0) wrote out[4100], 4 elements past the end of out "
+                            "(4096 elements)");
+    EXPECT_EQ(who.param, "out");
+    EXPECT_EQ(who.resource, "out");
+    EXPECT_EQ(who.line, 0);
+    EXPECT_EQ(who.failures, 1u);
+
+    const ks::app::CheckedReport timeline = checkedRun("timeline", 3);
+    EXPECT_TRUE(timeline.ran) << timeline.error;
+    EXPECT_TRUE(timeline.found);
+    EXPECT_EQ(timeline.line, line);
+    EXPECT_EQ(timeline.element, 4100);
+
+    const ks::app::CheckedReport early = checkedRun("who", 2);
+    EXPECT_TRUE(early.ran) << early.error;
+    EXPECT_FALSE(early.found) << early.sentence;
+}
+
 } // namespace
 
 // In this process the project only runs paused (nothing faults here); the checked frame runs in the

@@ -128,6 +128,18 @@ TEST(FindFault, OptionsParseAndRefuseNonsense)
                   .exitCode,
               2)
         << "a checked re-run does not look for faults itself";
+
+    EXPECT_EQ(child.options->checkedVariant, "checked") << "find the fault's variant by default";
+    const auto who = parse({"--project", "p.json", "--checked-frame", "3", "--checked-stage", "paint",
+                            "--checked-report", "r.json", "--checked-variant", "who"});
+    ASSERT_TRUE(who.options);
+    EXPECT_EQ(who.options->checkedVariant, "who");
+    EXPECT_EQ(parse({"--project", "p.json", "--checked-frame", "3", "--checked-stage", "paint", "--checked-report",
+                     "r.json", "--checked-variant", "inspector"})
+                  .exitCode,
+              2);
+    EXPECT_EQ(parse({"--headless", "--project", "p.json", "--checked-variant", "timeline"}).exitCode, 2)
+        << "--checked-variant goes with --checked-frame";
 }
 
 TEST(FindFault, TheChildsArgumentsCarryWhatMakesTheSameFrames)

@@ -19,6 +19,7 @@
 namespace {
 
 using ks::teach::CheckedFault;
+using ks::teach::KernelDefinition;
 using ks::teach::ParamKind;
 using ks::teach::VariantKind;
 
@@ -101,6 +102,26 @@ extern "C" __global__ void untyped(void* raw, float** table, int n)
     table[0][1] = 2.f;
 }
 )";
+
+// Calls fn(source, file name, kernel) for every kernel shipped under kernels/ (the projects' and the
+// teaching ones) that takes a pointer or a cudaSurfaceObject_t.
+template <class Fn>
+void forEachShippedKernelWithAResource(Fn fn)
+{
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(ks::test::sourceDir() / "kernels")) {
+        if (entry.path().extension() != ".cu")
+            continue;
+        const std::string src = ks::paths::readTextFile(entry.path());
+        const std::string file = entry.path().filename().string();
+        for (const auto& k : ks::teach::findKernels(src)) {
+            const bool hasResource = std::any_of(k.params.begin(), k.params.end(), [](const auto& p) {
+                return p.kind == ParamKind::Pointer || p.type.find("cudaSurfaceObject_t") != std::string::npos;
+            });
+            if (hasResource)
+                fn(src, file, k);
+        }
+    }
+}
 
 std::vector<std::string> kernelNames(const std::string& src)
 {
@@ -224,29 +245,144 @@ TEST(Checked, TemplateKernelCompiles)
 TEST(Checked, EveryShippedKernelCompilesChecked)
 {
     int checked = 0;
-    for (const auto& entry : std::filesystem::recursive_directory_iterator(ks::test::sourceDir() / "kernels")) {
-        if (entry.path().extension() != ".cu")
-            continue;
-        const std::string src = ks::paths::readTextFile(entry.path());
-        const std::string file = entry.path().filename().string();
-        for (const auto& k : ks::teach::findKernels(src)) {
-            const bool hasResource = std::any_of(k.params.begin(), k.params.end(), [](const auto& p) {
-                return p.kind == ParamKind::Pointer || p.type.find("cudaSurfaceObject_t") != std::string::npos;
-            });
-            if (!hasResource)
+    forEachShippedKernelWithAResource([&](const std::string& src, const std::string& file, const KernelDefinition& k) {
+        SCOPED_TRACE(file + ": " + k.name);
+        const auto b = ks::teach::buildVariant({src, file, k.name, VariantKind::Checked, ""}, hopper(),
+                                               k.isTemplate() ? "float" : "");
+        ASSERT_TRUE(b.variant.ok) << b.variant.error;
+        EXPECT_TRUE(b.compile.ok) << b.compile.log << "\n--- variant ---\n" << b.variant.source;
+        EXPECT_TRUE(b.compile.diagnostics.empty()) << b.compile.log;
+        EXPECT_TRUE(std::any_of(b.variant.checkedKinds.begin(), b.variant.checkedKinds.end(),
+                                [](ParamKind kind) { return kind != ParamKind::Value; }));
+        ++checked;
+    });
+    EXPECT_GE(checked, 20) << "the shipped kernels with pointer or surface parameters";
+}
+
+// The checked teaching variants: "who wrote it" checks every parameter but its output as the
+// checked variant does, the output through its checked context, and its own records and counters
+// at the extents after the user's; the plain variants check nothing.
+TEST(CheckedTeaching, WhoWroteChecksEveryParameterAndItsOwnPointers)
+{
+    ks::teach::InstrumentRequest request{kMixed, "mixed.cu", "mixed", VariantKind::WhoWrote, "out"};
+    request.checked = true;
+    const auto v = ks::teach::instrument(request);
+    ASSERT_TRUE(v.ok) << v.error;
+    EXPECT_EQ(v.entry, "ks_who_mixed");
+    ASSERT_EQ(v.source.rfind("#include <ks/teach/checked.cuh>\n", 0), 0u);
+    const std::size_t generated = v.source.find("#line 1 \"ks_generated\"");
+    ASSERT_NE(generated, std::string::npos);
+    const std::string user = v.source.substr(0, generated);
+    EXPECT_NE(user.find("ks_user_mixed(ks::teach::RecordingPtr<float, ks::teach::CheckedWhoContext> out, "
+                        "ks::teach::CheckedPtr<const float> in, int n, ks::teach::CheckedSurface img, "
+                        "unsigned long long seed, ks::teach::CheckedPtr<int> ks_unnamed_5)"),
+              std::string::npos)
+        << user;
+    const std::string wrapper = v.source.substr(generated);
+    EXPECT_NE(wrapper.find("unsigned* ks_counters, const ks::teach::CheckedExtent* ks_extents, "
+                           "ks::teach::CheckedRecord* ks_record)"),
+              std::string::npos)
+        << wrapper;
+    EXPECT_NE(wrapper.find("ks::teach::CheckedPtr<ks::teach::WhoRecord> ks_recordsChecked(ks_records, "
+                           "ks::teach::CheckContext{ks_record, ks_extents[6].size, ks_extents[6].height, 6u})"),
+              std::string::npos)
+        << wrapper;
+    EXPECT_NE(wrapper.find("ks::teach::CheckedPtr<unsigned> ks_countersChecked(ks_counters, "
+                           "ks::teach::CheckContext{ks_record, ks_extents[7].size, ks_extents[7].height, 7u})"),
+              std::string::npos)
+        << wrapper;
+    EXPECT_NE(wrapper.find("atomicAdd(&ks_countersChecked[ks::teach::kCounterBlockOrder], 1u)"), std::string::npos);
+    EXPECT_NE(wrapper.find("(const char*)ks_p0, ks::teach::CheckContext{ks_record, ks_extents[0].size, "
+                           "ks_extents[0].height, 0u}}"),
+              std::string::npos)
+        << "the output is checked against its own extent: " << wrapper;
+    EXPECT_EQ(v.checkedKinds, (std::vector<ParamKind>{ParamKind::Pointer, ParamKind::Pointer, ParamKind::Value,
+                                                      ParamKind::Surface, ParamKind::Value, ParamKind::Pointer}));
+    EXPECT_EQ(ks::teach::ownCheckedParameters(VariantKind::WhoWrote),
+              (std::vector<std::string>{"ks_records", "ks_counters"}));
+
+    request.checked = false;
+    const auto plain = ks::teach::instrument(request);
+    ASSERT_TRUE(plain.ok);
+    EXPECT_EQ(plain.source.find("Checked"), std::string::npos) << plain.source;
+    EXPECT_EQ(plain.source.find("ks_extents"), std::string::npos);
+    EXPECT_TRUE(plain.checkedKinds.empty());
+    EXPECT_NE(plain.source.find("ks::teach::RecordingPtr<float> out"), std::string::npos);
+}
+
+TEST(CheckedTeaching, TimelineChecksItsBlockRecords)
+{
+    ks::teach::InstrumentRequest request{kMixed, "mixed.cu", "mixed", VariantKind::BlockTimeline, ""};
+    request.checked = true;
+    const auto v = ks::teach::instrument(request);
+    ASSERT_TRUE(v.ok) << v.error;
+    const std::string wrapper = v.source.substr(v.source.find("#line 1 \"ks_generated\""));
+    EXPECT_NE(wrapper.find("ks_blocksChecked[ks::teach::linearBlockIndex()] = ks::teach::BlockRecord{"),
+              std::string::npos)
+        << wrapper;
+    EXPECT_NE(wrapper.find("ks::teach::CheckedPtr<float>(ks_p0, "), std::string::npos) << "every pointer is checked";
+    EXPECT_EQ(v.checkedKinds.size(), 6u);
+    EXPECT_EQ(ks::teach::ownCheckedParameters(VariantKind::BlockTimeline),
+              (std::vector<std::string>{"ks_blocks", "ks_counters"}));
+    EXPECT_TRUE(ks::teach::ownCheckedParameters(VariantKind::Checked).empty());
+}
+
+// Every shipped kernel with a recordable output compiles in both checked teaching variants (and
+// every one with a pointer or surface in the checked timeline).
+TEST(CheckedTeaching, EveryShippedKernelCompilesInBothCheckedTeachingVariants)
+{
+    int who = 0, timeline = 0;
+    forEachShippedKernelWithAResource([&](const std::string& src, const std::string& file, const KernelDefinition& k) {
+        for (VariantKind kind : {VariantKind::WhoWrote, VariantKind::BlockTimeline}) {
+            if (kind == VariantKind::WhoWrote && ks::teach::outputCandidates(k).empty())
                 continue;
-            SCOPED_TRACE(file + ": " + k.name);
-            const auto b = ks::teach::buildVariant({src, file, k.name, VariantKind::Checked, ""}, hopper(),
-                                                   k.isTemplate() ? "float" : "");
+            SCOPED_TRACE(file + ": " + k.name + (kind == VariantKind::WhoWrote ? " (who)" : " (timeline)"));
+            ks::teach::InstrumentRequest request{src, file, k.name, kind, ""};
+            request.checked = true;
+            const auto b = ks::teach::buildVariant(request, hopper(), k.isTemplate() ? "float" : "");
             ASSERT_TRUE(b.variant.ok) << b.variant.error;
             EXPECT_TRUE(b.compile.ok) << b.compile.log << "\n--- variant ---\n" << b.variant.source;
             EXPECT_TRUE(b.compile.diagnostics.empty()) << b.compile.log;
-            EXPECT_TRUE(std::any_of(b.variant.checkedKinds.begin(), b.variant.checkedKinds.end(),
-                                    [](ParamKind kind) { return kind != ParamKind::Value; }));
-            ++checked;
+            ++(kind == VariantKind::WhoWrote ? who : timeline);
         }
-    }
-    EXPECT_GE(checked, 20) << "the shipped kernels with pointer or surface parameters";
+    });
+    EXPECT_GE(who, 15) << "the shipped kernels with a recordable output";
+    EXPECT_GE(timeline, 20) << "the shipped kernels with pointer or surface parameters";
+}
+
+// A refused access of the variant's own records is the instrumentation's: named, and given no line
+// (the line would be the generated wrapper's, not the user's).
+TEST(FaultReport, TheInstrumentationsOwnPointersAreNamedAndNotBlamedOnTheKernel)
+{
+    const auto k = ks::teach::findKernel(kMixed, "mixed");
+    ASSERT_TRUE(k);
+    ks::teach::CheckedRecord r{};
+    r.claimed = 1;
+    r.failures = 1;
+    r.first.access = ks::teach::kCheckedUpdate;
+    r.first.problem = ks::teach::kCheckedOutOfRange;
+    r.first.resource = ks::teach::kCheckedPointer;
+    r.first.param = 6; // after the kernel's six parameters: the records
+    r.first.element = 999;
+    r.first.byteOffset = 999 * 28;
+    r.first.extent = 999 * 28;
+    r.first.elementSize = 28;
+    r.first.alignment = 4;
+    r.first.line = 9;
+    const std::string said = ks::teach::describeCheckedRun(r, *k, VariantKind::WhoWrote);
+    EXPECT_NE(said.find("ks_records[999], just past the end of ks_records (999 elements)"), std::string::npos)
+        << said;
+    EXPECT_NE(said.find(", in Kernelscope's instrumentation of the kernel, not in its code"), std::string::npos)
+        << said;
+    EXPECT_EQ(said.find("line"), std::string::npos) << said;
+    r.first.param = 7;
+    EXPECT_NE(ks::teach::describeCheckedRun(r, *k, VariantKind::BlockTimeline).find("ks_counters["),
+              std::string::npos);
+    // The find-the-fault variant has no pointers of its own: past the kernel's parameters is unknown.
+    EXPECT_NE(ks::teach::describeCheckedRun(r, *k).find("parameter 8"), std::string::npos);
+    r.first.param = 0;
+    EXPECT_NE(ks::teach::describeCheckedRun(r, *k, VariantKind::WhoWrote).find("at line 9"), std::string::npos)
+        << "the user's own parameter keeps the user's line";
 }
 
 TEST(FaultReport, WritePastTheEnd)

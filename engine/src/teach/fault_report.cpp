@@ -99,15 +99,24 @@ std::string describeFault(const CheckedFault& f, std::string_view paramName)
     return s;
 }
 
-std::string describeCheckedRun(const CheckedRecord& record, const KernelDefinition& kernel)
+std::string describeCheckedRun(const CheckedRecord& record, const KernelDefinition& kernel, VariantKind variant)
 {
     if (!record.claimed)
         return "no access was out of bounds or misaligned";
     const unsigned p = record.first.param;
-    std::string name = p < kernel.params.size() ? kernel.params[p].name : "";
+    const std::vector<std::string> own = ownCheckedParameters(variant);
+    const bool instrumentation = p >= kernel.params.size() && p - kernel.params.size() < own.size();
+    std::string name = p < kernel.params.size() ? kernel.params[p].name
+                       : instrumentation        ? own[p - kernel.params.size()]
+                                                : "";
     if (name.empty())
         name = "parameter " + std::to_string(p + 1);
-    std::string s = describeFault(record.first, name);
+    CheckedFault f = record.first;
+    if (instrumentation)
+        f.line = 0; // a line of the generated wrapper, not of the user's file
+    std::string s = describeFault(f, name);
+    if (instrumentation)
+        s += ", in Kernelscope's instrumentation of the kernel, not in its code";
     if (record.failures > 1)
         s += " (and " + std::to_string(record.failures - 1) + " more refused " +
              (record.failures == 2 ? "access" : "accesses") + " in this launch)";

@@ -93,19 +93,26 @@ bool isSurfaceObject(const KernelParam& p)
     return p.kind == ParamKind::Surface && p.type.find("cudaSurfaceObject_t") != std::string::npos;
 }
 
-// Checked: every pointer parameter becomes a CheckedPtr, every cudaSurfaceObject_t a CheckedSurface,
-// in the user's code (edits) and in the wrapper's call (arguments).
-void checkParameters(const KernelDefinition& k, std::vector<Edit>& edits, std::vector<std::string>& arguments,
-                     std::vector<ParamKind>& checkedKinds)
+// The check context of parameter `index` (the user's, or the variant's own after them).
+std::string checkContext(std::size_t index)
 {
-    arguments.assign(k.params.size(), "");
-    checkedKinds.assign(k.params.size(), ParamKind::Value);
+    const std::string i = std::to_string(index);
+    return "ks::teach::CheckContext{ks_record, ks_extents[" + i + "].size, ks_extents[" + i + "].height, " + i + "u}";
+}
+
+// Checked: every pointer parameter becomes a CheckedPtr, every cudaSurfaceObject_t a CheckedSurface,
+// in the user's code (edits) and in the wrapper's call (arguments); all but parameter `skip` (the
+// recorded output of a checked "who wrote it" variant, checked through its context).
+void checkParameters(const KernelDefinition& k, std::vector<Edit>& edits, std::vector<std::string>& arguments,
+                     std::vector<ParamKind>& checkedKinds, std::size_t skip)
+{
     for (std::size_t i = 0; i < k.params.size(); ++i) {
+        if (i == skip)
+            continue;
         const KernelParam& p = k.params[i];
         const std::string index = std::to_string(i);
         const std::string name = p.name.empty() ? "ks_unnamed_" + index : p.name;
-        const std::string context = "ks::teach::CheckContext{ks_record, ks_extents[" + index + "].size, ks_extents[" +
-                                    index + "].height, " + index + "u}";
+        const std::string context = checkContext(i);
         if (p.kind == ParamKind::Pointer) {
             const std::string type = "ks::teach::CheckedPtr<" + p.elementType + ">";
             edits.push_back({p.range, type + " " + name});
@@ -119,6 +126,14 @@ void checkParameters(const KernelDefinition& k, std::vector<Edit>& edits, std::v
     }
 }
 
+// The checked teaching variants' own pointers: "const ks::teach::CheckedPtr<T> <name>Checked(<name>,
+// <context of parameter index>);", checked against the extent the host gives at that index.
+std::string checkedOwnPointer(const std::string& type, const std::string& name, std::size_t index)
+{
+    return "    const ks::teach::CheckedPtr<" + type + "> " + name + "Checked(" + name + ", " + checkContext(index) +
+           ");\n";
+}
+
 std::string_view wrapperPrefix(VariantKind kind)
 {
     switch (kind) {
@@ -130,6 +145,16 @@ std::string_view wrapperPrefix(VariantKind kind)
 }
 
 } // namespace
+
+std::vector<std::string> ownCheckedParameters(VariantKind kind)
+{
+    switch (kind) {
+    case VariantKind::WhoWrote: return {"ks_records", "ks_counters"};
+    case VariantKind::BlockTimeline: return {"ks_blocks", "ks_counters"};
+    case VariantKind::Checked: return {};
+    }
+    return {};
+}
 
 std::string InstrumentedKernel::nameExpression(std::string_view templateArguments) const
 {
@@ -160,8 +185,12 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
     for (const SourceRange& r : k.attributeRanges)
         edits.push_back({r, ""});
 
-    std::vector<std::string> arguments; // for the user's call, by parameter; "" passes ks_p<i>
+    // For the user's call, by parameter; "" passes ks_p<i>.
+    std::vector<std::string> arguments(k.params.size());
     const std::size_t none = k.params.size();
+    const bool checks = req.kind == VariantKind::Checked || req.checked;
+    if (checks)
+        v.checkedKinds.assign(k.params.size(), ParamKind::Value);
     v.outputIndex = none;
     if (req.kind == VariantKind::WhoWrote) {
         const std::vector<std::size_t> candidates = outputCandidates(k);
@@ -192,19 +221,29 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
         v.outputKind = out.kind;
         const std::string paramName = out.name.empty() ? "ks_unnamed_output" : out.name;
         const std::string raw = "ks_p" + std::to_string(v.outputIndex);
-        arguments.assign(k.params.size(), "");
+        // The plain variant's types keep their short names (the user may meet them in a diagnostic).
         if (out.kind == ParamKind::Pointer) {
-            edits.push_back({out.range, "ks::teach::RecordingPtr<" + out.elementType + "> " + paramName});
-            arguments[v.outputIndex] = "ks::teach::RecordingPtr<" + out.elementType + ">(" + raw + ", ks_ctx)";
+            const std::string type = "ks::teach::RecordingPtr<" + out.elementType +
+                                     (req.checked ? ", ks::teach::CheckedWhoContext>" : ">");
+            edits.push_back({out.range, type + " " + paramName});
+            arguments[v.outputIndex] = type + "(" + raw + ", ks_ctx)";
         } else {
-            edits.push_back({out.range, "ks::teach::RecordingSurface " + paramName});
-            arguments[v.outputIndex] = "ks::teach::RecordingSurface{" + raw + ", ks_ctx}";
+            const std::string type = req.checked ? "ks::teach::RecordingSurfaceOf<ks::teach::CheckedWhoContext>"
+                                                 : "ks::teach::RecordingSurface";
+            edits.push_back({out.range, type + " " + paramName});
+            arguments[v.outputIndex] = type + "{" + raw + ", ks_ctx}";
         }
-    } else if (req.kind == VariantKind::Checked) {
-        checkParameters(k, edits, arguments, v.checkedKinds);
+        if (req.checked) {
+            checkParameters(k, edits, arguments, v.checkedKinds, v.outputIndex);
+            // Checked through the context; its extent comes in the user's parameter's place.
+            v.checkedKinds[v.outputIndex] =
+                out.kind == ParamKind::Pointer || isSurfaceObject(out) ? out.kind : ParamKind::Value;
+        }
+    } else if (checks) {
+        checkParameters(k, edits, arguments, v.checkedKinds, none);
     }
 
-    const char* header = req.kind == VariantKind::Checked ? "checked" : "instrument";
+    const char* header = checks ? "checked" : "instrument";
     std::string s = "#include <ks/teach/" + std::string(header) + ".cuh>\n#line 1 \"" + req.fileName + "\"\n";
     s += applyEdits(req.source, std::move(edits));
     if (s.empty() || s.back() != '\n')
@@ -214,15 +253,32 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
     const std::string name = std::string(wrapperPrefix(req.kind)) + k.name;
     s += wrapperHead(k, name);
     v.entry = k.isTemplate() ? k.qualifier() + name : name; // extern "C": no qualifier
+    // The checked teaching variants take the extents and the record after their own parameters and
+    // reach their own pointers through checked ones (indices after the user's parameters).
+    const std::string checkParams =
+        req.checked && req.kind != VariantKind::Checked
+            ? ", const ks::teach::CheckedExtent* ks_extents, ks::teach::CheckedRecord* ks_record"
+            : "";
+    const std::string own = req.checked ? "Checked" : ""; // suffix of the variant's pointers
     if (req.kind == VariantKind::WhoWrote) {
         s += "ks::teach::WhoRecord* ks_records, unsigned long long ks_recordCount, unsigned long long ks_rowWidth, "
-             "unsigned* ks_counters)\n{\n"
-             "    __shared__ unsigned ks_blockOrder;\n"
+             "unsigned* ks_counters" + checkParams + ")\n{\n";
+        if (req.checked)
+            s += checkedOwnPointer("ks::teach::WhoRecord", "ks_records", none) +
+                 checkedOwnPointer("unsigned", "ks_counters", none + 1);
+        s += "    __shared__ unsigned ks_blockOrder;\n"
              "    if (ks::teach::isFirstThreadOfBlock())\n"
-             "        ks_blockOrder = atomicAdd(&ks_counters[ks::teach::kCounterBlockOrder], 1u);\n"
-             "    __syncthreads();\n"
-             "    const ks::teach::WhoContext ks_ctx{ks_records, ks_recordCount, ks_rowWidth, ks_counters, "
-             "ks_blockOrder};\n";
+             "        ks_blockOrder = atomicAdd(&ks_counters" + own + "[ks::teach::kCounterBlockOrder], 1u);\n"
+             "    __syncthreads();\n";
+        if (req.checked) {
+            const std::string o = std::to_string(v.outputIndex);
+            const std::string base = v.outputKind == ParamKind::Pointer ? "(const char*)ks_p" + o : "nullptr";
+            s += "    const ks::teach::CheckedWhoContext ks_ctx{ks_recordsChecked, ks_recordCount, ks_rowWidth, "
+                 "ks_countersChecked, ks_blockOrder, " + base + ", " + checkContext(v.outputIndex) + "};\n";
+        } else {
+            s += "    const ks::teach::WhoContext ks_ctx{ks_records, ks_recordCount, ks_rowWidth, ks_counters, "
+                 "ks_blockOrder};\n";
+        }
         s += callUser(k, arguments);
         s += "}\n";
     } else if (req.kind == VariantKind::Checked) {
@@ -230,12 +286,15 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
         s += callUser(k, arguments);
         s += "}\n";
     } else {
-        s += "ks::teach::BlockRecord* ks_blocks, unsigned* ks_counters)\n{\n"
-             "    __shared__ unsigned long long ks_startNs, ks_startClock;\n"
+        s += "ks::teach::BlockRecord* ks_blocks, unsigned* ks_counters" + checkParams + ")\n{\n";
+        if (req.checked)
+            s += checkedOwnPointer("ks::teach::BlockRecord", "ks_blocks", none) +
+                 checkedOwnPointer("unsigned", "ks_counters", none + 1);
+        s += "    __shared__ unsigned long long ks_startNs, ks_startClock;\n"
              "    __shared__ unsigned ks_order;\n"
              "    __syncthreads();\n"
              "    if (ks::teach::isFirstThreadOfBlock()) {\n"
-             "        ks_order = atomicAdd(&ks_counters[ks::teach::kCounterBlockOrder], 1u);\n"
+             "        ks_order = atomicAdd(&ks_counters" + own + "[ks::teach::kCounterBlockOrder], 1u);\n"
              "        ks_startClock = clock64();\n"
              "        ks_startNs = ks::teach::globalTimer();\n"
              "    }\n";
@@ -244,7 +303,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
              "    if (ks::teach::isFirstThreadOfBlock()) {\n"
              "        const unsigned long long ks_endNs = ks::teach::globalTimer();\n"
              "        const unsigned long long ks_endClock = clock64();\n"
-             "        ks_blocks[ks::teach::linearBlockIndex()] = "
+             "        ks_blocks" + own + "[ks::teach::linearBlockIndex()] = "
              "ks::teach::BlockRecord{ks_startNs, ks_endNs, ks_startClock, ks_endClock, ks::teach::smId(), ks_order};\n"
              "    }\n"
              "}\n";

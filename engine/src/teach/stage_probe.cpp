@@ -57,7 +57,8 @@ std::shared_ptr<const StageProbe::Built> StageProbe::build(const pipeline::Pipel
     ir.kernel = name;
     ir.kind = request.kind;
     ir.outputParam = outputParam;
-    const std::string key = std::to_string(int(request.kind)) + "|" + outputParam + "|" +
+    ir.checked = request.checked;
+    const std::string key = std::to_string(int(request.kind)) + (request.checked ? "c|" : "|") + outputParam + "|" +
                             rtc::CompileCache::key(source.source, source.fileName, source.options, {name});
     if (auto it = m_built.find(key); it != m_built.end())
         return it->second;
@@ -102,6 +103,7 @@ bool StageProbe::request(pipeline::Pipeline& p, const ProbeRequest& request)
     }
     ProbeCapture capture;
     capture.kind = request.kind;
+    capture.checks = request.checked || request.kind == VariantKind::Checked;
     capture.stage = request.stage;
     capture.stageName = stage->desc().name;
     capture.kernel = stage->desc().kernel;
@@ -165,17 +167,7 @@ void StageProbe::run(const Built& built, const pipeline::KernelStage& stage, pip
     capture.launch = stage.launchConfig(*ctx.resources);
     capture.frame = ctx.frame;
     capture.serial = ++m_serial;
-    if (capture.kind == VariantKind::WhoWrote) {
-        const std::size_t count = std::size_t(capture.width) * std::size_t(capture.height);
-        capture.who = runWhoVariant(built.function, capture.launch, arguments, count, std::size_t(capture.width),
-                                    ctx.stream);
-        m_who = std::move(capture);
-    } else if (capture.kind == VariantKind::BlockTimeline) {
-        capture.timeline = runTimelineVariant(built.function, capture.launch, arguments, ctx.stream);
-        capture.model = analyzeTimeline(capture.timeline.blocks, capture.model.smCount,
-                                        unsigned(std::max(1, capture.residentBlocksPerSm)));
-        m_timeline = std::move(capture);
-    } else {
+    if (capture.checks) {
         // The kinds the scanner saw, padded to the launch's arguments (a signature the scanner
         // could not read in full leaves the rest unchecked).
         std::vector<ParamKind> kinds = built.checkedKinds;
@@ -186,6 +178,22 @@ void StageProbe::run(const Built& built, const pipeline::KernelStage& stage, pip
             return r ? &r->desc : nullptr;
         });
         capture.definition = built.definition;
+    }
+    VariantChecks checks{capture.bindings.extents, {}, {}};
+    const VariantChecks* teachingChecks = capture.checks ? &checks : nullptr;
+    if (capture.kind == VariantKind::WhoWrote) {
+        const std::size_t count = std::size_t(capture.width) * std::size_t(capture.height);
+        capture.who = runWhoVariant(built.function, capture.launch, arguments, count, std::size_t(capture.width),
+                                    ctx.stream, teachingChecks);
+        capture.checked = capture.who.checked.value_or(CheckedRecord{});
+        m_who = std::move(capture);
+    } else if (capture.kind == VariantKind::BlockTimeline) {
+        capture.timeline = runTimelineVariant(built.function, capture.launch, arguments, ctx.stream, teachingChecks);
+        capture.checked = capture.timeline.checked.value_or(CheckedRecord{});
+        capture.model = analyzeTimeline(capture.timeline.blocks, capture.model.smCount,
+                                        unsigned(std::max(1, capture.residentBlocksPerSm)));
+        m_timeline = std::move(capture);
+    } else {
         capture.checked = runCheckedVariant(built.function, capture.launch, arguments, capture.bindings.extents,
                                             ctx.stream);
         m_checked = std::move(capture);

@@ -5,6 +5,7 @@
 //   elements), at line 12
 // Pure functions of the record the device filled (kernels/include/ks/teach/records.cuh); no device.
 
+#include "ks/teach/instrument.hpp"
 #include "ks/teach/kernel_source.hpp"
 
 #include <ks/teach/records.cuh>
@@ -20,7 +21,10 @@ std::string describeFault(const CheckedFault& fault, std::string_view paramName)
 
 // What a checked launch found: "no access was out of bounds or misaligned" when nothing was
 // refused, else describeFault of the first, with the kernel's name for the parameter and how many
-// more accesses were refused.
-std::string describeCheckedRun(const CheckedRecord& record, const KernelDefinition& kernel);
+// more accesses were refused. `variant`: the kind of variant that ran; for a checked teaching
+// variant, a refused access of its own pointers (ownCheckedParameters) is named and said to be
+// the instrumentation's, not the kernel's.
+std::string describeCheckedRun(const CheckedRecord& record, const KernelDefinition& kernel,
+                               VariantKind variant = VariantKind::Checked);
 
 } // namespace ks::teach

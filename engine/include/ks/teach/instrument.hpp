@@ -29,6 +29,14 @@
 //       before the launch; after it, record.claimed != 0 when an access was refused and
 //       record.first is the first of them (describeCheckedRun in ks/teach/fault_report.hpp words it).
 //   counters: ks::teach::kCounterCount unsigned ints, cleared to zero before the launch.
+// Checked teaching variants (InstrumentRequest::checked, for WhoWrote and BlockTimeline): the
+// engine's own variants run with every access bounds-checked, so that a bug in the instrumentation
+// (a record written past its array) is found, not a fault. Every pointer and surface parameter of
+// the user's kernel is checked as in the checked variant (the recorded output through the
+// CheckedWhoContext of checked.cuh), and so are the variant's own pointers (ownCheckedParameters:
+// records or blocks, then counters). The wrappers take two more trailing parameters,
+//   (..., const ks::teach::CheckedExtent* extents, ks::teach::CheckedRecord* record)
+// extents: one per user parameter, then one per own pointer (in bytes); record as for ks_checked_.
 // The variants add a little shared memory (4 bytes for "who", 20 for the timeline) and a few
 // registers, which can change occupancy at its edges; compare the variant's attributes. The checked
 // variant adds no shared memory but many registers and a check per access: it is for finding a
@@ -56,6 +64,8 @@ struct InstrumentRequest {
     // WhoWrote: the parameter whose writes are recorded, by name; empty picks the first candidate
     // (a pointer to non-const elements or a surface).
     std::string outputParam;
+    // WhoWrote and BlockTimeline: the checked teaching variant (see above). Checked always checks.
+    bool checked = false;
 };
 
 struct InstrumentedKernel {
@@ -67,8 +77,9 @@ struct InstrumentedKernel {
     KernelDefinition kernel;
     std::size_t outputIndex = 0; // WhoWrote: the recorded parameter
     ParamKind outputKind = ParamKind::Value;
-    // Checked: per parameter, Pointer or Surface where the variant checks it, else Value (a
-    // parameter of type unsigned long long is a Surface to the scanner but is not checked).
+    // Checked, and checked teaching variants: per parameter, Pointer or Surface where the variant
+    // checks it, else Value (a parameter of type unsigned long long is a Surface to the scanner but
+    // is not checked); empty for a variant that checks nothing.
     std::vector<ParamKind> checkedKinds;
 
     // The kernel's name for the driver: `entry` for a non-template kernel (extern "C"), else the
@@ -77,6 +88,11 @@ struct InstrumentedKernel {
 };
 
 InstrumentedKernel instrument(const InstrumentRequest& request);
+
+// The names of a checked teaching variant's own pointers, in the order of their extents and
+// CheckedFault::param indices after the user's parameters: {"ks_records", "ks_counters"},
+// {"ks_blocks", "ks_counters"}; none for VariantKind::Checked.
+std::vector<std::string> ownCheckedParameters(VariantKind kind);
 
 struct VariantBuild {
     InstrumentedKernel variant;

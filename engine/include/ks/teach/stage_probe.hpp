@@ -34,6 +34,9 @@ struct ProbeRequest {
     // that can be an output (a non-const pointer or a surface) and is bound to a resource.
     std::string outputParam;
     unsigned smCount = 0; // BlockTimeline: the device's SM count (rows of the timeline)
+    // WhoWrote and BlockTimeline: run the checked teaching variant (InstrumentRequest::checked):
+    // the same records, with every access checked as the Checked variant checks it.
+    bool checked = false;
 };
 
 struct ProbeCapture {
@@ -49,9 +52,10 @@ struct ProbeCapture {
     TimelineRun timeline;              // BlockTimeline
     TimelineModel model;               // BlockTimeline: analysed
     int residentBlocksPerSm = 0;       // BlockTimeline: the driver's occupancy of the variant
-    CheckedRecord checked{};           // Checked: the launch's first refused access and count
-    CheckedBindings bindings;          // Checked: what each parameter was checked against
-    KernelDefinition definition;       // Checked: the kernel as the scanner read it (parameter names)
+    bool checks = false;               // the variant ran checked (Checked, or a checked teaching variant)
+    CheckedRecord checked{};           // checks: the launch's first refused access and count
+    CheckedBindings bindings;          // checks: what each user parameter was checked against
+    KernelDefinition definition;       // checks: the kernel as the scanner read it (parameter names)
 };
 
 // A kernel stage's parameters that can be recorded (non-const pointers and surfaces bound to a

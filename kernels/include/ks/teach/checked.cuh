@@ -417,4 +417,44 @@ __device__ __forceinline__ void surf1Dread(T* value, const CheckedSurface& s, in
     *value = s.allows(kCheckedRead, x, 0, sizeof(T), line) ? ::surf1Dread<T>(s.object, x, mode) : refusedValue<T>();
 }
 
+// The context of the checked teaching variants (instrument.hpp, InstrumentRequest::checked): the
+// "who wrote it" variant's records and counters are reached through checked pointers (checked
+// against their allocations, as the host gives them), and every access of the recorded output is
+// checked against the output's extent like a CheckedPtr's or a CheckedSurface's (the line is not
+// known: 0). The same records result when nothing is refused.
+struct CheckedWhoContext {
+    CheckedPtr<WhoRecord> records;
+    unsigned long long count;
+    unsigned long long rowWidth;
+    CheckedPtr<unsigned> counters;
+    unsigned blockOrder;
+    const char* outputBase; // the output pointer the kernel received (buffers); null for a surface
+    CheckContext output;    // the output's extent: bytes (buffer) or width and height (surface)
+
+    template <class V>
+    __device__ __forceinline__ bool allows(const V* p, unsigned access) const
+    {
+        return CheckSite{output, outputBase, (const char*)p, sizeof(V), alignof(V), 0}.allows(access);
+    }
+    template <class V>
+    __device__ __forceinline__ V load(const V* p) const
+    {
+        return allows(p, kCheckedRead) ? *p : refusedValue<V>();
+    }
+    template <class V>
+    __device__ __forceinline__ V* sink(V* p) const
+    {
+        return sizeof(V) > sizeof(output.record->sink) ? p : reinterpret_cast<V*>(output.record->sink);
+    }
+    template <class V>
+    __device__ __forceinline__ V refused() const
+    {
+        return refusedValue<V>();
+    }
+    __device__ __forceinline__ bool allowsSurface(int x, int y, unsigned size) const
+    {
+        return CheckedSurface{0, output}.allows(kCheckedWrite, x, y, size, 0);
+    }
+};
+
 } // namespace ks::teach

@@ -54,38 +54,58 @@ __device__ __forceinline__ unsigned linearBlockIndex()
 
 // Where a variant records: the records of the output (one per element), their count, the elements
 // per row (surfaces: record index = y * rowWidth + x), the counters and this block's start order.
+// This is the plain variant's context: it checks nothing. The checked teaching variants
+// (CheckedWhoContext, checked.cuh) reach their records and counters through checked pointers and
+// check every access of the recorded output; RecordingPtr and RecordingSurfaceOf take the context
+// as a parameter, and the context decides.
 struct WhoContext {
     WhoRecord* records;
     unsigned long long count;
     unsigned long long rowWidth;
     unsigned* counters;
     unsigned blockOrder;
+
+    // Whether the output's element (or member) at `p` may be accessed, and reading it.
+    template <class V>
+    __device__ __forceinline__ bool allows(const V*, unsigned) const { return true; }
+    template <class V>
+    __device__ __forceinline__ V load(const V* p) const { return *p; }
+    // What a refused access gives (never, here: nothing is refused).
+    template <class V>
+    __device__ __forceinline__ V* sink(V* p) const { return p; }
+    template <class V>
+    __device__ __forceinline__ V refused() const { return V{}; }
+    __device__ __forceinline__ bool allowsSurface(int, int, unsigned) const { return true; }
 };
 
-__device__ __forceinline__ void recordWrite(const WhoContext& c, long long element)
+// Records the writer of `element`; the context's records and counters may be raw or checked
+// pointers (&p[i] of a checked one is checked, and a refused element's address is harmless).
+template <class Ctx>
+__device__ __forceinline__ void recordWrite(const Ctx& c, long long element)
 {
     if (element < 0 || (unsigned long long)element >= c.count) {
         atomicAdd(&c.counters[kCounterDropped], 1u);
         return;
     }
     const unsigned linear = threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
-    WhoRecord& r = c.records[element];
-    r.blockX = blockIdx.x;
-    r.blockY = blockIdx.y;
-    r.blockZ = blockIdx.z;
-    r.threadX = (unsigned short)threadIdx.x;
-    r.threadY = (unsigned short)threadIdx.y;
-    r.threadZ = (unsigned short)threadIdx.z;
-    r.smid = (unsigned short)smId();
-    r.blockOrder = c.blockOrder;
-    r.warp = (unsigned short)(linear / warpSize);
-    r.lane = (unsigned char)laneId();
-    atomicAdd(&r.writeCount, 1u);
+    WhoRecord* r = &c.records[element];
+    r->blockX = blockIdx.x;
+    r->blockY = blockIdx.y;
+    r->blockZ = blockIdx.z;
+    r->threadX = (unsigned short)threadIdx.x;
+    r->threadY = (unsigned short)threadIdx.y;
+    r->threadZ = (unsigned short)threadIdx.z;
+    r->smid = (unsigned short)smId();
+    r->blockOrder = c.blockOrder;
+    r->warp = (unsigned short)(linear / warpSize);
+    r->lane = (unsigned char)laneId();
+    atomicAdd(&r->writeCount, 1u);
 }
 
 // The place one write goes to: the context plus the element index relative to the output's start.
+template <class Ctx>
 struct WriteSite {
-    WhoContext ctx;
+    Ctx ctx;
     long long element;
     __device__ __forceinline__ void record() const { recordWrite(ctx, element); }
 };
@@ -94,16 +114,20 @@ struct WriteSite {
 #define KS_TEACH_FOR_EACH_COMPOUND(X) X(+=) X(-=) X(*=) X(/=) X(%=) X(&=) X(|=) X(^=) X(<<=) X(>>=)
 
 // An element (or one member of it) of a recording output: reads pass through, every way of writing
-// it stores the value and records the writer.
-template <class V>
+// it stores the value and records the writer (an access the context refuses is neither made nor
+// recorded).
+template <class V, class Ctx>
 struct RecordedValue {
     V* ptr;
-    WriteSite site;
-    __device__ __forceinline__ operator V() const { return *ptr; }
+    WriteSite<Ctx> site;
+    __device__ __forceinline__ bool allows(unsigned access) const { return site.ctx.allows(ptr, access); }
+    __device__ __forceinline__ operator V() const { return site.ctx.load(ptr); }
     __device__ __forceinline__ RecordedValue& operator=(const V& v)
     {
-        *ptr = v;
-        site.record();
+        if (allows(kCheckedWrite)) {
+            *ptr = v;
+            site.record();
+        }
         return *this;
     }
     __device__ __forceinline__ RecordedValue& operator=(const RecordedValue& o) { return *this = V(o); }
@@ -111,22 +135,65 @@ struct RecordedValue {
     template <class U>                                                                                                \
     __device__ __forceinline__ RecordedValue& operator op(const U& v)                                                 \
     {                                                                                                                 \
-        *ptr op v;                                                                                                    \
-        site.record();                                                                                                \
+        if (allows(kCheckedUpdate)) {                                                                                 \
+            *ptr op v;                                                                                                \
+            site.record();                                                                                            \
+        }                                                                                                             \
         return *this;                                                                                                 \
     }
     KS_TEACH_FOR_EACH_COMPOUND(KS_TEACH_COMPOUND)
 #undef KS_TEACH_COMPOUND
-    __device__ __forceinline__ RecordedValue& operator++() { ++*ptr; site.record(); return *this; }
-    __device__ __forceinline__ RecordedValue& operator--() { --*ptr; site.record(); return *this; }
-    __device__ __forceinline__ V operator++(int) { V old = *ptr; ++*ptr; site.record(); return old; }
-    __device__ __forceinline__ V operator--(int) { V old = *ptr; --*ptr; site.record(); return old; }
-    // Taking the address counts as a write (atomicAdd(&out[i], v) is recorded).
-    __device__ __forceinline__ V* operator&() const { site.record(); return ptr; }
+    __device__ __forceinline__ RecordedValue& operator++()
+    {
+        if (allows(kCheckedUpdate)) {
+            ++*ptr;
+            site.record();
+        }
+        return *this;
+    }
+    __device__ __forceinline__ RecordedValue& operator--()
+    {
+        if (allows(kCheckedUpdate)) {
+            --*ptr;
+            site.record();
+        }
+        return *this;
+    }
+    __device__ __forceinline__ V operator++(int)
+    {
+        if (!allows(kCheckedUpdate))
+            return site.ctx.template refused<V>();
+        V old = *ptr;
+        ++*ptr;
+        site.record();
+        return old;
+    }
+    __device__ __forceinline__ V operator--(int)
+    {
+        if (!allows(kCheckedUpdate))
+            return site.ctx.template refused<V>();
+        V old = *ptr;
+        --*ptr;
+        site.record();
+        return old;
+    }
+    // Taking the address counts as a write (atomicAdd(&out[i], v) is recorded). A refused element's
+    // address is the context's sink (checked variants only).
+    __device__ __forceinline__ V* operator&() const
+    {
+        if (!allows(kCheckedUpdate))
+            return site.ctx.template sink<V>(ptr);
+        site.record();
+        return ptr;
+    }
 };
 
-template <class C>
-using ComponentRef = RecordedValue<C>;
+// RecordedValue<V, Ctx> as a template of one parameter (ElementMembers takes such a template).
+template <class Ctx>
+struct Recorded {
+    template <class V>
+    using Value = RecordedValue<V, Ctx>;
+};
 
 // Member detection without <type_traits> (NVRTC compiles this without the standard library).
 template <class...>
@@ -208,34 +275,37 @@ struct ElementMembers<Ref, Site, T, 4> {
 #undef KS_TEACH_INIT
 #undef KS_TEACH_MEMBER_TYPE
 
-template <class T>
-using RecordedMembers = ElementMembers<ComponentRef, WriteSite, T>;
+template <class T, class Ctx>
+using RecordedMembers = ElementMembers<Recorded<Ctx>::template Value, WriteSite<Ctx>, T>;
 
 // out[i] of a recording output; a vector or struct element also has recorded members x, y, z, w.
-template <class T>
-struct RecordingRef : RecordedMembers<T>, RecordedValue<T> {
-    __device__ __forceinline__ RecordingRef(T* p, const WriteSite& s) : RecordedMembers<T>(p, s), RecordedValue<T>{p, s} {}
-    using RecordedValue<T>::operator=;
+template <class T, class Ctx>
+struct RecordingRef : RecordedMembers<T, Ctx>, RecordedValue<T, Ctx> {
+    __device__ __forceinline__ RecordingRef(T* p, const WriteSite<Ctx>& s)
+        : RecordedMembers<T, Ctx>(p, s), RecordedValue<T, Ctx>{p, s}
+    {
+    }
+    using RecordedValue<T, Ctx>::operator=;
     __device__ __forceinline__ RecordingRef& operator=(const RecordingRef& o)
     {
-        RecordedValue<T>::operator=(T(o));
+        RecordedValue<T, Ctx>::operator=(T(o));
         return *this;
     }
 };
 
 // Stands in for the user's `T* out` parameter. Index and pointer arithmetic work as on T*; the
 // element index recorded is relative to the pointer the kernel was given.
-template <class T>
+template <class T, class Ctx = WhoContext>
 class RecordingPtr {
 public:
-    __device__ __forceinline__ RecordingPtr(T* base, const WhoContext& ctx) : m_base(base), m_ptr(base), m_ctx(ctx) {}
+    __device__ __forceinline__ RecordingPtr(T* base, const Ctx& ctx) : m_base(base), m_ptr(base), m_ctx(ctx) {}
 
     template <class I>
-    __device__ __forceinline__ RecordingRef<T> operator[](I i) const
+    __device__ __forceinline__ RecordingRef<T, Ctx> operator[](I i) const
     {
         return at(m_ptr + i);
     }
-    __device__ __forceinline__ RecordingRef<T> operator*() const { return at(m_ptr); }
+    __device__ __forceinline__ RecordingRef<T, Ctx> operator*() const { return at(m_ptr); }
     template <class I>
     __device__ __forceinline__ RecordingPtr operator+(I i) const
     {
@@ -264,20 +334,26 @@ public:
     __device__ __forceinline__ T* get() const { return m_ptr; }
 
 private:
-    __device__ __forceinline__ RecordingRef<T> at(T* p) const { return RecordingRef<T>(p, WriteSite{m_ctx, p - m_base}); }
+    __device__ __forceinline__ RecordingRef<T, Ctx> at(T* p) const
+    {
+        return RecordingRef<T, Ctx>(p, WriteSite<Ctx>{m_ctx, p - m_base});
+    }
     T* m_base;
     T* m_ptr;
-    WhoContext m_ctx;
+    Ctx m_ctx;
 };
 
 // Stands in for the user's surface parameter; converts to cudaSurfaceObject_t for everything else.
-struct RecordingSurface {
+template <class Ctx>
+struct RecordingSurfaceOf {
     cudaSurfaceObject_t object;
-    WhoContext ctx;
+    Ctx ctx;
     __device__ __forceinline__ operator cudaSurfaceObject_t() const { return object; }
 };
+using RecordingSurface = RecordingSurfaceOf<WhoContext>;
 
-__device__ __forceinline__ void recordSurfaceWrite(const RecordingSurface& s, int xElement, int y)
+template <class Ctx>
+__device__ __forceinline__ void recordSurfaceWrite(const RecordingSurfaceOf<Ctx>& s, int xElement, int y)
 {
     if (xElement < 0 || y < 0 || (unsigned long long)xElement >= s.ctx.rowWidth) {
         atomicAdd(&s.ctx.counters[kCounterDropped], 1u);
@@ -287,19 +363,24 @@ __device__ __forceinline__ void recordSurfaceWrite(const RecordingSurface& s, in
 }
 
 // Found by argument-dependent lookup for unqualified calls on a RecordingSurface; an exact match,
-// so it beats the toolkit's template that would need the conversion to cudaSurfaceObject_t.
-template <class T>
-__device__ __forceinline__ void surf2Dwrite(T value, const RecordingSurface& s, int x, int y,
+// so it beats the toolkit's template that would need the conversion to cudaSurfaceObject_t. A
+// write the context refuses is neither made nor recorded.
+template <class T, class Ctx>
+__device__ __forceinline__ void surf2Dwrite(T value, const RecordingSurfaceOf<Ctx>& s, int x, int y,
                                             cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap)
 {
+    if (!s.ctx.allowsSurface(x, y, sizeof(T)))
+        return;
     ::surf2Dwrite(value, s.object, x, y, mode);
     recordSurfaceWrite(s, x / (int)sizeof(T), y);
 }
 
-template <class T>
-__device__ __forceinline__ void surf1Dwrite(T value, const RecordingSurface& s, int x,
+template <class T, class Ctx>
+__device__ __forceinline__ void surf1Dwrite(T value, const RecordingSurfaceOf<Ctx>& s, int x,
                                             cudaSurfaceBoundaryMode mode = cudaBoundaryModeTrap)
 {
+    if (!s.ctx.allowsSurface(x, 0, sizeof(T)))
+        return;
     ::surf1Dwrite(value, s.object, x, mode);
     recordSurfaceWrite(s, x / (int)sizeof(T), 0);
 }

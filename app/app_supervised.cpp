@@ -1,6 +1,7 @@
 // App's side of supervision: the snapshot the shell keeps, restoring it in a new worker, the lost
 // context and the GPU's progress (docs/architecture.md, "Processes").
 #include "app.hpp"
+#include "recording_target.hpp"
 #include "teach_support.hpp"
 
 #include "ks/core/error.hpp"
@@ -87,6 +88,8 @@ supervise::AppSnapshot App::snapshot() const
     snap.hiddenPanels.assign(s.menu.hiddenPanels.begin(), s.menu.hiddenPanels.end());
     snap.teachStage = s.teach.stage;
     snap.frameLimit = s.editor.frameLimitSeconds;
+    if (s.record.running || s.record.wanted)
+        snap.recording = s.record.target;
     if (s.demo) {
         snap.blockX = int(s.demo->config().block.x);
         snap.blockY = int(s.demo->config().block.y);
@@ -110,6 +113,17 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
     s.menu.hiddenPanels = {snap.hiddenPanels.begin(), snap.hiddenPanels.end()};
     if (snap.frameLimit >= 0)
         s.editor.frameLimitSeconds = float(snap.frameLimit);
+    if (!snap.recording.empty()) {
+        // The recording's encoder went with the old process and finished its file with the frames it
+        // had (ffmpeg outlives it); a new recording must not write over that file.
+        RecordState& rec = s.record;
+        rec.target = nextFreeRecordingTarget(snap.recording).string();
+        rec.format = recordingFormatOf(rec.target);
+        rec.message = "The recording stopped when the GPU process was replaced: what it recorded until then is in " +
+                      snap.recording + ". Start recording again to go on (into " + rec.target + ").";
+        rec.showWindow = true;
+        log::warning(rec.message);
+    }
     if (s.demo)
         s.demo->setBlock({unsigned(std::max(1, snap.blockX)), unsigned(std::max(1, snap.blockY)), 1});
     if (!snap.projectPath.empty()) {

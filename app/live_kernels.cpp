@@ -3,6 +3,7 @@
 // builds taken in at the frame boundary and a good one swapped into the demo stage.
 #include "app.hpp"
 #include "editor_text.hpp"
+#include "recording_target.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
@@ -292,6 +293,7 @@ void App::startRecording(std::string target, bool viewportOnly, int every)
 {
     RecordState& r = m_state.record;
     r.target = std::move(target);
+    r.format = recordingFormatOf(r.target);
     r.viewportOnly = viewportOnly;
     r.every = std::max(1, every);
     r.message.clear();

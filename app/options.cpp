@@ -35,10 +35,11 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--screenshot", o.screenshot,
                    "Write a PNG of the whole window (scene and panels) after the last frame");
     cli.add_option("--record", o.record,
-                   "Headless or with --no-supervise: record the run at a fixed rate of one frame every --record-every "
-                   "frames of --time-step, "
-                   "whatever the run's speed: FILE.mp4 (H.264) or FILE.gif through the ffmpeg program, or else a "
-                   "folder of PNG frames, DIR/frame_NNNNNN.png (NNNNNN: the frame), new or empty");
+                   "Record the run at a fixed rate of one frame every --record-every frames, whatever the run's "
+                   "speed (headless: frames of --time-step; a window: the whole window at 60 frames a second of "
+                   "video): FILE.mp4 (H.264) or FILE.gif through the ffmpeg program, or else a folder of PNG "
+                   "frames, DIR/frame_NNNNNN.png (NNNNNN: the frame), new or empty. In a supervised window a "
+                   "new GPU process ends the recording; what it recorded stays in its file");
     cli.add_option("--record-every", o.recordEvery, "With --record, record every Nth frame (default 1)")
         ->check(CLI::Range(1, 1000000));
     std::string size;
@@ -291,11 +292,6 @@ ParseOutcome parseOptions(int argc, char** argv)
         o.headlessBecauseNoDisplay = true;
         if (o.screenshot.empty())
             o.screenshot = "kernelscope-screenshot.png";
-    }
-    if (!o.record.empty() && !o.headless && !o.noSupervise) {
-        std::fprintf(stderr, "kernelscope: error: --record records headless runs and --no-supervise windows; a "
-                             "supervised window records with File > Record...\n");
-        return {std::nullopt, 2};
     }
     return {o, 0};
 }

@@ -3,6 +3,7 @@
 #include "../app.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -55,6 +56,18 @@ void FrameRecorder::report() const
                     m_every, m_timeStep);
 }
 
+AppRecording::~AppRecording()
+{
+    if (!m_recorder)
+        return;
+    try {
+        m_recorder->finish();
+        m_recorder->report();
+    } catch (const Error& e) {
+        log::error(std::string("recording: ") + e.what());
+    }
+}
+
 void AppRecording::afterFrame(App& app, const std::function<image::Rgba8Image()>& capture)
 {
     const RecordState& r = app.state().record;
@@ -69,6 +82,7 @@ void AppRecording::afterFrame(App& app, const std::function<image::Rgba8Image()>
             return;
         if (!r.wanted) {
             m_recorder->finish();
+            m_recorder->report(); // on the terminal too, as headless runs say it
             const int written = m_recorder->written();
             m_recorder.reset();
             app.recordingStatus(false, written, {});

@@ -53,6 +53,13 @@ class App;
 // stops and the app is told why; the app goes on.
 class AppRecording {
 public:
+    AppRecording() = default;
+    // A recording still running when the window goes (closed, quit) is finished, not lost: the
+    // video is written with the frames recorded so far, and reported.
+    ~AppRecording();
+    AppRecording(const AppRecording&) = delete;
+    AppRecording& operator=(const AppRecording&) = delete;
+
     // After each frame is drawn; `capture` gives the whole window (top-left origin).
     void afterFrame(App& app, const std::function<image::Rgba8Image()>& capture);
 

@@ -85,6 +85,9 @@ VideoEncoder::VideoEncoder(fs::path file, VideoFormat format, int width, int hei
     spec.args.push_back(m_file.string());
     spec.stdinFd = fds[1];
     spec.output = m_log;
+    // When this process dies (a supervised worker killed or faulting mid-recording), ffmpeg sees its
+    // input end and finishes the file with the frames it was given: what was recorded is kept.
+    spec.outlivesParent = true;
     try {
         m_ffmpeg = proc::ChildProcess::spawn(spec);
     } catch (const std::exception& e) {

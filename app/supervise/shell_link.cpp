@@ -49,7 +49,19 @@ ShellLink::Config ShellLink::windowConfig(const AppOptions& options, std::filesy
 {
     Config c;
     c.executable = std::move(executable);
-    c.args = options.rawArgs;
+    // --record and --record-every go to the first worker alone: one recording per run, which a
+    // new GPU process does not start again over the file the first one finished.
+    for (std::size_t i = 0; i < options.rawArgs.size(); ++i) {
+        const std::string& a = options.rawArgs[i];
+        const bool record = a == "--record" || a == "--record-every";
+        if (record || a.rfind("--record=", 0) == 0 || a.rfind("--record-every=", 0) == 0) {
+            c.firstArgs.push_back(a);
+            if (record && i + 1 < options.rawArgs.size())
+                c.firstArgs.push_back(options.rawArgs[++i]);
+        } else {
+            c.args.push_back(a);
+        }
+    }
     c.args.insert(c.args.end(), {"--worker", "window"});
     c.frameLimitMs = options.frameLimit * 1000.0;
     return c;
@@ -66,6 +78,8 @@ void ShellLink::start()
     proc::SpawnSpec spec;
     spec.executable = m_config.executable;
     spec.args = m_config.args;
+    if (m_starts++ == 0)
+        spec.args.insert(spec.args.end(), m_config.firstArgs.begin(), m_config.firstArgs.end());
     spec.channelFd = theirs.fd();
     m_process = proc::ChildProcess::spawn(spec);
     m_channel = std::move(mine); // `theirs` closes here: the child has its own copy

@@ -30,6 +30,7 @@ public:
     struct Config {
         std::filesystem::path executable;
         std::vector<std::string> args;  // the worker's arguments
+        std::vector<std::string> firstArgs; // the first worker's only, after `args` (--record)
         double frameLimitMs = 2000;     // a frame running longer asks the user (<= 0: never)
         double silenceLimitMs = 5000;   // no message at all for this long: the worker is replaced
         double startLimitMs = 60000;    // no hello for this long after the start: likewise
@@ -117,6 +118,7 @@ private:
     double frameRunningMs() const;
 
     Config m_config;
+    int m_starts = 0; // workers started
     proc::ChildProcess m_process;
     proc::Channel m_channel;
     proc::SharedMemory m_frames;

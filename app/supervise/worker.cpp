@@ -328,6 +328,11 @@ int runWorker(const AppOptions& options)
     o.headless = true;
     HeadlessSession session(o);
     App& app = session.app();
+    // --record in a supervised window: the whole window, as the Record window records it, so that
+    // the snapshot knows of it. Only the first worker gets the option (ShellLink::windowConfig): a
+    // recording cut by a new GPU process is not started again over its file.
+    if (!options.record.empty())
+        app.startRecording(options.record.string(), false, options.recordEvery);
     ImGuiIO& io = ImGui::GetIO();
     mapKeys(io);
     io.ClipboardUserData = &channel;
@@ -446,6 +451,9 @@ int runWorker(const AppOptions& options)
         }
         activity.busy = false;
         ++frameCount;
+        // --record with --frames: the frames the window shows, not the one more it asks for ahead.
+        if (!o.record.empty() && o.framesGiven && frameCount >= o.frames)
+            app.stopRecording();
         if (trace)
             step("frame " + std::to_string(frameCount) + " done: " + app.statusLine());
         if (const std::optional<supervise::FaultNotice> lost = app.lostContext()) {

@@ -10,6 +10,7 @@
 #include "platform/platforms.hpp"
 #include "platform/recorder.hpp"
 #include "platform/video_encoder.hpp"
+#include "supervise/protocol.hpp"
 
 #include "test_support.hpp"
 
@@ -230,4 +231,56 @@ TEST_F(RecordVideo, TheAppsWholeWindowAsAnMp4AndAFailureThatSaysWhy)
     EXPECT_FALSE(app.state().record.wanted);
     EXPECT_FALSE(app.state().record.running);
     EXPECT_NE(app.state().record.message.find("recording stopped"), std::string::npos) << app.state().record.message;
+}
+
+// A window closed (or a worker told to quit) while it records: the recording is finished with the
+// frames it had, not thrown away with the encoder.
+TEST_F(RecordVideo, ARecordingStillRunningWhenTheWindowGoesIsKept)
+{
+    auto session = appSession(320, 240);
+    if (!session)
+        GTEST_SKIP() << "no headless GL";
+    const fs::path video = m_dir.path() / "closed.mp4";
+    session->app().startRecording(video.string(), false, 1);
+    for (int i = 0; i < 5; ++i)
+        session->renderFrame();
+    ASSERT_TRUE(session->app().state().record.running);
+    session.reset(); // no Stop
+    EXPECT_EQ(decode(video, 320, 240).size(), 5u);
+}
+
+// The snapshot a supervised window keeps says what was being recorded; the process that replaces
+// the one that recorded does not record over that file: it says where the frames are and offers
+// the next free name.
+TEST_F(RecordVideo, ARecordingCutByANewGpuProcessIsNotWrittenOver)
+{
+    auto session = appSession(320, 240);
+    if (!session)
+        GTEST_SKIP() << "no headless GL";
+    const fs::path video = m_dir.path() / "cut.mp4";
+    session->app().startRecording(video.string(), false, 1);
+    for (int i = 0; i < 3; ++i)
+        session->renderFrame();
+    ks::app::supervise::Restore restore;
+    restore.state = nlohmann::json::parse(nlohmann::json(session->app().snapshot()).dump())
+                        .get<ks::app::supervise::AppSnapshot>();
+    EXPECT_EQ(restore.state.recording, video.string());
+    session.reset();
+    ASSERT_EQ(decode(video, 320, 240).size(), 3u);
+
+    session = appSession(320, 240);
+    ASSERT_TRUE(session);
+    session->app().restore(restore);
+    for (int i = 0; i < 3; ++i)
+        session->renderFrame();
+    const ks::app::RecordState& r = session->app().state().record;
+    EXPECT_FALSE(r.wanted);
+    EXPECT_FALSE(r.running);
+    EXPECT_TRUE(r.showWindow);
+    EXPECT_EQ(fs::path(r.target), m_dir.path() / "cut-2.mp4");
+    EXPECT_EQ(r.message, "The recording stopped when the GPU process was replaced: what it recorded until then is in " +
+                             video.string() + ". Start recording again to go on (into " +
+                             (m_dir.path() / "cut-2.mp4").string() + ").");
+    EXPECT_EQ(decode(video, 320, 240).size(), 3u) << "the file is as the first process left it";
+    EXPECT_TRUE(session->app().snapshot().recording.empty());
 }

@@ -6,6 +6,7 @@
 # Needs xvfb-run. On a machine without CUDA the worker renders with Mesa and sends frames through
 # CPU memory; the shell's handling of a dead worker is the same code either way.
 set -uo pipefail
+. "$(dirname "$0")/window_lib.sh"
 app=$1
 out=$2
 mkdir -p "$out"
@@ -13,23 +14,9 @@ rm -f "$out/killed.png" "$out/killed.log"
 xvfb-run -a -s "-screen 0 1280x720x24" "$app" --frames 400 --size 1280x720 \
     --screenshot "$out/killed.png" >"$out/killed.log" 2>&1 &
 runner=$!
-# The GPU process: a descendant of xvfb-run's (xvfb-run -> kernelscope -> kernelscope --worker).
-descendants() {
-    local p
-    for p in $(ps -o pid= --ppid "$1" 2>/dev/null); do
-        echo "$p"
-        descendants "$p"
-    done
-}
-worker_of() {
-    local p
-    for p in $(descendants "$runner"); do
-        { tr '\0' ' ' <"/proc/$p/cmdline"; } 2>/dev/null | grep -q -- "--worker" && echo "$p"
-    done
-}
 worker=""
 for _ in $(seq 1 600); do
-    worker=$(worker_of | head -1)
+    worker=$(worker_of "$runner" | head -1)
     [ -n "$worker" ] && break
     sleep 0.1
 done
@@ -44,7 +31,7 @@ kill -KILL "$worker"
 echo "window_worker_killed: killed GPU process $worker"
 second=""
 for _ in $(seq 1 300); do
-    second=$(worker_of | grep -v "^$worker$" | head -1)
+    second=$(worker_of "$runner" | grep -v "^$worker$" | head -1)
     [ -n "$second" ] && break
     sleep 0.1
 done

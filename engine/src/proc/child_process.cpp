@@ -79,9 +79,11 @@ ChildProcess ChildProcess::spawn(const SpawnSpec& spec)
         throw ChannelError(ChannelError::Kind::System, std::string("fork: ") + std::strerror(error));
     }
     if (pid == 0) {
-        ::prctl(PR_SET_PDEATHSIG, SIGKILL);
-        if (::getppid() != parent) // the parent died before prctl took effect
-            ::_exit(126);
+        if (!spec.outlivesParent) {
+            ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+            if (::getppid() != parent) // the parent died before prctl took effect
+                ::_exit(126);
+        }
         if (spec.stdinFd >= 0 && spec.stdinFd != 0 && ::dup2(spec.stdinFd, 0) < 0)
             ::_exit(126);
         if (spec.channelFd >= 0) {

@@ -33,6 +33,9 @@ struct SpawnSpec {
     int stdinFd = -1;                                     // becomes its standard input; -1: inherited
     std::filesystem::path output; // the child's stdout and stderr go to this file (created or
                                   // truncated); empty: inherited
+    // By default the child is killed when this process dies (PR_SET_PDEATHSIG). A child that
+    // finishes work of its own when its input ends (ffmpeg writing a video) may outlive it.
+    bool outlivesParent = false;
 };
 
 class ChildProcess {

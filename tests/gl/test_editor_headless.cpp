@@ -26,6 +26,8 @@
 namespace fs = std::filesystem;
 using ks::app::HeadlessSession;
 
+void mapGlfwKeys(); // below: keys as the GLFW shell sends them
+
 namespace {
 
 class EditorHeadless : public ::testing::Test {
@@ -101,6 +103,24 @@ protected:
         ASSERT_TRUE(app().settleBuilds(std::chrono::seconds(60)));
         m_session->renderFrame(); // takes the results in
         m_session->renderFrame(); // and lays out what changed (ImGui sizes new items a frame late)
+    }
+
+    // Settles, gives the first tab's source the keyboard (the cursor at the start of line 1) and
+    // types `text` there, as the GLFW shell's keys: one undo step.
+    void typeAtTheStart(const std::string& text)
+    {
+        settle();
+        mapGlfwKeys();
+        auto& t = *app().state().editor.tabs.at(0);
+        t.jumpToLine = 1;
+        m_session->renderFrame();
+        m_session->renderFrame();
+        ASSERT_TRUE(t.editing);
+        for (char c : text)
+            ImGui::GetIO().AddInputCharacter(static_cast<unsigned char>(c));
+        m_session->renderFrame();
+        m_session->renderFrame();
+        ASSERT_EQ(t.doc.text(), text + m_source);
     }
 
     ks::test::TempDir m_dir;
@@ -496,20 +516,10 @@ TEST_F(EditorHeadless, AFileWrittenByAnotherProgramIsReloadedAndRebuilt)
 // reload, the toggle and the typing are undone in turn with Ctrl+Z, and redone with Ctrl+Y.
 TEST_F(EditorHeadless, UndoAndRedoSurviveTogglesBuildsAndReloads)
 {
-    settle();
-    mapGlfwKeys();
-    ImGuiIO& io = ImGui::GetIO();
+    typeAtTheStart("// typed\n");
+    ASSERT_FALSE(HasFatalFailure());
     auto& t = *app().state().editor.tabs.at(0);
-    t.jumpToLine = 1; // the source takes the keyboard, the cursor at the start of line 1
-    m_session->renderFrame();
-    m_session->renderFrame();
-    ASSERT_TRUE(t.editing);
-    for (char c : std::string("// typed\n"))
-        io.AddInputCharacter(static_cast<unsigned char>(c));
-    m_session->renderFrame();
-    m_session->renderFrame();
     const std::string typed = t.doc.text();
-    ASSERT_EQ(typed, "// typed\n" + m_source);
     ctrlPress('/'); // comments out the cursor's line (line 2 now: the source's first line)
     const std::string toggled = t.doc.text();
     ASSERT_NE(toggled, typed);
@@ -531,9 +541,9 @@ TEST_F(EditorHeadless, UndoAndRedoSurviveTogglesBuildsAndReloads)
     EXPECT_EQ(t.doc.text(), m_source) << "then the text before the typing";
     ctrlPress('Y');
     EXPECT_EQ(t.doc.text(), typed) << "redo";
-    io.KeyShift = true;
+    ImGui::GetIO().KeyShift = true;
     ctrlPress('Z'); // Ctrl+Shift+Z redoes too
-    io.KeyShift = false;
+    ImGui::GetIO().KeyShift = false;
     EXPECT_EQ(t.doc.text(), toggled);
     EXPECT_TRUE(t.doc.dirty());
 }
@@ -543,20 +553,10 @@ TEST_F(EditorHeadless, UndoAndRedoSurviveTogglesBuildsAndReloads)
 // with the steps that led to it, and undo walks them there.
 TEST_F(EditorHeadless, UndoStepsComeBackInTheProcessThatReplacesThisOne)
 {
-    settle();
-    mapGlfwKeys();
-    ImGuiIO& io = ImGui::GetIO();
+    typeAtTheStart("// first\n");
+    ASSERT_FALSE(HasFatalFailure());
     auto& t = *app().state().editor.tabs.at(0);
-    t.jumpToLine = 1;
-    m_session->renderFrame();
-    m_session->renderFrame();
-    ASSERT_TRUE(t.editing);
-    for (char c : std::string("// first\n"))
-        io.AddInputCharacter(static_cast<unsigned char>(c));
-    m_session->renderFrame();
-    m_session->renderFrame();
     const std::string typed = t.doc.text();
-    ASSERT_EQ(typed, "// first\n" + m_source);
     ctrlPress('/'); // a step of its own
     const std::string toggled = t.doc.text();
     ASSERT_NE(toggled, typed);

@@ -111,8 +111,9 @@ TEST(NewProjectFromTemplate, EveryShippedProjectMakesANewProjectThatLoads)
         const ks::project::LoadResult r = ks::project::loadProject(p.file);
         EXPECT_TRUE(r.ok()) << e.path() << ": " << (r.problems.empty() ? "" : r.problems[0].format());
         for (const auto& s : r.project->stages)
-            if (!s.file.empty())
+            if (!s.file.empty()) {
                 EXPECT_EQ(r.project->resolve(s.file).parent_path(), target.parent_path()) << e.path();
+            }
         ++made;
     }
     EXPECT_GE(made, 10);

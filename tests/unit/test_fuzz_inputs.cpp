@@ -74,9 +74,10 @@ TEST(FuzzInputs, EveryTargetHasSeedsAndEveryFolderATarget)
     }
     for (const char* folder : {"corpus", "regressions"})
         for (const auto& e : fs::directory_iterator(kSource / "tests/fuzz" / folder))
-            if (e.is_directory())
+            if (e.is_directory()) {
                 EXPECT_TRUE(names.count(e.path().filename().string()))
                     << "tests/fuzz/" << folder << "/" << e.path().filename().string() << " names no fuzz target";
+            }
 }
 
 TEST(FuzzInputs, SeedsAndFoundInputsRunClean)

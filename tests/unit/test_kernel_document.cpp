@@ -180,8 +180,9 @@ TEST(RecoveryStore, DefaultDirectoryFollowsXdg)
     EXPECT_EQ(RecoveryStore::defaultDirectory(), fs::path("/tmp/ks-state/kernelscope/recovery"));
     unsetenv("XDG_STATE_HOME");
     const char* home = std::getenv("HOME");
-    if (home && *home)
+    if (home && *home) {
         EXPECT_EQ(RecoveryStore::defaultDirectory(), fs::path(home) / ".local/state/kernelscope/recovery");
+    }
     if (old)
         setenv("XDG_STATE_HOME", saved.c_str(), 1);
 }

@@ -123,7 +123,7 @@ TEST(ProcChannel, GarbageIsMalformed)
 
 TEST(ProcChannel, BodyThatIsNotAJsonObjectIsMalformed)
 {
-    for (const std::string body : {std::string("{not json"), std::string("[1,2,3]"), std::string("")}) {
+    for (const std::string& body : {std::string("{not json"), std::string("[1,2,3]"), std::string("")}) {
         auto [a, b] = Channel::pair();
         unsigned char header[12] = {'K', 'S', 'M', '1', static_cast<unsigned char>(body.size()), 0, 0, 0, 0, 0, 0, 0};
         sendRaw(a.fd(), header, sizeof header);

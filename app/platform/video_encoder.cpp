@@ -8,6 +8,7 @@
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
+#include <fcntl.h>
 #include <sstream>
 #include <sys/socket.h>
 #include <unistd.h>
@@ -63,9 +64,11 @@ VideoEncoder::VideoEncoder(fs::path file, VideoFormat format, int width, int hei
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
         throw Error(ErrorDomain::System, "socketpair", errno, "", std::strerror(errno));
     m_input = fds[0];
-    // ffmpeg's messages go to a file beside nothing the user named: the temp folder.
-    m_log = fs::temp_directory_path() / ("kernelscope-ffmpeg-" + std::to_string(::getpid()) + "-" +
-                                         std::to_string(reinterpret_cast<std::uintptr_t>(this)) + ".log");
+    // ffmpeg's messages go to a file beside nothing the user named: the temp folder, and only while
+    // ffmpeg starts; once both ends have it open it is unlinked, so nothing is left behind however
+    // this process ends (a supervised worker killed mid-recording leaves ffmpeg finishing alone).
+    const fs::path log = fs::temp_directory_path() / ("kernelscope-ffmpeg-" + std::to_string(::getpid()) + "-" +
+                                                      std::to_string(reinterpret_cast<std::uintptr_t>(this)) + ".log");
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.6g", fps);
     proc::SpawnSpec spec;
@@ -84,19 +87,24 @@ VideoEncoder::VideoEncoder(fs::path file, VideoFormat format, int width, int hei
     }
     spec.args.push_back(m_file.string());
     spec.stdinFd = fds[1];
-    spec.output = m_log;
+    spec.output = log;
     // When this process dies (a supervised worker killed or faulting mid-recording), ffmpeg sees its
     // input end and finishes the file with the frames it was given: what was recorded is kept.
     spec.outlivesParent = true;
     try {
-        m_ffmpeg = proc::ChildProcess::spawn(spec);
+        m_ffmpeg = proc::ChildProcess::spawn(spec); // opens (creates) the log for ffmpeg
     } catch (const std::exception& e) {
         ::close(fds[0]);
         ::close(fds[1]);
         m_input = -1;
+        std::error_code ec;
+        fs::remove(log, ec);
         throw Error(ErrorDomain::System, "record", 0, "", std::string("cannot start ffmpeg: ") + e.what());
     }
     ::close(fds[1]);
+    m_log = ::open(log.c_str(), O_RDONLY | O_CLOEXEC);
+    std::error_code ec;
+    fs::remove(log, ec);
 }
 
 VideoEncoder::~VideoEncoder()
@@ -108,16 +116,22 @@ VideoEncoder::~VideoEncoder()
         std::error_code ec;
         fs::remove(m_file, ec);
     }
-    std::error_code ec;
-    fs::remove(m_log, ec);
+    if (m_log >= 0)
+        ::close(m_log);
 }
 
 std::string VideoEncoder::ffmpegSays() const
 {
     std::string text;
-    try {
-        text = paths::readTextFile(m_log);
-    } catch (const std::exception&) {
+    char buffer[4096];
+    for (off_t at = 0; m_log >= 0;) {
+        const ssize_t n = ::pread(m_log, buffer, sizeof buffer, at);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        text.append(buffer, std::size_t(n));
+        at += n;
     }
     while (!text.empty() && (text.back() == '\n' || text.back() == '\r'))
         text.pop_back();

@@ -44,9 +44,10 @@ private:
     std::string ffmpegSays() const; // the end of ffmpeg's messages
     void sendAll(const void* data, std::size_t bytes);
 
-    std::filesystem::path m_file, m_log;
+    std::filesystem::path m_file;
     int m_width = 0, m_height = 0, m_frames = 0;
     int m_input = -1; // our end of ffmpeg's standard input
+    int m_log = -1;   // ffmpeg's messages: a temporary file, unlinked once both ends have it open
     proc::ChildProcess m_ffmpeg;
     bool m_finished = false;
 };

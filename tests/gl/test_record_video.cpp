@@ -284,3 +284,32 @@ TEST_F(RecordVideo, ARecordingCutByANewGpuProcessIsNotWrittenOver)
     EXPECT_EQ(decode(video, 320, 240).size(), 3u) << "the file is as the first process left it";
     EXPECT_TRUE(session->app().snapshot().recording.empty());
 }
+
+// ffmpeg's messages go to a temporary file that is unlinked as soon as ffmpeg has it: nothing is
+// left in the temp folder while recording or after (a supervised worker killed mid-recording used
+// to leave one), and a failing ffmpeg's words still reach the error.
+TEST(VideoEncoderLog, FfmpegsWordsComeBackAndNoFileIsLeft)
+{
+    ks::test::TempDir dir;
+    const fs::path temp = dir.path() / "tmp";
+    fs::create_directories(temp);
+    const fs::path fake = dir.write("fake-ffmpeg", "#!/bin/sh\necho 'fake ffmpeg: cannot encode today' >&2\n"
+                                                   "cat > /dev/null\nexit 3\n");
+    fs::permissions(fake, fs::perms::owner_all);
+    const ks::test::ScopedEnv tmpdir("TMPDIR", temp.string());
+    const ks::test::ScopedEnv ffmpeg("KS_FFMPEG", fake.string());
+    const auto leftovers = [&] { return std::distance(fs::directory_iterator(temp), fs::directory_iterator()); };
+    std::string said;
+    {
+        ks::app::VideoEncoder encoder(dir.path() / "x.mp4", ks::app::VideoFormat::Mp4, 16, 16, 30.0);
+        EXPECT_EQ(leftovers(), 0) << "the log is unlinked once ffmpeg has it";
+        encoder.write(Rgba8Image{16, 16, std::vector<std::uint8_t>(16 * 16 * 4, 128)});
+        try {
+            encoder.finish();
+        } catch (const ks::Error& e) {
+            said = e.what();
+        }
+    }
+    EXPECT_NE(said.find("fake ffmpeg: cannot encode today"), std::string::npos) << said;
+    EXPECT_EQ(leftovers(), 0);
+}

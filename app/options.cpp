@@ -36,8 +36,9 @@ ParseOutcome parseOptions(int argc, char** argv)
                    "Write a PNG of the whole window (scene and panels) after the last frame");
     cli.add_option("--record", o.record,
                    "Record the run at a fixed rate of one frame every --record-every frames, whatever the run's "
-                   "speed (headless: frames of --time-step; a window: the whole window at 60 frames a second of "
-                   "video): FILE.mp4 (H.264) or FILE.gif through the ffmpeg program, or else a folder of PNG "
+                   "speed (headless and --no-supervise: frames of --time-step; a supervised window: the whole "
+                   "window at 60 frames a second of video): FILE.mp4 (H.264) or FILE.gif through the ffmpeg "
+                   "program, or else a folder of PNG "
                    "frames, DIR/frame_NNNNNN.png (NNNNNN: the frame), new or empty. In a supervised window a "
                    "new GPU process ends the recording; what it recorded stays in its file");
     cli.add_option("--record-every", o.recordEvery, "With --record, record every Nth frame (default 1)")

@@ -1,16 +1,15 @@
 #include "recording_target.hpp"
 
-#include <cctype>
+#include "platform/video_encoder.hpp"
+
 #include <string>
 
 namespace ks::app {
 
 int recordingFormatOf(const std::filesystem::path& target)
 {
-    std::string ext = target.extension().string();
-    for (char& c : ext)
-        c = char(std::tolower(static_cast<unsigned char>(c)));
-    return ext == ".mp4" ? 0 : ext == ".gif" ? 1 : 2;
+    const std::optional<VideoFormat> video = videoFormatOf(target);
+    return !video ? 2 : *video == VideoFormat::Mp4 ? 0 : 1;
 }
 
 std::filesystem::path nextFreeRecordingTarget(const std::filesystem::path& target)

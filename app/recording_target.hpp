@@ -6,8 +6,8 @@
 
 namespace ks::app {
 
-// The Record window's format for a target: 0 an MP4 (.mp4), 1 a GIF (.gif), any case; 2 a folder
-// of PNG frames (anything else), as RecordState::format counts them.
+// The Record window's format for a target, as RecordState::format counts them: 0 an MP4, 1 a GIF
+// (videoFormatOf's), 2 a folder of PNG frames (anything else).
 int recordingFormatOf(const std::filesystem::path& target);
 
 // Where a recording goes on without overwriting `target`: target itself when nothing is there,

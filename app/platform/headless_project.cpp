@@ -116,11 +116,10 @@ void takeCheckedCapture(const teach::StageProbe& probe, teach::VariantKind kind,
     run.report.line = int(f.line);
     run.report.access = accessWord(f.access);
     run.report.element = f.element;
-    const std::vector<std::string> own = teach::ownCheckedParameters(kind);
-    if (f.param < c->definition.params.size())
-        run.report.param = c->definition.params[f.param].name;
-    else if (f.param - c->definition.params.size() < own.size())
-        run.report.param = own[f.param - c->definition.params.size()], run.report.line = 0;
+    bool instrumentation = false;
+    run.report.param = teach::checkedParameterName(f.param, c->definition, kind, &instrumentation);
+    if (instrumentation)
+        run.report.line = 0; // a line of the generated wrapper, not of the user's file
     if (f.param < c->bindings.resources.size())
         run.report.resource = c->bindings.resources[f.param];
 }

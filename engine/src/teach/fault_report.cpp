@@ -99,16 +99,23 @@ std::string describeFault(const CheckedFault& f, std::string_view paramName)
     return s;
 }
 
+std::string checkedParameterName(unsigned param, const KernelDefinition& kernel, VariantKind variant,
+                                 bool* instrumentation)
+{
+    const std::vector<std::string> own = ownCheckedParameters(variant);
+    const bool theirs = param >= kernel.params.size() && param - kernel.params.size() < own.size();
+    if (instrumentation)
+        *instrumentation = theirs;
+    return param < kernel.params.size() ? kernel.params[param].name : theirs ? own[param - kernel.params.size()] : "";
+}
+
 std::string describeCheckedRun(const CheckedRecord& record, const KernelDefinition& kernel, VariantKind variant)
 {
     if (!record.claimed)
         return "no access was out of bounds or misaligned";
     const unsigned p = record.first.param;
-    const std::vector<std::string> own = ownCheckedParameters(variant);
-    const bool instrumentation = p >= kernel.params.size() && p - kernel.params.size() < own.size();
-    std::string name = p < kernel.params.size() ? kernel.params[p].name
-                       : instrumentation        ? own[p - kernel.params.size()]
-                                                : "";
+    bool instrumentation = false;
+    std::string name = checkedParameterName(p, kernel, variant, &instrumentation);
     if (name.empty())
         name = "parameter " + std::to_string(p + 1);
     CheckedFault f = record.first;

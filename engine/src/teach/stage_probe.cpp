@@ -58,7 +58,8 @@ std::shared_ptr<const StageProbe::Built> StageProbe::build(const pipeline::Pipel
     ir.kind = request.kind;
     ir.outputParam = outputParam;
     ir.checked = request.checked;
-    const std::string key = std::to_string(int(request.kind)) + (request.checked ? "c|" : "|") + outputParam + "|" +
+    const bool checks = request.checked || request.kind == VariantKind::Checked; // Checked always checks
+    const std::string key = std::to_string(int(request.kind)) + (checks ? "c|" : "|") + outputParam + "|" +
                             rtc::CompileCache::key(source.source, source.fileName, source.options, {name});
     if (auto it = m_built.find(key); it != m_built.end())
         return it->second;

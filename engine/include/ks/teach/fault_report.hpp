@@ -19,6 +19,12 @@ namespace ks::teach {
 // surface, as fault.resource says). Ends with ", at line N" when the line is known.
 std::string describeFault(const CheckedFault& fault, std::string_view paramName);
 
+// The name of parameter `param` of a checked launch of `kernel`: the kernel's own ("" when unnamed),
+// or, past them, one of the `variant`'s own pointers (ownCheckedParameters), or "" when neither.
+// `instrumentation`, when given, says whether it is one of the variant's own.
+std::string checkedParameterName(unsigned param, const KernelDefinition& kernel, VariantKind variant,
+                                 bool* instrumentation = nullptr);
+
 // What a checked launch found: "no access was out of bounds or misaligned" when nothing was
 // refused, else describeFault of the first, with the kernel's name for the parameter and how many
 // more accesses were refused. `variant`: the kind of variant that ran; for a checked teaching

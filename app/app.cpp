@@ -163,9 +163,14 @@ std::string App::statusLine() const
     }
     char fps[64];
     std::snprintf(fps, sizeof fps, "  |  %.1f fps", double(s.fps));
-    if (s.fault)
-        return "GPU process replaced after " + s.fault->summary + "; your work was restored, paused" +
-               (s.fault->restored.empty() ? std::string() : " " + s.fault->restored) + "  |  " + line + fps;
+    if (s.fault) {
+        // "paused" only while the project is: the default demo is not paused by a restore, and a
+        // project the user has run again since is not either.
+        const bool paused = s.project.session && s.project.session->pipeline().paused();
+        return "GPU process replaced after " + s.fault->summary + "; your work was restored" +
+               (paused ? ", paused" : "") + (s.fault->restored.empty() ? std::string() : " " + s.fault->restored) +
+               "  |  " + line + fps;
+    }
     return line + fps;
 }
 

@@ -174,9 +174,18 @@ std::string App::statusLine() const
     return line + fps;
 }
 
+double App::lastInteropUs() const
+{
+    const std::vector<float>& us =
+        m_state.project.session ? m_state.project.history.interopUs : m_state.timings.interopUs;
+    return us.empty() ? -1.0 : double(us.back());
+}
+
 void App::frame(float timeSeconds, float deltaSeconds)
 {
     AppState& s = m_state;
+    m_retiredSession.reset(); // the last frame, which showed it, has been rendered
+    m_retiredProbe.reset();
     ++s.frameIndex;
     s.lastFrameMs = double(deltaSeconds) * 1000.0;
     // Smooth the frame time, not the rate: a single very short frame must not spike the fps.

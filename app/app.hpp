@@ -46,6 +46,9 @@ public:
 
     const AppState& state() const noexcept { return m_state; }
     std::string statusLine() const;
+    // The newest finished frame's interop map + unmap, host microseconds: the project's pipeline,
+    // else the default demo; -1 before any.
+    double lastInteropUs() const;
 
     // Replaces the text of the open file `path` as if the user typed it (unsaved), and builds it
     // at once, without the typing pause. For the headless runner, tests and benchmarks. Returns
@@ -124,6 +127,13 @@ private:
     UiFonts m_fonts;
     mutable std::mutex m_sessionMutex; // guards replacing m_state.project.session (see frameProgress)
     AppState m_state;
+    // A project session (and its probe) replaced or closed by a frame's commands lives on until the
+    // next frame starts: the commands come after the panels, so that frame's draw data, rendered
+    // after App::frame returns, still shows its views' textures (binding a deleted texture is a GL
+    // error, which the next checked call reported: reopening a project failed on its first frame).
+    // Declared after m_state (which holds the CUDA stream and context): destroyed before it.
+    std::unique_ptr<teach::StageProbe> m_retiredProbe;
+    std::unique_ptr<scene::Session> m_retiredSession;
     log::Sink m_previousSink;
 };
 

@@ -124,13 +124,13 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
         s.project.problems = std::move(problems);
         {
             std::lock_guard lock(m_sessionMutex); // frameProgress() reads it from another thread
-            s.project.session.reset();
+            m_retiredSession = std::move(s.project.session);
             s.project.session = std::move(next);
         }
         s.project.history = {};
         s.project.lastTimedFrame = -1;
         s.project.activeView = 0;
-        s.project.probe.reset(); // its variants and recordings were of the old project
+        m_retiredProbe = std::move(s.project.probe); // its variants and recordings were of the old project
         s.project.stageBuilds.clear();
         s.teach.stage = -1;
         s.teach.editStage = -2;
@@ -168,8 +168,8 @@ void App::applyProjectCommands(ProjectCommands& c)
         openProject(*c.open);
     if (c.close) {
         std::lock_guard lock(m_sessionMutex);
-        s.project.session.reset();
-        s.project.probe.reset();
+        m_retiredSession = std::move(s.project.session);
+        m_retiredProbe = std::move(s.project.probe);
     }
     if (!s.project.session)
         return;

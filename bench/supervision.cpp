@@ -5,6 +5,8 @@
 //      across the boundary as the window runs it (two frames in flight; request, worker frame, the
 //      shell's copy into its own GL texture, which the window then draws): through GPU memory both
 //      GL contexts import, and through the shared CPU memory (the fallback). Steady loops.
+//   1b. Interop: a project whose kernel writes 4 buffers; the map + unmap of every frame (host
+//      microseconds), in this process and as the GPU process reports it (goal <= 15 us).
 //   2. A kernel that never ends (faults/spin.json) with a 1 s frame limit: how long past the limit
 //      the shell asks the user, whether it names the stage and kernel, and stop-to-next-frame.
 //   3. Fault to next good frame: a project whose kernel writes far out of bounds at frame 3
@@ -16,7 +18,7 @@
 //      a kernel has faulted (docs/supervision.md).
 // Usage: ks_bench_supervision [--json out.json] [--faults N] [--frames N] [--rounds N (the demo's, 3)]
 //        [--kernelscope PATH]
-//        [--only frame|runaway|edit|fault] [--restored-png FILE (the window after the first fault)]
+//        [--only frame|interop|runaway|edit|fault] [--restored-png FILE (the window after the first fault)]
 //        [--draw-ui] [--diagnose (part 1: also one frame in flight, and frames not copied)]
 // The worker is the app binary: --kernelscope, $KS_KERNELSCOPE, or ../app/kernelscope beside this.
 #include "app.hpp"
@@ -326,6 +328,7 @@ struct Across {
     bool throughGpu = false, inPlace = false;
     std::vector<double> workerMs;
     double waitMs = 0, takeMs = 0, pumpMs = 0; // per frame: the shell's wait before asking, its take and blit, its pump
+    std::vector<double> interopUs;             // the worker's map + unmap per frame, as it reported them
 };
 Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w, int h, int frames,
                 Transport transport, bool demo, int inFlight = 2, bool copy = true)
@@ -368,6 +371,8 @@ Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w
                 screen.blit(h, window.name());
             a.takeMs += msBetween(t1, Clock::now());
             a.workerMs.push_back(f->workerMs);
+            if (f->interopUs >= 0)
+                a.interopUs.push_back(f->interopUs);
             ++shown;
         }
         return shown == n;
@@ -379,6 +384,7 @@ Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w
             return a;
     glFinish();
     a.workerMs.clear();
+    a.interopUs.clear();
     a.waitMs = a.takeMs = a.pumpMs = 0;
     const auto t0 = Clock::now();
     if (!show(frames))
@@ -389,6 +395,59 @@ Across acrossMs(const fs::path& exe, const std::vector<std::string>& args, int w
     a.takeMs /= frames;
     a.pumpMs /= frames;
     return a;
+}
+
+// A project whose one kernel writes 4 float4 buffers of 1M elements each (the interop measure of
+// ks_bench_pipeline, as a whole project), in a temp folder.
+fs::path fourBuffersProject()
+{
+    const fs::path dir = fs::temp_directory_path() / "ks-bench-four-buffers";
+    fs::create_directories(dir);
+    std::ofstream(dir / "four.cu") << R"cu(extern "C" __global__ void four(float4* a, float4* b, float4* c, float4* d, int n, float t)
+{
+    const int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n)
+        return;
+    const float4 v = make_float4(t, float(i & 1023) / 1024.f, float(i >> 10) / 1024.f, 1.f);
+    a[i] = v;
+    b[i] = v;
+    c[i] = v;
+    d[i] = v;
+}
+)cu";
+    nlohmann::json j = {{"kernelscope", 1}, {"name", "bench: 4 buffers"}, {"seed", 1}};
+    for (const char* r : {"b0", "b1", "b2", "b3"})
+        j["resources"][r] = {{"kind", "buffer"}, {"type", "float4"}, {"shape", {1024, 1024}}};
+    j["stages"] = nlohmann::json::array({{{"kind", "kernel"}, {"name", "four"}, {"file", "four.cu"}, {"kernel", "four"},
+                                          {"cover", "b0"}, {"block", {256}},
+                                          {"args", {"b0", "b1", "b2", "b3", {{"count", "b0"}}, {{"builtin", "time"}}}}}});
+    j["views"] = nlohmann::json::array({{{"kind", "image"}, {"name", "b0"}, {"source", "b0"}}});
+    std::ofstream(dir / "four.json") << j.dump(2);
+    return dir / "four.json";
+}
+
+// The app's interop (map + unmap of a frame's resources, host microseconds) in this process and in
+// the worker, for the same project: the medians of every frame's.
+void interopAcross(Report& rep, const fs::path& exe, int frames)
+{
+    rep.section("1b. interop per frame, a project with 4 buffers, in this process and in the GPU process (" +
+                std::to_string(frames) + " frames each)");
+    const std::vector<std::string> args = {"--size", "1280x720", "--project", fourBuffersProject().string()};
+    std::vector<double> in;
+    {
+        app::HeadlessSession s(headlessOptions(args));
+        s.app().settleBuilds(std::chrono::seconds(120));
+        for (int f = 0; f < 20 + frames; ++f) {
+            s.renderFrameAt(f / 60.f, 1 / 60.f);
+            if (f >= 20 && s.app().lastInteropUs() >= 0)
+                in.push_back(s.app().lastInteropUs());
+        }
+        glFinish();
+    }
+    const Across a = acrossMs(exe, args, 1280, 720, frames, Transport::InPlace, false);
+    rep.row("map + unmap of the 4 buffers, in process (median)", in.empty() ? -1 : median(in), "us", 15.0);
+    rep.row("map + unmap of the 4 buffers, in the GPU process (median)", a.interopUs.empty() ? -1 : median(a.interopUs),
+            "us", 15.0, std::to_string(a.interopUs.size()) + " frames reported");
 }
 
 // particles.json with `count` particles, in a temp folder (its kernel paths made absolute).
@@ -583,7 +642,7 @@ int main(int argc, char** argv)
         else {
             std::fprintf(stderr,
                          "usage: %s [--json out.json] [--faults N] [--frames N] [--rounds N] [--kernelscope PATH] "
-                         "[--only frame|runaway|edit|fault] [--restored-png FILE] [--draw-ui] [--diagnose]\n",
+                         "[--only frame|interop|runaway|edit|fault] [--restored-png FILE] [--draw-ui] [--diagnose]\n",
                          argv[0]);
             return 2;
         }
@@ -602,6 +661,8 @@ int main(int argc, char** argv)
         // kernel has faulted (docs/supervision.md), so the other parts would not finish after them.
         if (wanted("frame"))
             frames(rep, exe, frameCount, rounds, diagnose);
+        if (wanted("interop"))
+            interopAcross(rep, exe, frameCount);
         if (wanted("runaway"))
             runaway(rep, exe);
         if (wanted("edit"))

@@ -115,6 +115,14 @@ void fileMenu(AppState& s, Commands& commands)
     if (item(m, "Close project", nullptr, false, project))
         commands.project.close = true;
     ImGui::Separator();
+    // Reload: the disk's version replaces what is here. The kernel's unsaved edits go (Ctrl+Z
+    // brings them back: the undo history survives a reload); the project is opened again from its
+    // file (its parameters, launch settings and stage order as saved, its resources made anew).
+    if (item(m, "Reload kernel from disk", nullptr, false, haveTab))
+        commands.resolveConflict = {tab, ConflictChoice::ReloadFromDisk}; // the same as a conflict's choice
+    if (item(m, "Reload project from disk", nullptr, false, project))
+        commands.project.open = s.project.session->pipeline().project().file;
+    ImGui::Separator();
     if (item(m, s.record.wanted ? "Recording... (the Record window)" : "Record...", nullptr, s.record.wanted))
         s.record.showWindow = true;
     ImGui::EndMenu();

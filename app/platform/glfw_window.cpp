@@ -1,4 +1,5 @@
 #include "platforms.hpp"
+#include "mesa_cache_guard.hpp"
 #include "recorder.hpp"
 
 #include "app.hpp"
@@ -91,6 +92,7 @@ int runWindowed(const AppOptions& options)
     GlfwLibrary glfw;
     Window window(options.width, options.height);
     gl::loadFunctions(&glfwProc);
+    allocateMesaShaderCacheIndex();
     ImGuiGlfw imgui(window.handle, options);
     int major = 0, minor = 0, rev = 0;
     glfwGetVersion(&major, &minor, &rev);

@@ -1,4 +1,5 @@
 #include "platforms.hpp"
+#include "mesa_cache_guard.hpp"
 #include "recorder.hpp"
 
 #include "app.hpp"
@@ -79,7 +80,10 @@ struct HeadlessSession::Impl {
     }
 };
 
-HeadlessSession::HeadlessSession(const AppOptions& options) : m_impl(std::make_unique<Impl>(options)) {}
+HeadlessSession::HeadlessSession(const AppOptions& options) : m_impl(std::make_unique<Impl>(options))
+{
+    allocateMesaShaderCacheIndex(); // Mesa has made its cache index with the GL context
+}
 HeadlessSession::~HeadlessSession() = default;
 
 App& HeadlessSession::app() noexcept

@@ -1,5 +1,6 @@
 // kernelscope --headless --project P and kernelscope --validate P.
 #include "platforms.hpp"
+#include "mesa_cache_guard.hpp"
 #include "recorder.hpp"
 
 #include "ks/core/atomic_file.hpp"
@@ -215,6 +216,7 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
         eglOptions.cudaOrdinal = options.device;
     // Members in construction order: GL context, CUDA context and stream, then the session.
     gl::EglContext context(eglOptions);
+    allocateMesaShaderCacheIndex();
     std::optional<cuda::PrimaryContext> cudaContext;
     cuda::Stream stream;
     std::string device = "none";

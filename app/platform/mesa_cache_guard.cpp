@@ -2,7 +2,12 @@
 
 #include "ks/core/log.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <cstring>
 
 #include <cstdlib>
 #include <filesystem>
@@ -46,13 +51,19 @@ std::optional<std::uint64_t> freeBytesAt(const fs::path& folder)
     return std::uint64_t(st.f_bavail) * std::uint64_t(st.f_frsize);
 }
 
+// The folder of Mesa's cache when it is on (nullopt: turned off, or no folder to cache in).
+std::optional<fs::path> activeMesaShaderCacheFolder()
+{
+    if (std::getenv("MESA_SHADER_CACHE_DISABLE"))
+        return std::nullopt;
+    return mesaShaderCacheFolder();
+}
+
 } // namespace
 
 void guardMesaShaderCache()
 {
-    if (std::getenv("MESA_SHADER_CACHE_DISABLE"))
-        return;
-    const std::optional<fs::path> folder = mesaShaderCacheFolder();
+    const std::optional<fs::path> folder = activeMesaShaderCacheFolder();
     if (!folder)
         return;
     const std::optional<std::uint64_t> room = freeBytesAt(*folder);
@@ -62,6 +73,28 @@ void guardMesaShaderCache()
     log::warning("the file system of " + folder->string() + " has " + std::to_string(*room >> 10) +
                  " KiB free: Mesa's shader cache is off for this run (Mesa stops the process with SIGBUS when its "
                  "cache runs out of room)");
+}
+
+void allocateMesaShaderCacheIndex()
+{
+    const std::optional<fs::path> folder = activeMesaShaderCacheFolder();
+    if (!folder)
+        return;
+    // $MESA_SHADER_CACHE_DIR holds Mesa's own mesa_shader_cache folder; the others are that folder.
+    for (const fs::path& index : {*folder / "index", *folder / "mesa_shader_cache" / "index"}) {
+        const int fd = ::open(index.c_str(), O_RDWR | O_CLOEXEC | O_NOFOLLOW);
+        if (fd < 0)
+            continue;
+        struct stat st {};
+        int err = 0;
+        if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && std::uint64_t(st.st_blocks) * 512 < std::uint64_t(st.st_size))
+            err = ::posix_fallocate(fd, 0, st.st_size);
+        ::close(fd);
+        if (err)
+            log::warning("cannot give Mesa's shader cache index " + index.string() + " its room (" + std::strerror(err) +
+                         "): if that disk fills up during this run, Mesa may stop the process with SIGBUS");
+        return;
+    }
 }
 
 } // namespace ks::app

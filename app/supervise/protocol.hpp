@@ -91,12 +91,13 @@ struct FrameDone {
     bool gpu = false;
     std::int64_t appFrame = 0;
     double workerMs = 0; // input to pixels in the worker
+    double interopUs = -1; // the newest finished frame's map + unmap, host microseconds (-1: none yet)
     std::string status;  // the status line
     std::uint64_t kernelBuild = 0; // the demo kernel's build this frame ran (counts swaps; 0: none)
     std::string sha256;  // of the frame's pixels as the worker read them back, when the request asked
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameDone, slot, width, height, gpu, appFrame, workerMs, status,
-                                                kernelBuild, sha256)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameDone, slot, width, height, gpu, appFrame, workerMs, interopUs,
+                                                status, kernelBuild, sha256)
 
 // From the worker's reporter thread, every 100 ms whatever its main thread does.
 struct Heartbeat {

@@ -4,6 +4,7 @@
 // or runs a frame past the limit and the user stops it, a new worker is started and given the
 // state the shell kept, with what happened.
 #include "../platform/platforms.hpp"
+#include "../platform/mesa_cache_guard.hpp"
 #include "../app.hpp"
 #include "protocol.hpp"
 #include "shell_link.hpp"
@@ -152,6 +153,7 @@ int runSupervisedWindow(const AppOptions& options)
 {
     GlfwWindow window(options.width, options.height);
     gl::loadFunctions(&glfwProc);
+    allocateMesaShaderCacheIndex();
     glfwSetKeyCallback(window.handle, onKey);
     glfwSetCharCallback(window.handle, onChar);
     glfwSetCursorPosCallback(window.handle, onPos);

@@ -244,6 +244,7 @@ void ShellLink::handle(proc::Message& message, std::optional<Frame>& frame)
         f.sha256 = std::move(done->sha256);
         f.appFrame = done->appFrame;
         f.workerMs = done->workerMs;
+        f.interopUs = done->interopUs;
         f.kernelBuild = done->kernelBuild;
         frame = std::move(f);
     }

@@ -53,6 +53,7 @@ public:
         std::string sha256; // when the request asked for a checksum
         std::int64_t appFrame = 0;
         double workerMs = 0;
+        double interopUs = -1; // the worker's newest finished frame's map + unmap, host microseconds
         std::uint64_t kernelBuild = 0; // the demo kernel's build the frame ran
     };
     // The worker's GPU frame memory: supervise::kGpuFrameSlots slots of `slotBytes`, as descriptors

@@ -514,6 +514,7 @@ int runWorker(const AppOptions& options)
         done.height = session.height();
         done.appFrame = frameCount;
         done.workerMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+        done.interopUs = app.lastInteropUs();
         done.status = app.statusLine();
         done.kernelBuild = app.state().demo ? app.state().demo->lastFrameGeneration() : 0;
         // The state first: when this frame is on screen, the shell holds what it needs to restore it.

@@ -393,6 +393,38 @@ TEST_F(EditorHeadless, MenuBarClicksReachTheirActions)
     EXPECT_EQ(app().state().teach.layout, ks::app::Layout::Classroom);
 }
 
+// File > Reload kernel from disk puts the file's text back over unsaved edits; File > Reload
+// project from disk opens the project again from its file: a parameter changed here goes back to
+// the file's value.
+TEST_F(EditorHeadless, FileMenuReloadsTheKernelAndTheProjectFromDisk)
+{
+    settle();
+    ASSERT_TRUE(app().editDocument(m_kernel, m_source + "\n// not saved\n"));
+    m_session->renderFrame();
+    ASSERT_TRUE(tab().doc.dirty());
+    click("File");
+    click("Reload kernel from disk");
+    m_session->renderFrame();
+    EXPECT_EQ(tab().doc.text(), m_source);
+    EXPECT_FALSE(tab().doc.dirty());
+
+    m_session.reset();
+    m_options.project = ks::test::sourceDir() / "projects" / "heat.json";
+    m_session = std::make_unique<HeadlessSession>(m_options);
+    ASSERT_TRUE(framesUntil([&] { return app().state().project.session != nullptr; })) << "heat.json opened";
+    auto parameter = [&] { return app().state().project.session->pipeline().parameters().at(0)[0]; };
+    const double saved = parameter();
+    app().state().project.session->pipeline().parameters().at(0)[0] = saved / 2; // changed here, not saved
+    m_session->renderFrame();
+    ASSERT_NE(parameter(), saved);
+    click("File");
+    click("Reload project from disk");
+    ASSERT_TRUE(framesUntil([&] { return app().state().project.session && parameter() == saved; }))
+        << "the project came back as its file has it";
+    EXPECT_EQ(app().state().project.session->pipeline().project().file,
+              fs::absolute(ks::test::sourceDir() / "projects" / "heat.json"));
+}
+
 // File > New project from a template > pi.json opens the file dialog on the home folder with a
 // new name; Save there makes the project (its kernel copied beside it) and opens it. File > Open
 // project... lists the shipped projects; Cancel closes it.

@@ -354,3 +354,105 @@ exit $code
     EXPECT_NE(onFull.output.find("left in shots: []"), std::string::npos) << "a partial screenshot or its temporary file:\n"
                                                                          << onFull.output;
 }
+
+// The same for a disk that fills up while the app runs: Mesa's shader cache index, all holes as
+// Mesa 22.3 makes it, took the app down with SIGBUS (exit 135) at the first shader compiled after
+// the disk filled (a view shader edited and compiled again, here). The app now gives the index its
+// blocks once its GL context exists (allocateMesaShaderCacheIndex), and runs on.
+TEST(StorageTrouble, ADiskThatFillsUpDuringTheRun)
+{
+    KS_REQUIRE_APP_BINARY();
+    if (!fs::exists("/usr/bin/unshare"))
+        GTEST_SKIP() << "no /usr/bin/unshare (util-linux) to mount a small file system without root";
+    if (std::getenv("MESA_SHADER_CACHE_DISABLE") || std::getenv("MESA_SHADER_CACHE_DIR"))
+        GTEST_SKIP() << "Mesa's shader cache is set by the environment here";
+    ks::test::TempDir dir;
+    const fs::path full = dir.path() / "full", data = dir.path() / "data";
+    fs::create_directories(full);
+    fs::create_directories(data);
+    for (const char* sub : {"shaders", "kernels", "assets"})
+        fs::copy(ks::test::sourceDir() / sub, data / sub, fs::copy_options::recursive);
+    const fs::path project = dir.write("views.json", R"({"kernelscope": 1, "name": "views, no stages",
+        "resources": {"m": {"kind": "buffer", "type": "float", "shape": [2, 4], "init": [0, 1, 2, 3, 3, 2, 1, 0]}},
+        "stages": [], "views": [{"kind": "image", "name": "m", "source": "m", "range": [0, 3]}]})");
+    const fs::path script = dir.write("fills.sh", R"sh(# $1: where to mount the file system; $2: the data folder; then the app's command
+full=$1
+data=$2
+shift 2
+[ "$1" = exec ] && shift
+mount -t tmpfs -o size=80m tmpfs "$full" 2>/dev/null || exit 97
+mkdir "$full/cache" "$full/state" || exit 98
+log=$full.log
+"$@" >"$log" 2>&1 &
+app=$!
+index=$full/cache/mesa_shader_cache/index
+i=0
+while [ ! -f "$index" ] && kill -0 $app 2>/dev/null && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+if [ ! -f "$index" ]; then kill $app 2>/dev/null; cat "$log"; exit 96; fi
+sleep 1
+dd if=/dev/zero of="$full/filler" bs=65536 2>/dev/null
+echo "free after filling: $(df --output=avail "$full" | tail -1 | tr -d ' ')"
+echo "this line, added while the disk is full, is not GLSL" >>"$data/shaders/view_image.comp"
+i=0
+while ! grep -q "shader reload failed" "$log" && kill -0 $app 2>/dev/null && [ $i -lt 600 ]; do
+    sleep 0.1
+    i=$((i + 1))
+done
+sleep 1
+if kill -0 $app 2>/dev/null; then
+    echo "still running after the reload"
+    kill $app
+    wait $app
+else
+    wait $app
+    echo "the app ended by itself: exit $?"
+fi
+cat "$log"
+exit 0
+)sh");
+    const std::string env = "XDG_CACHE_HOME=" + (full / "cache").string() + " XDG_STATE_HOME=" + (full / "state").string();
+    const AppRun r = runApp({"--headless", "--ui", "--data-dir", data.string(), "--project", project.string(),
+                             "--frames", "1000000", "--size", "320x200"},
+                            env, 0, dir.path(), "unshare -rm /bin/sh '" + script.string() + "' '" + full.string() + "' '" +
+                                                    data.string() + "' ");
+    if (r.code == 97)
+        GTEST_SKIP() << "cannot mount a tmpfs in a user namespace here (unshare -rm): " << r.output;
+    if (r.code == 96)
+        GTEST_SKIP() << "no Mesa shader cache index appeared (GL is not Mesa's, or its cache is of another kind): "
+                     << r.output;
+    ASSERT_EQ(r.code, 0) << r.output;
+    EXPECT_NE(r.output.find("free after filling: 0"), std::string::npos) << r.output;
+    // Compiled (and refused: the app says so on stderr, where a good reload is only in its panel).
+    EXPECT_NE(r.output.find("shader reload failed, keeping the previous program"), std::string::npos) << r.output;
+    EXPECT_NE(r.output.find("still running after the reload"), std::string::npos) << r.output;
+    EXPECT_EQ(r.output.find("cannot give Mesa's shader cache index"), std::string::npos) << r.output;
+}
+
+// A kernel file with a NUL byte (a binary file, or a kernel with anything after a NUL) is refused
+// where the NUL is, by --validate and --check (both said "ok" before: NVRTC built the part before
+// the NUL).
+TEST(BadKernelFile, ANulByteIsAnErrorAtItsPlaceNotTheEndOfTheSource)
+{
+    KS_REQUIRE_APP_BINARY();
+    ks::test::TempDir dir;
+    const std::string good = "extern \"C\" __global__ void fill(float* a, int n)\n"
+                             "{\n"
+                             "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "    if (i < n) a[i] = 1.f;\n"
+                             "}\n";
+    dir.write("fill.cu", good + "// then" + std::string(1, '\0') + "\x7f" "ELF and more");
+    const fs::path project = dir.write("p.json", R"({"kernelscope": 1, "name": "nul",
+        "resources": {"a": {"kind": "buffer", "type": "float", "count": 64}},
+        "stages": [{"kind": "kernel", "name": "fill", "file": "fill.cu", "kernel": "fill", "grid": [1], "block": [64],
+                    "args": ["a", {"count": "a"}]}],
+        "views": [{"kind": "plot", "name": "a", "source": "a"}]})");
+    const AppRun v = runApp({"--data-dir", ks::test::sourceDir().string(), "--validate", project.string()}, "", 0, dir.path());
+    EXPECT_EQ(v.code, 1) << v.output;
+    EXPECT_NE(v.output.find("fill.cu:6:8: error: the source holds a NUL byte"), std::string::npos) << v.output;
+    EXPECT_EQ(v.output.find(": ok"), std::string::npos) << v.output;
+
+    const AppRun c = runApp({"--data-dir", ks::test::sourceDir().string(), "--check", (dir.path() / "fill.cu").string()},
+                            "", 0, dir.path());
+    EXPECT_EQ(c.code, 1) << c.output;
+    EXPECT_NE(c.output.find("fill.cu:6:8: error: the source holds a NUL byte"), std::string::npos) << c.output;
+}

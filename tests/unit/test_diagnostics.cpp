@@ -232,3 +232,27 @@ TEST(Diagnostics, NvrtcsOwnCatastropheIsAnErrorAtNoLine)
     EXPECT_EQ(d[0].file, "k.cu");
     EXPECT_EQ(d[0].message, "unable to obtain mapped memory");
 }
+
+// NVRTC reads the source as a C string: a NUL byte would end it there, and a kernel followed by a
+// NUL and anything at all (a binary file that starts like one, say) would build as "ok".
+TEST(Diagnostics, ASourceWithANulByteIsRefusedWhereTheNulIs)
+{
+    const std::string good = "extern \"C\" __global__ void k(float* a) { a[0] = 1.f; }\n";
+    const CompileResult r = build(good + "int x;" + std::string(1, '\0') + "\x7f" "ELF garbage", "bin.cu");
+    EXPECT_FALSE(r.ok);
+    ASSERT_EQ(r.diagnostics.size(), 1u) << dump(r);
+    EXPECT_EQ(r.diagnostics[0].severity, Severity::Error);
+    EXPECT_EQ(r.diagnostics[0].file, "bin.cu");
+    EXPECT_EQ(r.diagnostics[0].line, 2);
+    EXPECT_EQ(r.diagnostics[0].column, 7);
+    EXPECT_NE(r.diagnostics[0].message.find("NUL byte"), std::string::npos) << dump(r);
+    EXPECT_TRUE(r.ptx.empty());
+
+    const CompileResult first = build(std::string(1, '\0') + good, "zero.cu");
+    EXPECT_FALSE(first.ok);
+    ASSERT_EQ(first.diagnostics.size(), 1u) << dump(first);
+    EXPECT_EQ(first.diagnostics[0].line, 1);
+    EXPECT_EQ(first.diagnostics[0].column, 1);
+
+    EXPECT_TRUE(build(good).ok); // the same kernel without the NUL builds
+}

@@ -453,6 +453,19 @@ CompileResult compile(const std::string& source, const std::string& fileName, co
                       const std::vector<std::string>& nameExpressions, const std::atomic<bool>* cancel)
 {
     const auto start = std::chrono::steady_clock::now();
+    // NVRTC takes the source as a C string: it would stop reading at a NUL byte and build the part
+    // before it, so a binary file, or a kernel with garbage after a NUL, would pass as "ok".
+    if (const std::size_t nul = source.find('\0'); nul != std::string::npos) {
+        CompileResult refused;
+        Diagnostic d = toolDiagnostic(fileName, "the source holds a NUL byte (is it a binary file?); NVRTC would stop "
+                                                "reading there, so nothing was compiled");
+        d.line = 1 + int(std::count(source.begin(), source.begin() + std::ptrdiff_t(nul), '\n'));
+        const std::size_t lineStart = source.rfind('\n', nul == 0 ? 0 : nul - 1);
+        d.column = int(nul - (lineStart == std::string::npos || nul == 0 ? 0 : lineStart + 1)) + 1;
+        refused.diagnostics.push_back(std::move(d));
+        refused.compileMs = msSince(start);
+        return refused;
+    }
     // One include scan serves the fast-path decisions and the PCH folder.
     const IncludeScan scan = scanIncludes(source, fileName, includeSearchPath(options), toolkitIncludeDirs());
     std::string minimalWhy = options.minimal        ? std::string()

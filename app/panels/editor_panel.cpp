@@ -174,8 +174,10 @@ ImU32 syntaxColour(rtc::SyntaxClass c)
 void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& starts, ImVec2 textPos, float lineH,
                       int firstLine, int lastLine, bool active)
 {
-    tab.syntax.update(tab.buffer);
     lastLine = std::min(lastLine, int(starts.size()) - 1);
+    // The lines down to the last one on screen: an edit that changes every later line's state
+    // ("/*" typed at the top) costs the lines shown, not the whole file.
+    tab.syntax.update(tab.buffer, std::size_t(std::max(0, lastLine + 1)));
     for (int l = std::max(0, firstLine); l <= lastLine; ++l) {
         const std::string_view text = lineText(tab.buffer, starts, l);
         float x = textPos.x;
@@ -195,6 +197,7 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
     auto isCode = [&](std::size_t off) {
         const auto line = std::size_t(lineAt(starts, off));
         const auto column = std::uint32_t(off - std::size_t(starts[line]));
+        tab.syntax.ensure(line + 1); // the match may be below the screen
         for (const rtc::SyntaxSpan& sp : tab.syntax.spans(line))
             if (column >= sp.begin && column < sp.end)
                 return sp.cls == rtc::SyntaxClass::Plain;

@@ -188,6 +188,15 @@ TEST(Highlight, SpansCoverEveryLineExactly)
     }
 }
 
+// Every line's spans in `cache` are those a fresh lex of `text` gives.
+static void expectSameAsAFreshLex(const SyntaxCache& cache, const std::string& text)
+{
+    const auto want = fresh(text);
+    ASSERT_EQ(cache.lineCount(), want.size());
+    for (std::size_t i = 0; i < want.size(); ++i)
+        ASSERT_EQ(cache.spans(i), want[i]) << "line " << i;
+}
+
 TEST(Highlight, CacheLexesOnlyWhatAnEditChanged)
 {
     std::string text = kernelOfLines(2000);
@@ -212,10 +221,7 @@ TEST(Highlight, CacheLexesOnlyWhatAnEditChanged)
     EXPECT_EQ(cache.spans(1500).front().cls, SyntaxClass::Comment);
     text.insert(line10 + 2, "*/");
     EXPECT_EQ(cache.update(text), 2001u - 10u);
-    const auto want = fresh(text);
-    ASSERT_EQ(cache.lineCount(), want.size());
-    for (std::size_t i = 0; i < want.size(); ++i)
-        ASSERT_EQ(cache.spans(i), want[i]) << "line " << i;
+    expectSameAsAFreshLex(cache, text);
 }
 
 TEST(Highlight, IncrementalResultsEqualAFreshLexAfterRandomEdits)
@@ -238,4 +244,47 @@ TEST(Highlight, IncrementalResultsEqualAFreshLexAfterRandomEdits)
         for (std::size_t i = 0; i < want.size(); ++i)
             ASSERT_EQ(cache.spans(i), want[i]) << "edit " << edit << ", line " << i;
     }
+}
+
+// The editor asks for the lines down to the last one on screen: "/*" typed at the top of a
+// 2,000-line file lexes those lines, not the 2,000; the rest come when asked for and are then what
+// a fresh lex gives.
+TEST(Highlight, OnlyTheLinesAskedForAreLexed)
+{
+    std::string text = kernelOfLines(2000);
+    SyntaxCache cache;
+    EXPECT_EQ(cache.update(text, 60), 60u);
+    EXPECT_EQ(cache.upToDate(), 60u);
+    EXPECT_EQ(cache.lineCount(), 2000u);
+    text.insert(text.find("+ 10]"), "/*");
+    EXPECT_EQ(cache.update(text, 60), 60u - 10u);
+    EXPECT_EQ(cache.spans(59).front().cls, SyntaxClass::Comment);
+    EXPECT_EQ(cache.update(text, 60), 0u); // nothing new asked for
+    EXPECT_EQ(cache.ensure(1000), 1000u - 60u);
+    EXPECT_EQ(cache.ensure(SyntaxCache::kAllLines), 1000u);
+    expectSameAsAFreshLex(cache, text);
+}
+
+TEST(Highlight, PartialUpdatesAfterRandomEditsEqualAFreshLexWhereAskedFor)
+{
+    std::string text = kernelOfLines(80) + "\nauto s = R\"x(raw\n)x\";\n/* a\n comment */\n";
+    const std::string pieces[] = {"\n", "/*", "*/", "\"", "R\"x(", ")x\"", "//", "\\", "int ", "'"};
+    std::mt19937 rng(23);
+    SyntaxCache cache;
+    for (int edit = 0; edit < 400; ++edit) {
+        const std::size_t at = rng() % (text.size() + 1);
+        if (rng() % 3 == 0 && !text.empty())
+            text.erase(std::min(at, text.size() - 1), 1 + rng() % 6);
+        else
+            text.insert(at, pieces[rng() % std::size(pieces)]);
+        const std::size_t need = rng() % 100; // a screen somewhere in the file
+        cache.update(text, need);
+        const auto want = fresh(text);
+        ASSERT_EQ(cache.lineCount(), want.size()) << "edit " << edit;
+        ASSERT_GE(cache.upToDate(), std::min(need, want.size())) << "edit " << edit;
+        for (std::size_t i = 0; i < std::min(need, want.size()); ++i)
+            ASSERT_EQ(cache.spans(i), want[i]) << "edit " << edit << ", line " << i;
+    }
+    cache.ensure(SyntaxCache::kAllLines);
+    expectSameAsAFreshLex(cache, text);
 }

@@ -363,10 +363,10 @@ LexState lexLine(std::string_view line, const LexState& entry, std::vector<Synta
     return LineLexer(line, out).run(entry);
 }
 
-std::size_t SyntaxCache::update(std::string_view text)
+std::size_t SyntaxCache::update(std::string_view text, std::size_t needLines)
 {
     if (m_valid && text == m_text)
-        return 0;
+        return ensure(needLines);
     // The new lines.
     std::vector<std::string_view> lines;
     for (std::size_t b = 0;;) {
@@ -376,7 +376,8 @@ std::size_t SyntaxCache::update(std::string_view text)
             break;
         b = e + 1;
     }
-    // Unchanged lines at both ends.
+    // Unchanged lines at both ends keep what they had (the tail is checked against its entry state
+    // when it is next needed); the lines in between are new and not lexed.
     const std::size_t n = lines.size(), m = m_lines.size();
     std::size_t prefix = 0;
     while (prefix < n && prefix < m && lines[prefix] == m_lines[prefix].text)
@@ -389,33 +390,37 @@ std::size_t SyntaxCache::update(std::string_view text)
     next.reserve(n);
     for (std::size_t i = 0; i < prefix; ++i)
         next.push_back(std::move(m_lines[i]));
-    std::size_t lexed = 0;
-    LexState state = prefix > 0 ? next.back().exit : LexState{};
-    for (std::size_t i = prefix; i < n; ++i) {
-        // A line of the unchanged tail keeps its spans when it starts in the state it started in.
-        const std::size_t old = i >= n - suffix ? m - (n - i) : m;
-        if (old < m) { // same text: keep its spans, or re-lex in place (its storage reused)
-            Line& l = m_lines[old];
-            if (!(l.entry == state)) {
-                l.spans.clear();
-                l.entry = state;
-                l.exit = lexLine(l.text, state, l.spans);
-                ++lexed;
-            }
-            next.push_back(std::move(l));
-        } else {
-            Line l;
-            l.text = std::string(lines[i]);
-            l.entry = state;
-            l.exit = lexLine(l.text, state, l.spans);
-            next.push_back(std::move(l));
-            ++lexed;
-        }
-        state = next.back().exit;
+    for (std::size_t i = prefix; i < n - suffix; ++i) {
+        Line l;
+        l.text = std::string(lines[i]);
+        next.push_back(std::move(l));
     }
+    for (std::size_t i = m - suffix; i < m; ++i)
+        next.push_back(std::move(m_lines[i]));
     m_lines = std::move(next);
     m_text = std::string(text);
     m_valid = true;
+    m_upToDate = std::min(m_upToDate, prefix);
+    return ensure(needLines);
+}
+
+std::size_t SyntaxCache::ensure(std::size_t needLines)
+{
+    const std::size_t until = std::min(needLines, m_lines.size());
+    std::size_t lexed = 0;
+    LexState state = m_upToDate > 0 ? m_lines[m_upToDate - 1].exit : LexState{};
+    for (std::size_t i = m_upToDate; i < until; ++i) {
+        Line& l = m_lines[i];
+        if (!l.lexed || !(l.entry == state)) { // a line that starts as it did keeps its spans
+            l.spans.clear();
+            l.entry = state;
+            l.exit = lexLine(l.text, state, l.spans);
+            l.lexed = true;
+            ++lexed;
+        }
+        state = l.exit;
+    }
+    m_upToDate = std::max(m_upToDate, until);
     return lexed;
 }
 

@@ -55,15 +55,24 @@ LexState lexLine(std::string_view line, const LexState& entry, std::vector<Synta
 // The spans of every line of a text, kept between edits. update() compares the new text with the
 // one it has, line by line from both ends, and lexes only the lines in between plus those after
 // them whose entry state changed (typing "/*" re-lexes to the end of the file; typing a letter
-// re-lexes one line).
+// re-lexes one line). With `needLines`, only the lines before it are brought up to date (the
+// editor asks for the lines down to the last one on screen): typing "/*" at the top of a 2,000-line
+// file then lexes the lines on screen, and the rest when they are asked for (ensure()).
 class SyntaxCache {
 public:
-    // Brings the spans up to date with `text`; returns the number of lines lexed.
-    std::size_t update(std::string_view text);
+    static constexpr std::size_t kAllLines = std::size_t(-1);
+    // Brings the spans of lines [0, needLines) up to date with `text`; returns the number of
+    // lines lexed.
+    std::size_t update(std::string_view text, std::size_t needLines = kAllLines);
+    // Brings the spans of lines [0, needLines) of the text of the last update up to date.
+    std::size_t ensure(std::size_t needLines);
 
     std::size_t lineCount() const { return m_lines.size(); }
-    // The spans of a 0-based line; empty for an empty line or one past the end.
+    // The spans of a 0-based line; empty for an empty line or one past the end. Up to date for
+    // the lines below what the last update() or ensure() asked for.
     const std::vector<SyntaxSpan>& spans(std::size_t line) const;
+    // Lines [0, upToDate()) are lexed for the current text.
+    std::size_t upToDate() const { return m_upToDate; }
 
 private:
     struct Line {
@@ -71,10 +80,12 @@ private:
         LexState entry;
         LexState exit;
         std::vector<SyntaxSpan> spans;
+        bool lexed = false; // spans and exit are those of `text` from `entry`
     };
     std::string m_text;
     bool m_valid = false; // m_lines describe m_text
     std::vector<Line> m_lines;
+    std::size_t m_upToDate = 0; // each line below it is lexed from its predecessor's exit
 };
 
 const char* syntaxClassName(SyntaxClass c);

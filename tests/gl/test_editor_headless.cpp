@@ -524,7 +524,11 @@ TEST_F(EditorHeadless, ZoomBracketMatchAndOverviewRuler)
     settle();
     const auto broken = m_session->screenshot();
     keepScreenshot("editor_ruler.png", broken);
-    EXPECT_GT(countColourIn(broken, t.rulerRect, ks::app::theme::kError, 20), 6) << "the error in the ruler";
+    const auto& r = tab().rulerRect;
+    EXPECT_EQ(&tab(), &t) << "the tab was replaced";
+    EXPECT_GT(countColourIn(broken, r, ks::app::theme::kError, 20), 6)
+        << "the error in the ruler (" << r[0] << ", " << r[1] << ") - (" << r[2] << ", " << r[3] << "), "
+        << (tab().build.result ? tab().build.result->diagnostics.size() : 0) << " diagnostics";
 }
 
 TEST_F(EditorHeadless, AFileWrittenByAnotherProgramIsReloadedAndRebuilt)

@@ -285,8 +285,10 @@ app::AppOptions headlessOptions(const std::vector<std::string>& args)
 // build has finished and been swapped in (a loop that starts before the demo's first build lands
 // times frames without the kernel).
 // With `readBack`, each frame is also read into a buffer (rotating over three) as the worker reads
-// it into its frame memory: what the readback alone costs (--diagnose).
-double inProcessMs(const std::vector<std::string>& args, int frames, bool readBack = false)
+// it into its frame memory: what the readback alone costs (--diagnose). With `interopUs`, each
+// timed frame's map + unmap as the app reports it.
+double inProcessMs(const std::vector<std::string>& args, int frames, bool readBack = false,
+                   std::vector<double>* interopUs = nullptr)
 {
     app::HeadlessSession s(headlessOptions(args));
     s.app().settleBuilds(std::chrono::seconds(120));
@@ -302,6 +304,8 @@ double inProcessMs(const std::vector<std::string>& args, int frames, bool readBa
         s.renderFrameAt((20 + f) / 60.f, 1 / 60.f);
         if (readBack)
             s.readPixelsInto(slots[std::size_t(f) % slots.size()].name());
+        if (interopUs && s.app().lastInteropUs() >= 0)
+            interopUs->push_back(s.app().lastInteropUs());
     }
     glFinish();
     return msBetween(t0, Clock::now()) / frames;
@@ -434,16 +438,7 @@ void interopAcross(Report& rep, const fs::path& exe, int frames)
                 std::to_string(frames) + " frames each)");
     const std::vector<std::string> args = {"--size", "1280x720", "--project", fourBuffersProject().string()};
     std::vector<double> in;
-    {
-        app::HeadlessSession s(headlessOptions(args));
-        s.app().settleBuilds(std::chrono::seconds(120));
-        for (int f = 0; f < 20 + frames; ++f) {
-            s.renderFrameAt(f / 60.f, 1 / 60.f);
-            if (f >= 20 && s.app().lastInteropUs() >= 0)
-                in.push_back(s.app().lastInteropUs());
-        }
-        glFinish();
-    }
+    inProcessMs(args, frames, false, &in);
     const Across a = acrossMs(exe, args, 1280, 720, frames, Transport::InPlace, false);
     rep.row("map + unmap of the 4 buffers, in process (median)", in.empty() ? -1 : median(in), "us", 15.0);
     rep.row("map + unmap of the 4 buffers, in the GPU process (median)", a.interopUs.empty() ? -1 : median(a.interopUs),

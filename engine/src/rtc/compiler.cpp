@@ -460,8 +460,8 @@ CompileResult compile(const std::string& source, const std::string& fileName, co
         Diagnostic d = toolDiagnostic(fileName, "the source holds a NUL byte (is it a binary file?); NVRTC would stop "
                                                 "reading there, so nothing was compiled");
         d.line = 1 + int(std::count(source.begin(), source.begin() + std::ptrdiff_t(nul), '\n'));
-        const std::size_t lineStart = source.rfind('\n', nul == 0 ? 0 : nul - 1);
-        d.column = int(nul - (lineStart == std::string::npos || nul == 0 ? 0 : lineStart + 1)) + 1;
+        const std::size_t newline = source.rfind('\n', nul); // the NUL itself is not one
+        d.column = int(nul - (newline == std::string::npos ? 0 : newline + 1)) + 1;
         refused.diagnostics.push_back(std::move(d));
         refused.compileMs = msSince(start);
         return refused;

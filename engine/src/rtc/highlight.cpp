@@ -407,6 +407,8 @@ std::size_t SyntaxCache::update(std::string_view text, std::size_t needLines)
 std::size_t SyntaxCache::ensure(std::size_t needLines)
 {
     const std::size_t until = std::min(needLines, m_lines.size());
+    if (until <= m_upToDate)
+        return 0; // bracket matching asks for each line it looks at
     std::size_t lexed = 0;
     LexState state = m_upToDate > 0 ? m_lines[m_upToDate - 1].exit : LexState{};
     for (std::size_t i = m_upToDate; i < until; ++i) {

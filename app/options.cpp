@@ -37,7 +37,8 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--record", o.record,
                    "Record the run at a fixed rate of one frame every --record-every frames, whatever the run's "
                    "speed (headless and --no-supervise: frames of --time-step; a supervised window: the whole "
-                   "window at 60 frames a second of video): FILE.mp4 (H.264) or FILE.gif through the ffmpeg "
+                   "window at 60 frames a second of video): FILE.mp4 (H.264) or FILE.gif (at most 50 frames a "
+                   "second: faster is resampled) through the ffmpeg "
                    "program, or else a folder of PNG "
                    "frames, DIR/frame_NNNNNN.png (NNNNNN: the frame), new or empty. In a supervised window a "
                    "new GPU process ends the recording; what it recorded stays in its file");

@@ -2,6 +2,7 @@
 // Small helpers the benchmarks share (each bench/<name>.cpp is its own executable).
 #include <algorithm>
 #include <cstddef>
+#include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
@@ -15,6 +16,14 @@ inline double median(std::vector<double> v)
         return -1;
     std::nth_element(v.begin(), v.begin() + std::ptrdiff_t(v.size() / 2), v.end());
     return v[v.size() / 2];
+}
+
+// A number with three decimals, for a row's note.
+inline std::string fixed(double v)
+{
+    char b[32];
+    std::snprintf(b, sizeof b, "%.3f", v);
+    return b;
 }
 
 // The demo kernel with red and blue swapped: a change every pixel shows.

@@ -19,7 +19,9 @@
 // Usage: ks_bench_supervision [--json out.json] [--faults N] [--frames N] [--rounds N (the demo's, 3)]
 //        [--kernelscope PATH]
 //        [--only frame|interop|runaway|edit|fault] [--restored-png FILE (the window after the first fault)]
-//        [--draw-ui] [--diagnose (part 1: also one frame in flight, and frames not copied)]
+//        [--draw-ui] [--diagnose (part 1: also one frame in flight, and frames not copied; part 1b: the
+//        in-process map + unmap split into its calls, with the frame before's GL work queued, flushed
+//        or finished)]
 // The worker is the app binary: --kernelscope, $KS_KERNELSCOPE, or ../app/kernelscope beside this.
 #include "app.hpp"
 #include "bench_support.hpp"
@@ -57,6 +59,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
+using bench::fixed;
 using bench::median;
 
 double msBetween(Clock::time_point a, Clock::time_point b)
@@ -430,9 +433,53 @@ fs::path fourBuffersProject()
     return dir / "four.json";
 }
 
+// What GL work is left to the next frame's map: none done (as the in-process loop runs), the frame's
+// GL commands flushed (as a window's swap and the GPU process's fence do), or finished (the GPU
+// idle, as ks_bench_pipeline's interop rows measure the calls).
+enum class AfterFrame { Nothing, Flush, Finish };
+const char* afterFrameName(AfterFrame a)
+{
+    return a == AfterFrame::Nothing ? "nothing after each frame"
+           : a == AfterFrame::Flush ? "glFlush after each frame"
+                                    : "glFinish after each frame";
+}
+
+// The pieces of every frame's map + unmap in this process (host microseconds, one entry per
+// finished frame), `after` done after each frame.
+struct InteropPieces {
+    std::vector<double> total, call, pointers, unmap;
+};
+InteropPieces interopPiecesInProcess(const std::vector<std::string>& args, int frames, AfterFrame after)
+{
+    app::HeadlessSession s(headlessOptions(args));
+    s.app().settleBuilds(std::chrono::seconds(120));
+    InteropPieces p;
+    std::int64_t seen = -1;
+    for (int f = 0; f < frames + 20; ++f) {
+        s.renderFrameAt(f / 60.f, 1 / 60.f);
+        if (after == AfterFrame::Flush)
+            glFlush();
+        else if (after == AfterFrame::Finish)
+            glFinish();
+        const scene::Session* session = s.app().state().project.session.get();
+        if (!session)
+            break;
+        const pipeline::FrameTimings& t = session->pipeline().timings();
+        if (f < 20 || !t.valid || t.frame == seen)
+            continue;
+        seen = t.frame;
+        p.total.push_back(t.mapUs + t.unmapUs);
+        p.call.push_back(t.mapCallUs);
+        p.pointers.push_back(t.pointersUs);
+        p.unmap.push_back(t.unmapUs);
+    }
+    return p;
+}
+
 // The app's interop (map + unmap of a frame's resources, host microseconds) in this process and in
-// the worker, for the same project: the medians of every frame's.
-void interopAcross(Report& rep, const fs::path& exe, int frames)
+// the worker, for the same project: the medians of every frame's. With `diagnose`, the in-process
+// frames' pieces with the GL work of the frame before left queued, flushed or finished.
+void interopAcross(Report& rep, const fs::path& exe, int frames, bool diagnose)
 {
     rep.section("1b. interop per frame, a project with 4 buffers, in this process and in the GPU process (" +
                 std::to_string(frames) + " frames each)");
@@ -443,6 +490,16 @@ void interopAcross(Report& rep, const fs::path& exe, int frames)
     rep.row("map + unmap of the 4 buffers, in process (median)", in.empty() ? -1 : median(in), "us", 15.0);
     rep.row("map + unmap of the 4 buffers, in the GPU process (median)", a.interopUs.empty() ? -1 : median(a.interopUs),
             "us", 15.0, std::to_string(a.interopUs.size()) + " frames reported");
+    if (!diagnose)
+        return;
+    for (AfterFrame after : {AfterFrame::Nothing, AfterFrame::Flush, AfterFrame::Finish}) {
+        const InteropPieces p = interopPiecesInProcess(args, frames, after);
+        if (p.total.empty())
+            continue;
+        rep.row(std::string("in process, ") + afterFrameName(after) + ": map + unmap", median(p.total), "us", 15.0,
+                "map call " + fixed(median(p.call)) + " + pointer " + fixed(median(p.pointers)) + " + unmap call " +
+                    fixed(median(p.unmap)) + "; " + std::to_string(p.total.size()) + " frames");
+    }
 }
 
 // particles.json with `count` particles, in a temp folder (its kernel paths made absolute).
@@ -657,7 +714,7 @@ int main(int argc, char** argv)
         if (wanted("frame"))
             frames(rep, exe, frameCount, rounds, diagnose);
         if (wanted("interop"))
-            interopAcross(rep, exe, frameCount);
+            interopAcross(rep, exe, frameCount, diagnose);
         if (wanted("runaway"))
             runaway(rep, exe);
         if (wanted("edit"))

@@ -48,12 +48,26 @@ void FrameRecorder::report() const
     if (!active())
         return;
     if (m_video)
-        std::printf("kernelscope: recorded %d frames to %s (%dx%d at %g frames a second: every %d frames of %g s)\n",
+        std::printf("kernelscope: recorded %d frames to %s (%dx%d at %g frames a second: every %d frames of %g s)%s\n",
                     m_written, m_target.c_str(), m_encoder ? m_encoder->width() : 0,
-                    m_encoder ? m_encoder->height() : 0, 1.0 / (m_timeStep * m_every), m_every, m_timeStep);
+                    m_encoder ? m_encoder->height() : 0, 1.0 / (m_timeStep * m_every), m_every, m_timeStep,
+                    rateNote().c_str());
     else
         std::printf("kernelscope: recorded %d frames to %s (every %d frames of %g s)\n", m_written, m_target.c_str(),
                     m_every, m_timeStep);
+}
+
+std::string FrameRecorder::rateNote() const
+{
+    if (!m_encoder)
+        return {};
+    const double rate = 1.0 / (m_timeStep * m_every);
+    if (m_encoder->fps() >= rate * (1 - 1e-9))
+        return {};
+    char note[160];
+    std::snprintf(note, sizeof note, " (written at %g frames a second, the most a GIF plays: frames left out evenly)",
+                  m_encoder->fps());
+    return note;
 }
 
 AppRecording::~AppRecording()
@@ -84,8 +98,11 @@ void AppRecording::afterFrame(App& app, const std::function<image::Rgba8Image()>
             m_recorder->finish();
             m_recorder->report(); // on the terminal too, as headless runs say it
             const int written = m_recorder->written();
+            const std::string note = m_recorder->rateNote();
             m_recorder.reset();
-            app.recordingStatus(false, written, {});
+            app.recordingStatus(false, written,
+                                note.empty() ? std::string()
+                                             : "recorded " + std::to_string(written) + " frames to " + r.target + note);
             return;
         }
         m_recorder->frameDone(++m_frames, [&] {

@@ -35,6 +35,9 @@ public:
     const std::filesystem::path& target() const { return m_target; }
     // After the run: what was recorded, at which step (a no-op when not recording).
     void report() const;
+    // " (...)" when the file's frame rate is below the rate frames came at (a GIF faster than it
+    // can play: gifFrameRate); empty otherwise.
+    std::string rateNote() const;
 
 private:
     std::filesystem::path m_target;

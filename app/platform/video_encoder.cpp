@@ -51,6 +51,11 @@ fs::path findFfmpeg(std::string* why)
     return {};
 }
 
+double gifFrameRate(double fps)
+{
+    return std::min(fps, 50.0);
+}
+
 VideoEncoder::VideoEncoder(fs::path file, VideoFormat format, int width, int height, double fps)
     : m_file(std::move(file)), m_width(width), m_height(height)
 {
@@ -71,6 +76,7 @@ VideoEncoder::VideoEncoder(fs::path file, VideoFormat format, int width, int hei
                                                       std::to_string(reinterpret_cast<std::uintptr_t>(this)) + ".log");
     char rate[32];
     std::snprintf(rate, sizeof rate, "%.6g", fps);
+    m_fps = fps;
     proc::SpawnSpec spec;
     spec.executable = ffmpeg;
     spec.args = {"-hide_banner", "-nostdin", "-loglevel", "error", "-y", "-f", "rawvideo", "-pix_fmt", "rgba",
@@ -82,8 +88,16 @@ VideoEncoder::VideoEncoder(fs::path file, VideoFormat format, int width, int hei
                                            "veryfast", "-crf", "16", "-pix_fmt", "yuv420p", "-movflags",
                                            "+faststart", "-f", "mp4"});
     } else {
-        spec.args.insert(spec.args.end(), {"-vf", "split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=none",
-                                           "-loop", "0", "-f", "gif"});
+        // Faster than a GIF can play: resampled to its rate. Left at 60, ffmpeg's GIF muxer wrote
+        // delays of 2 and 10 hundredths (6 frames lasting 0.36 s instead of 0.1 s).
+        std::string filter = "split[a][b];[a]palettegen=stats_mode=full[p];[b][p]paletteuse=dither=none";
+        m_fps = gifFrameRate(fps);
+        if (m_fps < fps) {
+            char gifRate[32];
+            std::snprintf(gifRate, sizeof gifRate, "%.6g", m_fps);
+            filter = "fps=" + std::string(gifRate) + "," + filter;
+        }
+        spec.args.insert(spec.args.end(), {"-vf", filter, "-loop", "0", "-f", "gif"});
     }
     spec.args.push_back(m_file.string());
     spec.stdinFd = fds[1];

@@ -21,6 +21,11 @@ std::optional<VideoFormat> videoFormatOf(const std::filesystem::path& file);
 // The ffmpeg program to run, or empty with `why` saying what is missing.
 std::filesystem::path findFfmpeg(std::string* why = nullptr);
 
+// A GIF's frame delays are whole hundredths of a second, and players show a delay under 2 as 10:
+// a GIF plays at most 50 frames a second. The rate a GIF of frames coming at `fps` is written at:
+// `fps` up to 50, else 50 (ffmpeg drops frames evenly; the clip keeps its length in time).
+double gifFrameRate(double fps);
+
 class VideoEncoder {
 public:
     // Starts ffmpeg for frames of width x height at `fps` frames a second into `file`. Throws
@@ -32,7 +37,8 @@ public:
 
     int width() const noexcept { return m_width; }
     int height() const noexcept { return m_height; }
-    int frames() const noexcept { return m_frames; }
+    int frames() const noexcept { return m_frames; } // written to ffmpeg
+    double fps() const noexcept { return m_fps; }     // the file's frame rate (a GIF's: gifFrameRate)
     // One frame, rows top to bottom. A frame of another size is cropped or padded (black) to the
     // video's. Throws ks::Error (System) when ffmpeg has stopped reading (its messages included).
     void write(const image::Rgba8Image& frame);
@@ -46,6 +52,7 @@ private:
 
     std::filesystem::path m_file;
     int m_width = 0, m_height = 0, m_frames = 0;
+    double m_fps = 0;
     int m_input = -1; // our end of ffmpeg's standard input
     int m_log = -1;   // ffmpeg's messages: a temporary file, unlinked once both ends have it open
     proc::ChildProcess m_ffmpeg;

@@ -26,6 +26,7 @@
 #include <iterator>
 #include <memory>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -312,4 +313,56 @@ TEST(VideoEncoderLog, FfmpegsWordsComeBackAndNoFileIsLeft)
     }
     EXPECT_NE(said.find("fake ffmpeg: cannot encode today"), std::string::npos) << said;
     EXPECT_EQ(leftovers(), 0);
+}
+
+// The app's own recording (File > Record...), as an MP4 and as a GIF: every frame comes back in
+// order, the first and the last against the screenshots taken as they were drawn. The layout
+// switches from standard to classroom halfway, so the first and last frames differ everywhere and
+// a frame out of place would be told apart. The app records 60 frames a second of video; a GIF
+// plays at most 50 (delays are whole hundredths), so its 6 frames of 0.1 s come back as 5 frames of
+// 0.02 s: before, ffmpeg wrote delays of 0.02 and 0.1 s and the clip lasted 0.36 s (18 frames).
+TEST_F(RecordVideo, TheAppsFramesComeBackInOrderAsMp4AndGif)
+{
+    const int width = 480, height = 270, count = 6;
+    for (const auto& [name, tolerance, decoded] :
+         {std::tuple<const char*, double, int>{"app.mp4", 5.0, count}, {"app.gif", 14.0, 5}}) {
+        SCOPED_TRACE(name);
+        auto session = appSession(width, height);
+        if (!session)
+            GTEST_SKIP() << "no headless GL";
+        ks::app::App& app = session->app();
+        for (int i = 0; i < 3; ++i)
+            session->renderFrame();
+        const fs::path video = m_dir.path() / name;
+        app.startRecording(video.string(), false, 1);
+        std::vector<Rgba8Image> shots;
+        for (int k = 0; k < count; ++k) {
+            if (k == count / 2)
+                app.teachCommands().layout = ks::app::Layout::Classroom;
+            session->renderFrame();
+            shots.push_back(session->screenshot());
+        }
+        app.stopRecording();
+        session->renderFrame();
+        ASSERT_FALSE(app.state().record.running);
+        if (decoded < count) {
+            EXPECT_NE(app.state().record.message.find("the most a GIF plays"), std::string::npos)
+                << app.state().record.message;
+        }
+        const std::vector<Rgba8Image> frames = decode(video, width, height);
+        ASSERT_EQ(int(frames.size()), decoded);
+        const double apart = meanDifference(shots.front(), shots.back(), width, height);
+        ASSERT_GT(apart, 2 * tolerance) << "the standard and the classroom layout differ";
+        // The first frame is the first drawn; the last, the last drawn (its screenshot).
+        for (const bool first : {true, false}) {
+            const Rgba8Image& frame = first ? frames.front() : frames.back();
+            const std::size_t k = first ? 0 : std::size_t(count - 1), other = first ? std::size_t(count - 1) : 0;
+            const double same = meanDifference(frame, shots[k], width, height);
+            const double wrong = meanDifference(frame, shots[other], width, height);
+            std::printf("[ video ] %s frame %zu: mean difference %.2f to its screenshot, %.2f to frame %zu's\n", name,
+                        k, same, wrong, other);
+            EXPECT_LT(same, tolerance) << "frame " << k;
+            EXPECT_GT(wrong, same + tolerance) << "frame " << k << " is not told apart from frame " << other;
+        }
+    }
 }

@@ -133,6 +133,7 @@ struct ProjectState {
     std::vector<std::filesystem::path> recent;
     std::string pathInput;                  // the panel's open / save-as field
     std::vector<std::array<int, 2>> viewSizes; // last frame's view sizes (the views panel sets them)
+    std::vector<std::array<float, 4>> viewRects; // where each view's picture was drawn (x0, y0, x1, y1), for tests
     int activeView = 0;                     // in tabs layout
     pipeline::InputState input;
     PipelineHistory history;

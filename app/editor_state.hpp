@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -86,6 +87,12 @@ struct EditorTab {
     float holdPanelScrollX = 0, holdCodeScrollX = 0;
     float lastScrollY = 0;  // the code's scroll at the end of the last frame
     std::array<float, 4> rulerRect{}; // the overview ruler on screen (x0, y0, x1, y1), for tests
+    // Read-only records of the last frame, for tests (x0, y0, x1, y1 on screen): the gutter markers
+    // the editor drew, by line; the text of the gutter's tooltip (empty: none shown); and each of
+    // build.result's diagnostics as the Compile log listed it (in the result's order).
+    std::map<int, std::array<float, 4>> markerRects;
+    std::string gutterTooltip;
+    std::vector<std::array<float, 4>> logRects;
     int widest = 0; // the widest line in columns, of the text at widestFor (document revision, size)
     std::pair<std::uint64_t, std::size_t> widestFor{0, 0};
 };
@@ -107,6 +114,9 @@ struct FindState {
     std::string matchesNeedle;
     bool matchesCase = false, matchesWord = false;
     std::string message; // "3 replaced"
+    // Where the bar drew its fields and buttons in the last frame (x0, y0, x1, y1), for tests:
+    // "find", "replace", "Replace", "Replace all".
+    std::map<std::string, std::array<float, 4>> rects;
     bool gotoOpen = false;
     int gotoLine = 1;
 };

@@ -19,7 +19,7 @@ ImVec4 severityColour(const rtc::Diagnostic& d)
 }
 
 // One file's newest build: its outcome and its diagnostics (a click shows the line in the editor).
-void drawBuild(const AppState& s, const EditorTab& tab, Commands& commands)
+void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
 {
     const std::string file = tab.doc.path().filename().string();
     const BuildState& b = tab.build;
@@ -46,13 +46,17 @@ void drawBuild(const AppState& s, const EditorTab& tab, Commands& commands)
         if (!s.demo->lastLoadError().empty() && b.result && b.result->ok)
             ImGui::TextColored(theme::colour(theme::kError), "  not loaded: %s", s.demo->lastLoadError().c_str());
     }
+    tab.logRects.clear(); // where each diagnostic is listed (tests click them)
     if (b.result) {
         int i = 0;
         for (const rtc::Diagnostic& d : b.result->diagnostics) {
             ImGui::PushID(i++);
             ImGui::PushStyleColor(ImGuiCol_Text, severityColour(d));
             const std::string text = "  " + rtc::formatDiagnostic(d) + (d.likelyCause ? " (likely cause)" : "");
-            if (ImGui::Selectable(text.c_str()) && d.line > 0 && (d.file.empty() || d.file == file))
+            const bool clicked = ImGui::Selectable(text.c_str());
+            const ImVec2 r0 = ImGui::GetItemRectMin(), r1 = ImGui::GetItemRectMax();
+            tab.logRects.push_back({r0.x, r0.y, r1.x, r1.y});
+            if (clicked && d.line > 0 && (d.file.empty() || d.file == file))
                 commands.jumpTo = JumpTo{tab.doc.path(), d.line};
             ImGui::PopStyleColor();
             if (!d.excerpt.empty())

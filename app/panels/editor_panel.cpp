@@ -12,6 +12,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -232,6 +233,13 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
 
 constexpr float kMinZoom = 0.5f, kMaxZoom = 3.f;
 
+// The last item's rectangle on screen (x0, y0, x1, y1): recorded for tests.
+std::array<float, 4> lastItemRect()
+{
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    return {a.x, a.y, b.x, b.y};
+}
+
 // The overview ruler over the code's vertical scrollbar: every diagnostic's line in its severity
 // colour, the find matches, and the cursor's line, at their place in the whole file.
 void drawOverviewRuler(const EditorState& ed, EditorTab& tab, const std::vector<int>& starts,
@@ -342,6 +350,7 @@ void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     ImGui::SetNextItemWidth(field);
     const bool enter = ImGui::InputTextWithHint("##find", "Find", &f.needle, ImGuiInputTextFlags_EnterReturnsTrue);
     const bool fieldActive = ImGui::IsItemActive();
+    f.rects["find"] = lastItemRect();
     if (enter)
         ImGui::SetKeyboardFocusHere(-1); // Enter ends the field's edit: keep typing in it
     const bool shift = ImGui::GetIO().KeyShift;
@@ -385,9 +394,12 @@ void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     if (f.replace) {
         ImGui::SetNextItemWidth(field);
         ImGui::InputTextWithHint("##replace", "Replace", &f.replacement);
+        f.rects["replace"] = lastItemRect();
         ImGui::SameLine();
         ImGui::BeginDisabled(f.current < 0 || f.matches.empty());
-        if (ImGui::Button("Replace") && f.current >= 0 && f.current < int(f.matches.size())) {
+        const bool replaceOne = ImGui::Button("Replace");
+        f.rects["Replace"] = lastItemRect();
+        if (replaceOne && f.current >= 0 && f.current < int(f.matches.size())) {
             const text::Match m = f.matches[std::size_t(f.current)];
             tab.buffer.replace(m.begin, m.end - m.begin, f.replacement);
             ++tab.widgetGeneration; // the widget takes the new text
@@ -395,7 +407,9 @@ void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
             f.message.clear();
         }
         ImGui::SameLine();
-        if (ImGui::Button("Replace all")) {
+        const bool replaceAll = ImGui::Button("Replace all");
+        f.rects["Replace all"] = lastItemRect();
+        if (replaceAll) {
             int n = 0;
             tab.buffer = text::replaceAll(tab.buffer, f.needle, f.replacement, {f.matchCase, f.wholeWord}, &n);
             ++tab.widgetGeneration;
@@ -834,11 +848,15 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
         dl->AddText(ImVec2(windowX0 + markerW + 4.f, y), l + 1 == tab.cursorLine ? theme::kLineNumberCurrent : theme::kLineNumber,
                     number);
     }
+    tab.markerRects.clear();
     for (const auto& [line, ds] : diagnostics) {
         if (line > lineCount)
             continue;
         const float y = textY + float(line - 1) * lineH;
-        drawMarker(dl, ImVec2(windowX0 + markerW * 0.5f + 2.f, y + lineH * 0.5f), lineH * 0.36f, *ds.front());
+        const ImVec2 centre(windowX0 + markerW * 0.5f + 2.f, y + lineH * 0.5f);
+        const float r = lineH * 0.36f;
+        drawMarker(dl, centre, r, *ds.front());
+        tab.markerRects[line] = {centre.x - r, centre.y - r, centre.x + r, centre.y + r};
         // The token at the column, underlined; the first message at the end of the line.
         const auto text = lineText(tab.buffer, starts, line - 1);
         const rtc::Diagnostic& d = *ds.front();
@@ -916,6 +934,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
 
     // Hovering a gutter marker shows every message of its line.
     const ImVec2 mouse = ImGui::GetIO().MousePos;
+    tab.gutterTooltip.clear();
     if (ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem) && mouse.x < windowX0 + gutterW) {
         const int line = int((mouse.y - textY) / lineH) + 1;
         if (auto it = diagnostics.find(line); it != diagnostics.end()) {
@@ -924,6 +943,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
                 ImGui::PushStyleColor(ImGuiCol_Text, severityColour(*d));
                 ImGui::TextUnformatted(describe(*d).c_str());
                 ImGui::PopStyleColor();
+                tab.gutterTooltip += describe(*d) + "\n";
                 if (d->likelyCause)
                     ImGui::TextDisabled("  the error is reported on a later line; the cause is usually here");
             }
@@ -932,7 +952,10 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     }
     drawOverviewRuler(ed, tab, starts, diagnostics);
     // Ctrl+wheel zooms; ImGui has already scrolled for that wheel, so the scroll goes back (scaled).
-    if (ImGui::IsWindowHovered() && ImGui::GetIO().KeyCtrl && ImGui::GetIO().MouseWheel != 0) {
+    // Over the text the hovered window is the text widget's own child window, hence ChildWindows
+    // (without it only the gutter zoomed).
+    if (ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) && ImGui::GetIO().KeyCtrl &&
+        ImGui::GetIO().MouseWheel != 0) {
         const float before = ed.zoom;
         ed.zoom = std::clamp(ed.zoom * std::pow(1.1f, ImGui::GetIO().MouseWheel), kMinZoom, kMaxZoom);
         ImGui::SetScrollY(tab.lastScrollY * ed.zoom / before);

@@ -139,10 +139,12 @@ void drawPlotAxes(const project::ViewDesc& v, const render::PlotFrame& frame, st
 // Zoom and pan of a plot view under the mouse: the wheel zooms the elements around the cursor
 // (with Shift, the values), a left drag pans both, a double-click goes back to every element and
 // the view's own range. `frame`: what was drawn; the new frame is drawn from the next frame on.
-void zoomPlot(scene::Session& session, std::size_t i, ImVec2 origin, ImVec2 size)
+// `hovered`: the mouse is over the view (the wheel and a double-click count); otherwise only a drag
+// that began on it goes on.
+void zoomPlot(scene::Session& session, std::size_t i, ImVec2 origin, ImVec2 size, bool hovered)
 {
     const ImGuiIO& io = ImGui::GetIO();
-    if (ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
+    if (hovered && ImGui::IsMouseDoubleClicked(ImGuiMouseButton_Left)) {
         session.setPlotZoom(i, std::nullopt);
         return;
     }
@@ -150,7 +152,7 @@ void zoomPlot(scene::Session& session, std::size_t i, ImVec2 origin, ImVec2 size
     const float fx0 = origin.x + 0.05f * size.x, fw = 0.9f * size.x;
     const float fy1 = origin.y + 0.95f * size.y, fh = 0.9f * size.y;
     bool changed = false;
-    if (io.MouseWheel != 0) {
+    if (hovered && io.MouseWheel != 0) {
         const double factor = std::pow(0.8, double(io.MouseWheel)); // a notch up: 80% of the span
         if (io.KeyShift) {
             const double at = f.y0 + double(fy1 - io.MousePos.y) / double(fh) * (f.y1 - f.y0);
@@ -225,12 +227,20 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
                         v.source.c_str());
     const gl::Framebuffer& target = session.viewTarget(i);
     const ImVec2 origin = ImGui::GetCursorScreenPos();
+    // The picture is a button that takes the mouse: a drag over it pans the plot or turns the camera
+    // (below). As a plain image it claimed no press, so ImGui moved the whole panel with the drag.
+    ImGui::InvisibleButton("##view", ImVec2(float(w), float(h)),
+                           ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
+                               ImGuiButtonFlags_MouseButtonMiddle);
     if (!target.empty())
-        ImGui::Image(reinterpret_cast<ImTextureID>(std::uintptr_t(target.color().name())), ImVec2(float(w), float(h)),
-                     ImVec2(0, 1), ImVec2(1, 0));
-    else
-        ImGui::Dummy(ImVec2(float(w), float(h)));
+        ImGui::GetWindowDrawList()->AddImage(reinterpret_cast<ImTextureID>(std::uintptr_t(target.color().name())),
+                                             origin, ImVec2(origin.x + float(w), origin.y + float(h)), ImVec2(0, 1),
+                                             ImVec2(1, 0));
     const bool imageHovered = ImGui::IsItemHovered();
+    const bool held = ImGui::IsItemActive(); // a press that began on the picture: its drag goes on outside
+    if (s.project.viewRects.size() <= i)
+        s.project.viewRects.resize(i + 1);
+    s.project.viewRects[i] = {origin.x, origin.y, origin.x + float(w), origin.y + float(h)};
     const bool plot = v.kind == project::ViewKind::Plot;
     inspectUnderMouse(s, v, origin, ImVec2(float(w), float(h)), plot ? &session.plotFrame(i) : nullptr);
     if (const project::ResourceDesc* r = session.pipeline().project().resource(v.source)) {
@@ -243,7 +253,7 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
     if (!session.viewError(i).empty())
         ImGui::GetWindowDrawList()->AddText(ImVec2(origin.x + 8, origin.y + 8), IM_COL32(255, 150, 100, 255),
                                             session.viewError(i).c_str());
-    if (!ImGui::IsItemHovered())
+    if (!imageHovered && !held)
         return;
     const ImGuiIO& io = ImGui::GetIO();
     if (i == 0) {
@@ -254,14 +264,14 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
         s.project.input.viewportHeight = h;
     }
     if (plot && !s.teach.hoverElement)
-        zoomPlot(session, i, origin, ImVec2(float(w), float(h)));
+        zoomPlot(session, i, origin, ImVec2(float(w), float(h)), imageHovered);
     if (v.kind == project::ViewKind::Points || v.kind == project::ViewKind::HeightField) {
         render::OrbitCamera& cam = session.camera();
         if (ImGui::IsMouseDragging(ImGuiMouseButton_Left))
             cam.orbit(io.MouseDelta.x, io.MouseDelta.y);
         if (ImGui::IsMouseDragging(ImGuiMouseButton_Right) || ImGui::IsMouseDragging(ImGuiMouseButton_Middle))
             cam.pan(io.MouseDelta.x, io.MouseDelta.y, float(h));
-        if (io.MouseWheel != 0)
+        if (imageHovered && io.MouseWheel != 0)
             cam.zoom(io.MouseWheel);
     }
 }

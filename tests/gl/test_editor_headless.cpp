@@ -16,6 +16,7 @@
 
 #include <imgui.h>
 
+#include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
@@ -84,17 +85,44 @@ protected:
     // Clicks the menu or menu item (or "dialog:Save", ...) `name` where the app last drew it.
     void click(const std::string& name)
     {
-        ImGuiIO& io = ImGui::GetIO();
         const auto& rects = app().state().menu.menuRects;
         const auto it = rects.find(name);
         ASSERT_NE(it, rects.end()) << name << " was drawn";
-        const auto& r = it->second;
+        clickAt(it->second);
+    }
+
+    // Moves the mouse to the middle of `r` (x0, y0, x1, y1) and clicks the left button there.
+    void clickAt(const std::array<float, 4>& r)
+    {
+        ImGuiIO& io = ImGui::GetIO();
         io.MousePos = ImVec2((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
         m_session->renderFrame();
         io.MouseDown[0] = true;
         m_session->renderFrame();
         io.MouseDown[0] = false;
         m_session->renderFrame();
+        m_session->renderFrame();
+    }
+
+    // Types `text` into whatever has the keyboard (characters, as the GLFW shell queues them).
+    void type(const std::string& text)
+    {
+        for (char c : text)
+            ImGui::GetIO().AddInputCharacter(static_cast<unsigned char>(c));
+        m_session->renderFrame();
+        m_session->renderFrame();
+    }
+
+    // One notch of the mouse wheel (`notches` up, negative: down) at `at`, with Ctrl held when `ctrl`.
+    void wheel(ImVec2 at, float notches, bool ctrl)
+    {
+        ImGuiIO& io = ImGui::GetIO();
+        io.MousePos = at;
+        m_session->renderFrame(); // hovered first, as a real pointer would be
+        io.KeyCtrl = ctrl;
+        io.MouseWheel = notches; // ImGui clears it at the end of the frame
+        m_session->renderFrame();
+        io.KeyCtrl = false;
         m_session->renderFrame();
     }
 
@@ -652,4 +680,182 @@ TEST_F(EditorHeadless, RecoveredEditsAreOfferedAtTheNextStart)
     EXPECT_EQ(tab().recovery->text, lost);
     EXPECT_EQ(tab().doc.text(), m_source) << "offered, not applied";
     keepScreenshot("editor_recovery.png", m_session->screenshot());
+}
+
+// Ctrl+H (from the keyboard, the source having it) opens the find bar with its replace row. The
+// find field takes the typing; a click gives the replace field the keyboard. Replace replaces the
+// match shown, one per click, and Replace all the rest; each change goes through the document.
+TEST_F(EditorHeadless, CtrlHReplacesOneMatchAtATimeThenAll)
+{
+    settle();
+    mapGlfwKeys();
+    auto& t = *app().state().editor.tabs.at(0);
+    const auto& bar = app().state().editor.findBar;
+    t.jumpToLine = 1; // the source takes the keyboard, the cursor at the start
+    m_session->renderFrame();
+    m_session->renderFrame();
+    ASSERT_TRUE(t.editing);
+    ASSERT_FALSE(bar.open);
+
+    const std::string needle = "width", with = "w_px";
+    std::size_t count = 0;
+    for (auto at = m_source.find(needle); at != std::string::npos; at = m_source.find(needle, at + 1))
+        ++count;
+    ASSERT_GE(count, 4u) << "the demo kernel says `width` several times";
+
+    ctrlPress('H');
+    ASSERT_TRUE(bar.open) << "Ctrl+H opens the bar";
+    EXPECT_TRUE(bar.replace) << "with its replace row";
+    m_session->renderFrame(); // the find field takes the keyboard
+    type(needle);
+    EXPECT_EQ(bar.needle, needle);
+    ASSERT_EQ(bar.matches.size(), count);
+    EXPECT_EQ(bar.current, 0) << "the first match after the cursor is shown";
+    ASSERT_EQ(bar.rects.count("replace"), 1u) << "the replace field was drawn";
+    clickAt(bar.rects.at("replace"));
+    type(with);
+    EXPECT_EQ(bar.replacement, with);
+    EXPECT_EQ(bar.needle, needle) << "the replacement went to its own field";
+    EXPECT_EQ(t.doc.text(), m_source) << "typing in the bar does not edit the source";
+
+    // Replace: the match shown, then (a second click) the next one.
+    std::string expected = m_source;
+    for (int click = 1; click <= 2; ++click) {
+        SCOPED_TRACE("Replace, click " + std::to_string(click));
+        expected.replace(expected.find(needle), needle.size(), with); // the first one left
+        clickAt(bar.rects.at("Replace"));
+        EXPECT_EQ(t.doc.text(), expected);
+        EXPECT_EQ(bar.matches.size(), count - std::size_t(click));
+    }
+    // Replace all: every one left.
+    clickAt(bar.rects.at("Replace all"));
+    for (auto at = expected.find(needle); at != std::string::npos; at = expected.find(needle, at))
+        expected.replace(at, needle.size(), with);
+    EXPECT_EQ(t.doc.text(), expected);
+    EXPECT_EQ(t.doc.text().find(needle), std::string::npos);
+    EXPECT_EQ(bar.message, std::to_string(count - 2) + " replaced");
+    EXPECT_TRUE(bar.matches.empty());
+    EXPECT_TRUE(t.doc.dirty());
+    EXPECT_EQ(ks::paths::readTextFile(m_kernel), m_source) << "replacing is editing, not saving";
+}
+
+// A kernel that does not compile: hovering the error's marker in the gutter shows its message in a
+// tooltip (hovering the gutter of a line without one shows none); a click on a diagnostic in the
+// Compile log puts the editor's cursor on its line.
+TEST_F(EditorHeadless, ErrorMarkerTooltipAndCompileLogClickShowTheLine)
+{
+    settle();
+    int causeLine = 0;
+    ASSERT_TRUE(app().editDocument(m_kernel, ks::test::demoKernelMissingSemicolon(&causeLine)));
+    settle();
+    const auto result = tab().build.result;
+    ASSERT_TRUE(result);
+    ASSERT_FALSE(result->ok);
+    std::size_t error = result->diagnostics.size(), cause = result->diagnostics.size();
+    for (std::size_t i = 0; i < result->diagnostics.size(); ++i) {
+        const auto& d = result->diagnostics[i];
+        const bool first = error == result->diagnostics.size();
+        if (first && d.severity == ks::rtc::Severity::Error && !d.likelyCause && d.line == causeLine + 1)
+            error = i;
+        if (d.likelyCause && d.line == causeLine)
+            cause = i;
+    }
+    ASSERT_LT(error, result->diagnostics.size()) << result->log;
+    ASSERT_LT(cause, result->diagnostics.size()) << result->log;
+    const ks::rtc::Diagnostic& err = result->diagnostics[error];
+    ASSERT_FALSE(err.message.empty());
+
+    // The markers of both lines; their distance is a line's height.
+    ASSERT_EQ(tab().markerRects.count(err.line), 1u) << "the error's marker was drawn";
+    ASSERT_EQ(tab().markerRects.count(causeLine), 1u) << "the likely cause's marker was drawn";
+    const auto marker = tab().markerRects.at(err.line);
+    const float lineH = marker[1] - tab().markerRects.at(causeLine)[1];
+    ASSERT_GT(lineH, 5.f);
+    const ImVec2 onMarker((marker[0] + marker[2]) / 2, (marker[1] + marker[3]) / 2);
+    auto tooltipShown = [] {
+        const ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
+        return w && w->Active;
+    };
+    auto onLine = [&](int line) {
+        return std::count_if(result->diagnostics.begin(), result->diagnostics.end(), [&](const ks::rtc::Diagnostic& d) {
+            return d.line == line && (d.file.empty() || d.file == m_kernel.filename().string());
+        });
+    };
+    ImGuiIO& io = ImGui::GetIO();
+
+    // The gutter of a line four above the likely cause: nothing to say there.
+    io.MousePos = ImVec2(onMarker.x, onMarker.y - 5.f * lineH);
+    m_session->renderFrame();
+    m_session->renderFrame();
+    EXPECT_TRUE(tab().gutterTooltip.empty()) << tab().gutterTooltip;
+    EXPECT_FALSE(tooltipShown());
+
+    io.MousePos = onMarker;
+    m_session->renderFrame();
+    m_session->renderFrame();
+    EXPECT_NE(tab().gutterTooltip.find(err.message), std::string::npos)
+        << "the tooltip says \"" << tab().gutterTooltip << "\"; the error is \"" << err.message << "\"";
+    EXPECT_TRUE(tooltipShown()) << "a tooltip window is drawn";
+    EXPECT_EQ(std::count(tab().gutterTooltip.begin(), tab().gutterTooltip.end(), '\n'), onLine(err.line))
+        << tab().gutterTooltip;
+    keepScreenshot("editor_marker_tooltip.png", m_session->screenshot());
+
+    io.MousePos = ImVec2(onMarker.x, onMarker.y - lineH); // the likely cause's marker
+    m_session->renderFrame();
+    m_session->renderFrame();
+    EXPECT_NE(tab().gutterTooltip.find(result->diagnostics[cause].message), std::string::npos) << tab().gutterTooltip;
+    EXPECT_EQ(std::count(tab().gutterTooltip.begin(), tab().gutterTooltip.end(), '\n'), onLine(causeLine))
+        << "one line per message of that line, and only those: " << tab().gutterTooltip;
+
+    // The Compile log lists every diagnostic; a click on one shows its line in the editor.
+    auto& t = *app().state().editor.tabs.at(0);
+    ASSERT_EQ(t.logRects.size(), result->diagnostics.size()) << "the Compile log listed them";
+    const ImGuiWindow* log = ImGui::FindWindowByName("Compile log");
+    ASSERT_TRUE(log && log->Active);
+    for (const std::size_t i : {error, cause}) {
+        const ks::rtc::Diagnostic& d = result->diagnostics[i];
+        SCOPED_TRACE("clicked: " + d.message + " at line " + std::to_string(d.line));
+        const auto r = t.logRects[i];
+        ASSERT_TRUE(r[1] >= log->InnerClipRect.Min.y && r[3] <= log->InnerClipRect.Max.y + 1.f)
+            << "the diagnostic is in view in the Compile log (" << r[1] << " to " << r[3] << ")";
+        t.pendingCursor = 0; // the cursor elsewhere first
+        m_session->renderFrame();
+        ASSERT_EQ(t.cursorLine, 1);
+        // Its visible part (a long message runs past the panel's right edge).
+        const ImRect clip = log->InnerClipRect;
+        clickAt({std::max(r[0], clip.Min.x), r[1], std::min(r[2], clip.Max.x), r[3]});
+        for (int k = 0; k < 3; ++k)
+            m_session->renderFrame();
+        EXPECT_EQ(t.cursorLine, d.line);
+        EXPECT_TRUE(t.editing) << "the editor has the keyboard, the cursor on that line";
+    }
+}
+
+// Ctrl+wheel over the source zooms it in and (the other way) out, in steps of 1.1, over the text
+// as over the gutter; the wheel without Ctrl leaves the zoom.
+TEST_F(EditorHeadless, CtrlWheelOverTheSourceZoomsInAndOut)
+{
+    settle();
+    auto& ed = app().state().editor;
+    ASSERT_EQ(ed.zoom, 1.f);
+    const auto& ruler = tab().rulerRect;
+    ASSERT_GT(ruler[3], ruler[1]) << "the source was drawn";
+    const ImGuiWindow* panel = ImGui::FindWindowByName("Kernel editor");
+    ASSERT_TRUE(panel && panel->Active);
+    const float y = (ruler[1] + ruler[3]) / 2; // halfway down the source
+    for (const auto& [where, at] : {std::pair{"over the text", ImVec2(ruler[0] - 120.f, y)},
+                                    std::pair{"over the gutter", ImVec2(panel->Pos.x + 20.f, y)}}) {
+        SCOPED_TRACE(where);
+        const float z = ed.zoom; // 1 at first
+        wheel(at, 1.f, true);
+        EXPECT_NEAR(ed.zoom, z * 1.1f, 1e-4) << "Ctrl+wheel up zooms in";
+        wheel(at, 1.f, true);
+        EXPECT_NEAR(ed.zoom, z * 1.21f, 1e-4);
+        wheel(at, -1.f, true);
+        wheel(at, -1.f, true);
+        wheel(at, -1.f, true);
+        EXPECT_NEAR(ed.zoom, z / 1.1f, 1e-4) << "Ctrl+wheel down zooms out";
+        wheel(at, -1.f, false);
+        EXPECT_NEAR(ed.zoom, z / 1.1f, 1e-4) << "the wheel alone does not zoom";
+    }
 }

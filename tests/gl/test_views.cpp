@@ -16,6 +16,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -432,4 +433,139 @@ TEST_F(PipelineNoCuda, PlotSeriesAutoRangeScatterAndZoom)
         inside = o;
     }
     EXPECT_EQ(runs, 64) << "one dot per element along the -2 row";
+}
+
+// A plot view in the app, driven by the mouse as a user would: the wheel zooms the elements around
+// the cursor (Shift+wheel: the values), a left drag pans (the curve follows the mouse) without
+// moving the panel, and a double-click shows everything again.
+TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
+{
+    ks::app::AppOptions options;
+    options.headless = true;
+    options.width = 1000;
+    options.height = 600;
+    options.dataDir = ks::test::sourceDir();
+    options.project = ks::test::sourceDir() / "tests" / "projects" / "views_plot.json";
+    options.recoveryDir = std::filesystem::temp_directory_path() / "ks_gl_plot_mouse_recovery";
+    std::unique_ptr<ks::app::HeadlessSession> session;
+    try {
+        session = std::make_unique<ks::app::HeadlessSession>(options);
+    } catch (const ks::Error& e) {
+        if (e.domain() == ks::ErrorDomain::Egl)
+            GTEST_SKIP() << "no headless GL: " << e.what();
+        throw;
+    }
+    // Frames 1/60 s apart for ImGui (a double-click is two clicks within 0.3 s of its clock),
+    // however long Mesa takes to draw them.
+    auto frame = [&] { session->renderFrameAt(float(session->framesRendered()) / 60.f, 1.f / 60.f); };
+    for (int i = 0; i < 3; ++i)
+        frame();
+    const ks::app::AppState& state = session->app().state();
+    ASSERT_TRUE(state.project.session) << "the project opened";
+    const ks::scene::Session& project = *state.project.session;
+    ASSERT_EQ(project.viewCount(), 1u);
+    ASSERT_EQ(state.project.viewRects.size(), 1u) << "the views panel drew the plot";
+    const ImGuiWindow* views = ImGui::FindWindowByName("Views");
+    ASSERT_TRUE(views && views->Active);
+    const ImVec2 panelAt = views->Pos;
+
+    // Not zoomed: all 300 elements across and the view's range, -1 to 1.
+    const ks::render::PlotFrame all = project.plotFrame(0);
+    EXPECT_FALSE(project.plotZoom(0));
+    EXPECT_DOUBLE_EQ(all.x0, 0.0);
+    EXPECT_DOUBLE_EQ(all.x1, 299.0);
+    EXPECT_DOUBLE_EQ(all.y0, -1.0);
+    EXPECT_DOUBLE_EQ(all.y1, 1.0);
+
+    // The plot's frame is the middle 90% of the picture; the mouse a quarter of the way across it.
+    const auto r = state.project.viewRects[0];
+    const float fx0 = r[0] + 0.05f * (r[2] - r[0]), fw = 0.9f * (r[2] - r[0]);
+    const float fy1 = r[1] + 0.95f * (r[3] - r[1]), fh = 0.9f * (r[3] - r[1]);
+    ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 at(fx0 + 0.25f * fw, fy1 - 0.5f * fh);
+    io.MousePos = at;
+    frame();
+    frame();
+    const double element = all.x0 + 0.25 * (all.x1 - all.x0); // under the mouse
+
+    // A notch of the wheel up: 80% of the elements, the one under the mouse staying there.
+    io.MouseWheel = 1.f;
+    frame();
+    frame();
+    ASSERT_TRUE(project.plotZoom(0)) << "the wheel zoomed the plot";
+    const ks::render::PlotFrame zoomed = *project.plotZoom(0);
+    EXPECT_NEAR(zoomed.x1 - zoomed.x0, 0.8 * 299.0, 0.5);
+    EXPECT_NEAR(zoomed.x0 + 0.25 * (zoomed.x1 - zoomed.x0), element, 0.5) << "zoomed around the cursor";
+    EXPECT_EQ(zoomed.y0, all.y0) << "the values are left as they were";
+    EXPECT_EQ(zoomed.y1, all.y1);
+    frame();
+    EXPECT_EQ(project.plotFrame(0), zoomed) << "the plot is drawn zoomed";
+    // With Shift, the values: 80% of the range around the value under the mouse (0 here).
+    io.KeyShift = true;
+    io.MouseWheel = 1.f;
+    frame();
+    io.KeyShift = false;
+    frame();
+    ASSERT_TRUE(project.plotZoom(0));
+    const ks::render::PlotFrame zoomedBoth = *project.plotZoom(0);
+    EXPECT_NEAR(zoomedBoth.y1 - zoomedBoth.y0, 0.8 * 2.0, 0.01);
+    EXPECT_NEAR(zoomedBoth.y0 + zoomedBoth.y1, 0.0, 0.02) << "around the value at the cursor";
+    EXPECT_EQ(zoomedBoth.x0, zoomed.x0) << "Shift+wheel leaves the elements";
+    EXPECT_EQ(zoomedBoth.x1, zoomed.x1);
+
+    // A drag 60 pixels right and 30 down, in steps: the frame moves the other way by as much of its
+    // spans (the curve follows the mouse), and the panel stays where it is.
+    io.MouseDown[0] = true;
+    frame();
+    for (int step = 1; step <= 6; ++step) {
+        io.MousePos = ImVec2(at.x + 10.f * float(step), at.y + 5.f * float(step));
+        frame();
+    }
+    io.MouseDown[0] = false;
+    frame();
+    frame();
+    ASSERT_TRUE(project.plotZoom(0));
+    const ks::render::PlotFrame panned = *project.plotZoom(0);
+    const double dx = 60.0 / double(fw) * (zoomedBoth.x1 - zoomedBoth.x0);
+    const double dy = 30.0 / double(fh) * (zoomedBoth.y1 - zoomedBoth.y0);
+    EXPECT_NEAR(panned.x0, zoomedBoth.x0 - dx, 0.05 * dx) << "dragged right: earlier elements come in";
+    EXPECT_NEAR(panned.x1, zoomedBoth.x1 - dx, 0.05 * dx);
+    EXPECT_NEAR(panned.y0, zoomedBoth.y0 + dy, 0.05 * dy) << "dragged down: higher values come in";
+    EXPECT_NEAR(panned.y1, zoomedBoth.y1 + dy, 0.05 * dy);
+    EXPECT_EQ(views->Pos.x, panelAt.x) << "the drag panned the plot, not the panel";
+    EXPECT_EQ(views->Pos.y, panelAt.y);
+
+    // A drag that begins on the plot and leaves it to the left goes on panning all the way. (Its
+    // press comes 0.5 s after the last one at the same place: not a double-click.)
+    io.MousePos = at;
+    for (int i = 0; i < 30; ++i)
+        frame();
+    io.MouseDown[0] = true;
+    frame();
+    const float left = (at.x - r[0]) + 40.f; // 40 pixels past the picture's left edge
+    for (int step = 1; step <= 8; ++step) {
+        io.MousePos = ImVec2(at.x - left * float(step) / 8.f, at.y);
+        frame();
+    }
+    io.MouseDown[0] = false;
+    frame();
+    ASSERT_TRUE(project.plotZoom(0));
+    const ks::render::PlotFrame outside = *project.plotZoom(0);
+    const double dLeft = double(left) / double(fw) * (panned.x1 - panned.x0);
+    EXPECT_NEAR(outside.x0, panned.x0 + dLeft, 0.05 * dLeft) << "the pan went on outside the picture";
+    EXPECT_EQ(views->Pos.x, panelAt.x);
+    io.MousePos = at;
+    frame();
+    frame();
+
+    // A double-click: every element and the view's own range again.
+    for (int click = 0; click < 2; ++click) {
+        io.MouseDown[0] = true;
+        frame();
+        io.MouseDown[0] = false;
+        frame();
+    }
+    frame();
+    EXPECT_FALSE(project.plotZoom(0)) << "a double-click shows all";
+    EXPECT_EQ(project.plotFrame(0), all);
 }

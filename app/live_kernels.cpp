@@ -279,8 +279,6 @@ void App::fireTypingPauses(double now)
 void App::recordingStatus(bool running, int written, std::string message)
 {
     RecordState& r = m_state.record;
-    if (r.running && !running && message.empty())
-        message = "recorded " + std::to_string(written) + " frames to " + r.target;
     r.running = running;
     r.written = written;
     if (!message.empty()) {

@@ -288,10 +288,8 @@ app::AppOptions headlessOptions(const std::vector<std::string>& args)
 // build has finished and been swapped in (a loop that starts before the demo's first build lands
 // times frames without the kernel).
 // With `readBack`, each frame is also read into a buffer (rotating over three) as the worker reads
-// it into its frame memory: what the readback alone costs (--diagnose). With `interopUs`, each
-// timed frame's map + unmap as the app reports it.
-double inProcessMs(const std::vector<std::string>& args, int frames, bool readBack = false,
-                   std::vector<double>* interopUs = nullptr)
+// it into its frame memory: what the readback alone costs (--diagnose).
+double inProcessMs(const std::vector<std::string>& args, int frames, bool readBack = false)
 {
     app::HeadlessSession s(headlessOptions(args));
     s.app().settleBuilds(std::chrono::seconds(120));
@@ -307,8 +305,6 @@ double inProcessMs(const std::vector<std::string>& args, int frames, bool readBa
         s.renderFrameAt((20 + f) / 60.f, 1 / 60.f);
         if (readBack)
             s.readPixelsInto(slots[std::size_t(f) % slots.size()].name());
-        if (interopUs && s.app().lastInteropUs() >= 0)
-            interopUs->push_back(s.app().lastInteropUs());
     }
     glFinish();
     return msBetween(t0, Clock::now()) / frames;
@@ -484,16 +480,15 @@ void interopAcross(Report& rep, const fs::path& exe, int frames, bool diagnose)
     rep.section("1b. interop per frame, a project with 4 buffers, in this process and in the GPU process (" +
                 std::to_string(frames) + " frames each)");
     const std::vector<std::string> args = {"--size", "1280x720", "--project", fourBuffersProject().string()};
-    std::vector<double> in;
-    inProcessMs(args, frames, false, &in);
+    const InteropPieces in = interopPiecesInProcess(args, frames, AfterFrame::Nothing);
     const Across a = acrossMs(exe, args, 1280, 720, frames, Transport::InPlace, false);
-    rep.row("map + unmap of the 4 buffers, in process (median)", in.empty() ? -1 : median(in), "us", 15.0);
+    rep.row("map + unmap of the 4 buffers, in process (median)", median(in.total), "us", 15.0);
     rep.row("map + unmap of the 4 buffers, in the GPU process (median)", a.interopUs.empty() ? -1 : median(a.interopUs),
             "us", 15.0, std::to_string(a.interopUs.size()) + " frames reported");
     if (!diagnose)
         return;
     for (AfterFrame after : {AfterFrame::Nothing, AfterFrame::Flush, AfterFrame::Finish}) {
-        const InteropPieces p = interopPiecesInProcess(args, frames, after);
+        const InteropPieces p = after == AfterFrame::Nothing ? in : interopPiecesInProcess(args, frames, after);
         if (p.total.empty())
             continue;
         rep.row(std::string("in process, ") + afterFrameName(after) + ": map + unmap", median(p.total), "us", 15.0,

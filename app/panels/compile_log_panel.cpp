@@ -54,8 +54,7 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
             ImGui::PushStyleColor(ImGuiCol_Text, severityColour(d));
             const std::string text = "  " + rtc::formatDiagnostic(d) + (d.likelyCause ? " (likely cause)" : "");
             const bool clicked = ImGui::Selectable(text.c_str());
-            const ImVec2 r0 = ImGui::GetItemRectMin(), r1 = ImGui::GetItemRectMax();
-            tab.logRects.push_back({r0.x, r0.y, r1.x, r1.y});
+            tab.logRects.push_back(lastItemRect());
             if (clicked && d.line > 0 && (d.file.empty() || d.file == file))
                 commands.jumpTo = JumpTo{tab.doc.path(), d.line};
             ImGui::PopStyleColor();

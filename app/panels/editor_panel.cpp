@@ -12,7 +12,6 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <chrono>
 #include <cmath>
@@ -232,13 +231,6 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
 }
 
 constexpr float kMinZoom = 0.5f, kMaxZoom = 3.f;
-
-// The last item's rectangle on screen (x0, y0, x1, y1): recorded for tests.
-std::array<float, 4> lastItemRect()
-{
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    return {a.x, a.y, b.x, b.y};
-}
 
 // The overview ruler over the code's vertical scrollbar: every diagnostic's line in its severity
 // colour, the find matches, and the cursor's line, at their place in the whole file.

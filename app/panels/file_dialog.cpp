@@ -34,8 +34,7 @@ namespace {
 // Where a button of the dialog is (for tests that click it): "dialog:Save", "dialog:Cancel", ...
 void noteButton(MenuState& m, const char* label)
 {
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    m.menuRects[std::string("dialog:") + label] = {a.x, a.y, b.x, b.y};
+    m.menuRects[std::string("dialog:") + label] = lastItemRect();
 }
 
 // Whether `path` answers the dialog; else why not (into d.problem).

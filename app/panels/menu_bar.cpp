@@ -40,8 +40,7 @@ std::vector<fs::path> shippedProjects(const fs::path& dataRoot)
 // Remembers where a menu or menu item is (for tests that click it).
 void noteRect(MenuState& m, const char* name)
 {
-    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-    m.menuRects[name] = {a.x, a.y, b.x, b.y};
+    m.menuRects[name] = lastItemRect();
 }
 
 // ImGui::MenuItem, its place noted.

@@ -5,7 +5,17 @@
 
 #include <imgui.h>
 
+#include <array>
+
 namespace ks::app {
+
+// The last ImGui item's rectangle on screen (x0, y0, x1, y1): what panels record for tests that
+// click or hover their items (menu rects, the find bar, the compile log, gutter markers).
+inline std::array<float, 4> lastItemRect()
+{
+    const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+    return {a.x, a.y, b.x, b.y};
+}
 
 void drawViewportPanel(AppState& state, Commands& commands);
 void drawDevicePanel(const AppState& state);

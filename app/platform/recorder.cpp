@@ -100,9 +100,7 @@ void AppRecording::afterFrame(App& app, const std::function<image::Rgba8Image()>
             const int written = m_recorder->written();
             const std::string note = m_recorder->rateNote();
             m_recorder.reset();
-            app.recordingStatus(false, written,
-                                note.empty() ? std::string()
-                                             : "recorded " + std::to_string(written) + " frames to " + r.target + note);
+            app.recordingStatus(false, written, "recorded " + std::to_string(written) + " frames to " + r.target + note);
             return;
         }
         m_recorder->frameDone(++m_frames, [&] {

@@ -3,6 +3,7 @@
 // options, and which kernel the demo stage runs. The editor panel draws from it and edits its own
 // widget buffers; everything else goes through Commands that App applies.
 
+#include "code_edit.hpp"
 #include "editor_text.hpp"
 #include "text_history.hpp"
 
@@ -69,32 +70,36 @@ struct EditorTab {
     int historyGeneration = 0; // widgetGeneration when the history last looked: a change since is no typing
 
     // Widget-side state (owned by the editor panel).
+    CodeInputState input;   // the source widget's cursor, selection and mouse state
     int cursorLine = 1, cursorColumn = 1;
     int jumpToLine = 0;     // > 0: scroll there (and put the cursor on it when jumpFocus)
     bool jumpFocus = true;
     int cursorOffset = 0;
-    int pendingCursor = -1; // byte offset the widget's callback moves the cursor to
-    int autoIndentedAt = -1; // the cursor offset auto-indent last ran at
+    int pendingCursor = -1; // byte offset the widget moves the cursor to next frame
     int pendingSelectEnd = -1; // with pendingCursor: select [pendingCursor, pendingSelectEnd)
     int selectionBegin = 0, selectionEnd = 0; // the widget's selection (bytes, ordered) in the last frame
-    int refocusOffset = -1; // give the widget the focus back with the cursor here (after Ctrl+Enter)
+    int refocusOffset = -1; // give the widget the keyboard back with the cursor here
     int lastCursorLine = 0;
     bool editing = false;   // the text widget was active in the last frame
     rtc::SyntaxCache syntax; // the colours of `buffer`, re-lexed where it changed
     double cursorMovedAt = 0; // steady seconds: the cursor blinks from then on
     int lastCursorOffset = -1;
-    int holdScrollFrames = 0; // > 0: put these sideways scrolls back (after the widget took the keyboard)
-    float holdPanelScrollX = 0, holdCodeScrollX = 0;
     float lastScrollY = 0;  // the code's scroll at the end of the last frame
     std::array<float, 4> rulerRect{}; // the overview ruler on screen (x0, y0, x1, y1), for tests
+    // Where line 1, column 1 was drawn on screen (x, y), the line height and a character's width, in
+    // the last frame, for tests.
+    std::array<float, 4> textGeometry{};
     // Read-only records of the last frame, for tests (x0, y0, x1, y1 on screen): the gutter markers
     // the editor drew, by line; the text of the gutter's tooltip (empty: none shown); and each of
     // build.result's diagnostics as the Compile log listed it (in the result's order).
     std::map<int, std::array<float, 4>> markerRects;
     std::string gutterTooltip;
     std::vector<std::array<float, 4>> logRects;
-    int widest = 0; // the widest line in columns, of the text at widestFor (document revision, size)
-    std::pair<std::uint64_t, std::size_t> widestFor{0, 0};
+    // The widest line in columns: in full when the text was replaced from outside the widget (at
+    // widestGeneration), kept up by the lines each edit touched since (it may stay wider than the
+    // text after a line is shortened, until the next replacement).
+    int widest = 0;
+    int widestGeneration = -1;
 };
 
 // The find and replace bar (Ctrl+F, Ctrl+H) over the active tab, and go to line (Ctrl+G).

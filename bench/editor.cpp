@@ -3,7 +3,8 @@
 //   typing:   a character typed into line 1,000 every frame (one line re-lexed per frame)
 //   comment:  "/*" typed at the top and taken back (half the frames re-lex every line)
 //   idle:     the cursor blinking in an unchanged file
-// each with the colours on and off (off: ImGui's text widget alone, what the colours add to).
+// each with the colours on and off (off: the text in one colour, what the colours add to; until
+// stop 31 "off" was ImGui's own text widget, which the editor used then).
 // Also the lexer alone: all 2,000 lines from scratch, and one changed line through the cache.
 // Prints a table (median, 99th percentile and worst frame, ms) and writes --json FILE.
 //   build/bench/ks_bench_editor [--frames 600] [--lines 2000] [--json out.json]
@@ -114,8 +115,8 @@ int main(int argc, char** argv)
     int w = 0, h = 0;
     io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h);
 
-    // One run of the three scenarios, with the syntax colours on or off (off: the text widget draws
-    // the text itself, as before the colours; the difference is what the colours cost).
+    // One run of the three scenarios, with the syntax colours on or off (off: the text in one
+    // colour; the difference is what the colours cost).
     struct Run {
         std::vector<double> typing, comment, idle;
         bool inputArrived = false;

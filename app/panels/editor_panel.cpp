@@ -1,6 +1,7 @@
 // The kernel editor: tabs of open files, a source view with line numbers and diagnostics in the
 // gutter, the build status, compile options, the demo stage's kernel picker, and a clickable list
 // of diagnostics. It edits its own widget buffers and pushes Commands for everything else.
+#include "code_input.hpp"
 #include "panels.hpp"
 
 #include "ks/demo/thread_colors_demo.hpp"
@@ -46,7 +47,7 @@ std::vector<int> lineStarts(const std::string& text)
 
 // The widest line in columns of a monospaced font: a tab is 4 (ImGui's tab glyph), a UTF-8
 // character 1.
-int widestColumns(const std::string& text)
+int widestColumns(std::string_view text)
 {
     int widest = 0, column = 0;
     for (const char c : text) {
@@ -60,7 +61,7 @@ int widestColumns(const std::string& text)
     return std::max(widest, column);
 }
 
-std::string_view lineText(const std::string& text, const std::vector<int>& starts, int line)
+std::string_view lineText(std::string_view text, const std::vector<int>& starts, int line)
 {
     const int b = starts[std::size_t(line)];
     const int e = line + 1 < int(starts.size()) ? starts[std::size_t(line) + 1] - 1 : int(text.size());
@@ -169,12 +170,10 @@ ImU32 syntaxColour(rtc::SyntaxClass c)
     return theme::kCodeText;
 }
 
-// The visible lines in their syntax colours at the text widget's own positions (the widget draws
-// its text transparent), and the cursor, which the widget draws in the text colour.
-void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& starts, ImVec2 textPos, float lineH,
-                      int firstLine, int lastLine, bool active)
+// The lines firstLine..lastLine in their syntax colours.
+void drawSyntaxSpans(ImDrawList* dl, EditorTab& tab, const std::vector<int>& starts, ImVec2 textPos, float lineH,
+                     int firstLine, int lastLine)
 {
-    lastLine = std::min(lastLine, int(starts.size()) - 1);
     // The lines down to the last one on screen: an edit that changes every later line's state
     // ("/*" typed at the top) costs the lines shown, not the whole file.
     tab.syntax.update(tab.buffer, std::size_t(std::max(0, lastLine + 1)));
@@ -191,9 +190,12 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
             x += ImGui::CalcTextSize(b, e).x;
         }
     }
-    if (!active)
-        return;
-    // The bracket at the cursor and its match (brackets in comments and strings do not count).
+}
+
+// The bracket at the cursor and its match (brackets in comments and strings do not count), and the
+// cursor, blinking.
+void drawCursorAndBrackets(ImDrawList* dl, EditorTab& tab, const std::vector<int>& starts, ImVec2 textPos, float lineH)
+{
     auto isCode = [&](std::size_t off) {
         const auto line = std::size_t(lineAt(starts, off));
         const auto column = std::uint32_t(off - std::size_t(starts[line]));
@@ -228,6 +230,49 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
     const float x = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + column).x;
     const float y = textPos.y + float(line) * lineH;
     dl->AddLine(ImVec2(x, y), ImVec2(x, y + lineH - 1.f), theme::kCursor);
+}
+
+// The selection on lines firstLine..lastLine (a line it runs past ends with a character's width of
+// it, for the line break); fainter while the widget does not have the keyboard.
+void drawSelection(ImDrawList* dl, std::string_view buffer, const std::vector<int>& starts, const text::Caret& caret,
+                   ImVec2 textPos, float lineH, int firstLine, int lastLine, float charW, bool active)
+{
+    const std::size_t b = caret.begin(), e = caret.end();
+    ImU32 colour = ImGui::GetColorU32(ImGuiCol_TextSelectedBg);
+    if (!active)
+        colour = (colour & 0x00FFFFFF) | ((colour >> 25) << 24); // half the alpha
+    const int from = std::max(firstLine, lineAt(starts, b));
+    const int to = std::min(lastLine, lineAt(starts, e));
+    for (int l = from; l <= to; ++l) {
+        const std::string_view text = lineText(buffer, starts, l);
+        const auto lineB = std::size_t(starts[std::size_t(l)]), lineE = lineB + text.size();
+        const std::size_t c0 = std::max(b, lineB) - lineB, c1 = std::min(e, lineE) - lineB;
+        const float x0 = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + c0).x;
+        float x1 = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + std::max(c0, c1)).x;
+        if (e > lineE)
+            x1 += charW * 0.5f;
+        const float y = textPos.y + float(l) * lineH;
+        if (x1 > x0)
+            dl->AddRectFilled(ImVec2(x0, y), ImVec2(x1, y + lineH), colour);
+    }
+}
+
+// The visible lines in their syntax colours (`plain`: all in the text colour), the bracket at the
+// cursor and its match, and the cursor.
+void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& starts, ImVec2 textPos, float lineH,
+                      int firstLine, int lastLine, bool active, bool coloured)
+{
+    lastLine = std::min(lastLine, int(starts.size()) - 1);
+    if (!coloured)
+        for (int l = std::max(0, firstLine); l <= lastLine; ++l) {
+            const std::string_view text = lineText(tab.buffer, starts, l);
+            dl->AddText(ImVec2(textPos.x, textPos.y + float(l) * lineH), theme::kCodeText, text.data(),
+                        text.data() + text.size());
+        }
+    else
+        drawSyntaxSpans(dl, tab, starts, textPos, lineH, firstLine, lastLine);
+    if (active)
+        drawCursorAndBrackets(dl, tab, starts, textPos, lineH);
 }
 
 constexpr float kMinZoom = 0.5f, kMaxZoom = 3.f;
@@ -462,56 +507,6 @@ void squiggle(ImDrawList* dl, float x0, float x1, float y, ImU32 colour)
         points[n] = ImVec2(x, y + ((n & 1) ? 1.5f : -0.5f));
     if (n > 1)
         dl->AddPolyline(points, n, colour, 0, 1.2f);
-}
-
-struct CallbackData {
-    EditorTab* tab;
-};
-
-int editorCallback(ImGuiInputTextCallbackData* data)
-{
-    auto* tab = static_cast<CallbackData*>(data->UserData)->tab;
-    if (data->EventFlag != ImGuiInputTextFlags_CallbackAlways)
-        return 0;
-    if (tab->pendingCursor >= 0) {
-        const int at = std::min(tab->pendingCursor, data->BufTextLen);
-        data->CursorPos = data->SelectionStart = data->SelectionEnd = at;
-        if (tab->pendingSelectEnd >= 0) // select forwards, the cursor at the end
-            data->CursorPos = data->SelectionEnd = std::clamp(tab->pendingSelectEnd, at, data->BufTextLen);
-        tab->pendingCursor = tab->pendingSelectEnd = -1;
-    }
-    // Auto-indent: Enter (without Ctrl, which builds) just put a '\n' before the cursor: the new line
-    // takes the previous line's indentation, one level more after a '{'.
-    const ImGuiIO& io = ImGui::GetIO();
-    if (!io.KeyCtrl && data->CursorPos > 0 && data->Buf[data->CursorPos - 1] == '\n' &&
-        (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter)) ||
-         ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter))) &&
-        tab->autoIndentedAt != data->CursorPos) {
-        const std::string indent =
-            text::indentForNewLine(std::string_view(data->Buf, std::size_t(data->BufTextLen)), std::size_t(data->CursorPos));
-        if (!indent.empty())
-            data->InsertChars(data->CursorPos, indent.c_str());
-        tab->autoIndentedAt = data->CursorPos; // once per Enter: the callback runs again this frame
-    }
-    if (data->SelectionStart != data->SelectionEnd) {
-        tab->selectionBegin = std::min(data->SelectionStart, data->SelectionEnd);
-        tab->selectionEnd = std::max(data->SelectionStart, data->SelectionEnd);
-    } else {
-        tab->selectionBegin = tab->selectionEnd = data->CursorPos;
-    }
-    int line = 1, column = 1;
-    for (int i = 0; i < data->CursorPos && i < data->BufTextLen; ++i) {
-        if (data->Buf[i] == '\n') {
-            ++line;
-            column = 1;
-        } else {
-            ++column;
-        }
-    }
-    tab->cursorLine = line;
-    tab->cursorColumn = column;
-    tab->cursorOffset = data->CursorPos;
-    return 0;
 }
 
 // One line of build status: building… / built / errors; a fast-compile build says so.
@@ -769,26 +764,11 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     const float markerW = lineH;
     const float gutterW = charW * float(digits) + markerW + 14.f;
 
-    // Giving the text widget the keyboard makes ImGui scroll the panel and this child sideways to
-    // bring the (very wide) widget into view; for a few frames after, the sideways scroll the user
-    // had is put back.
-    if (tab.holdScrollFrames > 0)
-        ImGui::SetScrollX(tab.holdPanelScrollX);
-    const float panelScrollX = ImGui::GetScrollX();
     ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(0, 0));
     ImGui::PushStyleColor(ImGuiCol_ChildBg, theme::kCodeBg);
     ImGui::BeginChild("##code", ImVec2(0, height), true, ImGuiWindowFlags_HorizontalScrollbar);
     ImGui::PopStyleColor();
     ImGui::PopStyleVar();
-    if (tab.holdScrollFrames > 0) {
-        ImGui::SetScrollX(tab.holdCodeScrollX);
-        --tab.holdScrollFrames;
-    }
-    auto holdScroll = [&] {
-        tab.holdScrollFrames = 3;
-        tab.holdPanelScrollX = panelScrollX;
-        tab.holdCodeScrollX = ImGui::GetScrollX();
-    };
 
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -797,9 +777,9 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     const float textX = origin.x + gutterW + framePadding.x;
     const float textY = origin.y + framePadding.y;
 
-    if (tab.widestFor != std::pair{tab.doc.revision(), tab.buffer.size()}) { // a scan of the whole text: once per change
+    if (tab.widestGeneration != tab.widgetGeneration) { // replaced from outside: a scan of the whole text
         tab.widest = widestColumns(tab.buffer);
-        tab.widestFor = {tab.doc.revision(), tab.buffer.size()};
+        tab.widestGeneration = tab.widgetGeneration;
     }
     const float longest = float(tab.widest) * charW;
     const float avail = ImGui::GetContentRegionAvail().x;
@@ -869,48 +849,86 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
         dl->AddText(ImVec2(endX, y), (severityColour(d) & 0x00FFFFFF) | 0xC0000000, inline_.c_str());
     }
 
-    // The text widget, transparent over what was drawn; sized to its content so that the child
-    // scrolls (with the gutter) instead of the widget.
+    // The source widget (code_input.hpp), sized to the content so that the child scrolls with the
+    // gutter; it draws nothing: the selection, the text and the cursor are drawn here after it.
+    bool focus = false;
     if (tab.jumpToLine > 0) {
         const int line = std::clamp(tab.jumpToLine, 1, lineCount);
         ImGui::SetScrollY(std::max(0.f, framePadding.y + float(line - 1) * lineH - visibleH * 0.35f));
         if (tab.jumpFocus) {
             tab.pendingCursor = starts[std::size_t(line - 1)];
-            ImGui::SetKeyboardFocusHere(0);
-            holdScroll();
+            focus = true;
         }
         tab.jumpToLine = 0;
-    } else if (tab.refocusOffset >= 0 && !tab.editing) { // the frame after the widget let go
+    }
+    if (tab.refocusOffset >= 0) { // after a find, an undo, a comment toggle: the keyboard back
         tab.pendingCursor = tab.refocusOffset;
         tab.refocusOffset = -1;
-        ImGui::SetKeyboardFocusHere(0);
-        holdScroll();
+        focus = true;
+    }
+    if (tab.pendingCursor >= 0) { // [pendingCursor, pendingSelectEnd) selected, the cursor at its end
+        const auto at = std::min(std::size_t(tab.pendingCursor), tab.buffer.size());
+        tab.input.caret = {tab.pendingSelectEnd >= 0 ? std::clamp(std::size_t(tab.pendingSelectEnd), at, tab.buffer.size()) : at,
+                           at};
+        tab.input.wantColumn = -1;
+        tab.pendingCursor = tab.pendingSelectEnd = -1;
     }
     ImGui::SetCursorScreenPos(ImVec2(origin.x + gutterW, origin.y));
-    ImGui::PushStyleColor(ImGuiCol_FrameBg, IM_COL32(0, 0, 0, 0));
-    // With colours, drawColouredText shows the text (and the cursor) and the widget draws none.
-    ImGui::PushStyleColor(ImGuiCol_Text, ed.syntaxColours ? IM_COL32(0, 0, 0, 0) : theme::kCodeText);
-    ImGui::PushStyleVar(ImGuiStyleVar_FramePadding, framePadding);
-    ImGui::PushStyleVar(ImGuiStyleVar_FrameBorderSize, 0.f);
-    CallbackData cb{&tab};
-    const std::string id = "##source" + std::to_string(tab.widgetGeneration);
-    const bool edited =
-        ImGui::InputTextMultiline(id.c_str(), &tab.buffer, ImVec2(inputW, inputH),
-                                  ImGuiInputTextFlags_AllowTabInput | ImGuiInputTextFlags_CallbackAlways |
-                                      ImGuiInputTextFlags_NoUndoRedo,
-                                  editorCallback, &cb);
+    const CodeInputLayout layout{ImVec2(textX, textY), lineH, ImVec2(inputW, inputH),
+                                 std::max(1, int(visibleH / lineH) - 2), &starts};
+    const CodeInputResult input = codeInput("##source", tab.buffer, tab.input, layout, focus);
+    const bool edited = input.edited;
     if (edited)
         commands.textEdited.push_back(index);
-    const bool active = ImGui::IsItemActive();
-    ImGui::PopStyleVar(2);
-    ImGui::PopStyleColor(2);
-    // Under the widget (its child window draws over this one), after it: this frame's text.
-    if (ed.syntaxColours) {
-        const ImVec2 w0 = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
-        dl->PushClipRect(ImVec2(windowX0 + gutterW, w0.y), ImVec2(w0.x + size.x, w0.y + size.y), true);
-        drawColouredText(dl, tab, edited ? lineStarts(tab.buffer) : starts, ImVec2(textX, textY), lineH,
-                         firstVisible, lastVisible + (edited ? 1 : 0), active);
-        dl->PopClipRect();
+    const bool active = input.active;
+    // Where the cursor and selection are now, for the rest of the editor.
+    const std::vector<int> editedStarts = edited ? lineStarts(tab.buffer) : std::vector<int>{};
+    const std::vector<int>& nowStarts = edited ? editedStarts : starts;
+    const text::Caret& caret = tab.input.caret;
+    tab.cursorOffset = int(caret.cursor);
+    tab.selectionBegin = int(caret.begin());
+    tab.selectionEnd = int(caret.end());
+    const int cursorLine = lineAt(nowStarts, caret.cursor);
+    tab.cursorLine = cursorLine + 1;
+    tab.cursorColumn = int(caret.cursor) - nowStarts[std::size_t(cursorLine)] + 1;
+    if (edited && input.manyLines) { // the widest line, again: in full only after edits over lines
+        tab.widest = widestColumns(tab.buffer);
+    } else if (edited) { // typing, Enter, Backspace: the cursor's line and the one before it
+        for (int l = std::max(0, cursorLine - 1); l <= cursorLine; ++l)
+            tab.widest = std::max(tab.widest, widestColumns(lineText(tab.buffer, nowStarts, l)));
+    }
+    const int lastDrawn = std::min(int(nowStarts.size()) - 1, lastVisible + (edited ? 1 : 0));
+    const ImVec2 w0 = ImGui::GetWindowPos(), wsize = ImGui::GetWindowSize();
+    dl->PushClipRect(ImVec2(windowX0 + gutterW, w0.y), ImVec2(w0.x + wsize.x, w0.y + wsize.y), true);
+    if (!caret.empty())
+        drawSelection(dl, tab.buffer, nowStarts, caret, ImVec2(textX, textY), lineH, firstVisible, lastDrawn, charW,
+                      active);
+    drawColouredText(dl, tab, nowStarts, ImVec2(textX, textY), lineH, firstVisible, lastDrawn, active,
+                     ed.syntaxColours);
+    dl->PopClipRect();
+
+    // A drag past the text's edges scrolls.
+    if (tab.input.dragging) {
+        const ImVec2 m = ImGui::GetIO().MousePos;
+        if (m.y < w0.y)
+            ImGui::SetScrollY(std::max(0.f, ImGui::GetScrollY() - lineH));
+        else if (m.y > w0.y + wsize.y)
+            ImGui::SetScrollY(ImGui::GetScrollY() + lineH);
+        if (m.x < windowX0 + gutterW)
+            ImGui::SetScrollX(std::max(0.f, ImGui::GetScrollX() - charW * 2.f));
+        else if (m.x > w0.x + wsize.x)
+            ImGui::SetScrollX(ImGui::GetScrollX() + charW * 2.f);
+    }
+    // Keep the cursor in view sideways as it moves (up and down below).
+    if (active && (input.caretMoved || edited) && !tab.input.dragging) {
+        const std::string_view line = lineText(tab.buffer, nowStarts, cursorLine);
+        const float x = ImGui::CalcTextSize(line.data(), line.data() + std::min(line.size(), caret.cursor - std::size_t(nowStarts[std::size_t(cursorLine)]))).x;
+        const float viewW = wsize.x - gutterW - framePadding.x - ImGui::GetStyle().ScrollbarSize;
+        const float scrollX = ImGui::GetScrollX();
+        if (x < scrollX + charW)
+            ImGui::SetScrollX(std::max(0.f, x - charW * 8.f));
+        else if (x > scrollX + viewW - charW * 2.f)
+            ImGui::SetScrollX(x - viewW + charW * 8.f);
     }
 
     // Keep the cursor's line in view as it moves (the widget itself never scrolls).
@@ -923,6 +941,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     }
     tab.lastCursorLine = tab.cursorLine;
     tab.editing = active;
+    tab.textGeometry = {textX, textY, lineH, charW};
 
     // Hovering a gutter marker shows every message of its line.
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -1029,9 +1048,6 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
         if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter), false) ||
             ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_KeyPadEnter), false)) {
             commands.buildNow = index;
-            // Ctrl+Enter ends the multi-line widget's edit: give it the focus and cursor back.
-            if (tab.editing)
-                tab.refocusOffset = tab.cursorOffset;
         }
     }
 

@@ -859,3 +859,186 @@ TEST_F(EditorHeadless, CtrlWheelOverTheSourceZoomsInAndOut)
         EXPECT_NEAR(ed.zoom, z / 1.1f, 1e-4) << "the wheel alone does not zoom";
     }
 }
+
+// The source widget (app/panels/code_input.cpp) driven as a user would, with the keys the GLFW
+// shell sends: a click places the cursor, a double-click takes a word, Shift+click and a drag
+// select, the arrows, Home and End move, Enter keeps the indentation, Tab and Shift+Tab indent and
+// outdent the selected lines, Ctrl+C / Ctrl+V copy and paste, a '}' at an indented line's start
+// outdents it, Escape drops the selection. The selection is drawn.
+TEST_F(EditorHeadless, TheSourceWidgetEditsFromTheMouseAndTheKeyboard)
+{
+    settle();
+    mapGlfwKeys();
+    ImGuiIO& io = ImGui::GetIO();
+    // GLFW's codes for the keys the widget reads.
+    enum : int { kTab = 258, kBackspace = 259, kInsert = 260, kDelete = 261, kRight = 262, kLeft = 263, kDown = 264,
+                 kUp = 265, kHome = 268, kEnd = 269 };
+    io.KeyMap[ImGuiKey_Tab] = kTab;
+    io.KeyMap[ImGuiKey_Backspace] = kBackspace;
+    io.KeyMap[ImGuiKey_Insert] = kInsert;
+    io.KeyMap[ImGuiKey_Delete] = kDelete;
+    io.KeyMap[ImGuiKey_RightArrow] = kRight;
+    io.KeyMap[ImGuiKey_LeftArrow] = kLeft;
+    io.KeyMap[ImGuiKey_DownArrow] = kDown;
+    io.KeyMap[ImGuiKey_UpArrow] = kUp;
+    io.KeyMap[ImGuiKey_Home] = kHome;
+    io.KeyMap[ImGuiKey_End] = kEnd;
+    io.KeyMap[ImGuiKey_C] = 'C';
+    io.KeyMap[ImGuiKey_V] = 'V';
+    io.KeyMap[ImGuiKey_X] = 'X';
+    auto& t = *app().state().editor.tabs.at(0);
+    auto key = [&](int k, bool shift = false, bool ctrl = false) {
+        io.KeyShift = shift;
+        io.KeyCtrl = ctrl;
+        io.KeysDown[k] = true;
+        m_session->renderFrame();
+        io.KeysDown[k] = false;
+        io.KeyShift = io.KeyCtrl = false;
+        m_session->renderFrame();
+    };
+    // On screen now: just right of the boundary before 0-based column `column` of 1-based line `line`.
+    auto at = [&](int line, int column) {
+        const auto& g = t.textGeometry;
+        return ImVec2(g[0] + (float(column) + 0.2f) * g[3], g[1] + (float(line) - 0.5f) * g[2]);
+    };
+    auto press = [&](ImVec2 p, bool shift = false) {
+        io.MousePos = p;
+        io.KeyShift = shift;
+        m_session->renderFrame();
+        io.MouseDown[0] = true;
+        m_session->renderFrame();
+        io.MouseDown[0] = false;
+        m_session->renderFrame();
+        io.KeyShift = false;
+    };
+    auto selected = [&] { return t.buffer.substr(std::size_t(t.selectionBegin), std::size_t(t.selectionEnd - t.selectionBegin)); };
+    auto offset = [&](int line, int column) { return int(ks::app::text::lineStart(t.buffer, line)) + column; };
+
+    // Line 9 is "    const unsigned x = blockIdx.x * blockDim.x + threadIdx.x;".
+    ASSERT_EQ(t.buffer.substr(std::size_t(offset(9, 0)), 22), "    const unsigned x =");
+    press(at(9, 12)); // inside "unsigned"
+    ASSERT_TRUE(t.editing);
+    EXPECT_EQ(t.cursorLine, 9);
+    EXPECT_EQ(t.cursorOffset, offset(9, 12));
+    EXPECT_EQ(t.selectionBegin, t.selectionEnd);
+
+    // A second press at once: the word.
+    io.MouseDown[0] = true;
+    m_session->renderFrame();
+    io.MouseDown[0] = false;
+    m_session->renderFrame();
+    EXPECT_EQ(selected(), "unsigned");
+    const auto shot = m_session->screenshot();
+    keepScreenshot("editor_selection.png", shot);
+    // Escape drops the selection and keeps the keyboard.
+    key(256);
+    EXPECT_EQ(t.selectionBegin, t.selectionEnd);
+    EXPECT_TRUE(t.editing);
+    // The selection is drawn in ImGui's selection colour (blue) under the word: the word's box is
+    // bluer with it than without.
+    const auto& g = t.textGeometry;
+    auto blueness = [&](const ks::image::Rgba8Image& img) { // the mean of blue minus red over "unsigned"
+        double sum = 0;
+        int n = 0;
+        for (int y = int(g[1] + 8 * g[2]) + 1; y < int(g[1] + 9 * g[2]) - 1; ++y)
+            for (int x = int(g[0] + 10 * g[3]) + 1; x < int(g[0] + 18 * g[3]) - 1; ++x, ++n) {
+                const std::uint8_t* p = &img.pixels[(std::size_t(y) * std::size_t(img.width) + std::size_t(x)) * 4];
+                sum += double(p[2]) - double(p[0]);
+            }
+        return n ? sum / n : 0.0;
+    };
+    const double withSelection = blueness(shot);
+    const double without = blueness(m_session->screenshot());
+    EXPECT_GT(withSelection, without + 25) << "the selected word's background";
+
+    // Shift+click extends from the cursor; a drag selects from where it began.
+    press(at(9, 4));
+    press(at(10, 4), true);
+    EXPECT_EQ(t.selectionBegin, offset(9, 4));
+    EXPECT_EQ(t.selectionEnd, offset(10, 4));
+    io.MousePos = at(9, 10);
+    m_session->renderFrame();
+    io.MouseDown[0] = true;
+    m_session->renderFrame();
+    io.MousePos = at(10, 18);
+    m_session->renderFrame();
+    m_session->renderFrame();
+    io.MouseDown[0] = false;
+    m_session->renderFrame();
+    EXPECT_EQ(t.selectionBegin, offset(9, 10));
+    EXPECT_EQ(t.selectionEnd, offset(10, 18));
+    EXPECT_EQ(t.cursorOffset, offset(10, 18)) << "the cursor where the drag ended";
+
+    // Keys: Left collapses to the selection's start; Home goes to the first non-blank, then column
+    // 0; End to the line's end; Ctrl+Right by a word; Up keeps the column.
+    key(kLeft);
+    EXPECT_EQ(t.cursorOffset, offset(9, 10));
+    EXPECT_EQ(t.selectionBegin, t.selectionEnd);
+    key(kHome);
+    EXPECT_EQ(t.cursorOffset, offset(9, 4));
+    key(kHome);
+    EXPECT_EQ(t.cursorOffset, offset(9, 0));
+    key(kRight, false, true);
+    EXPECT_EQ(t.cursorOffset, offset(9, 9)) << "past the indentation and \"const\"";
+    key(kDown);
+    EXPECT_EQ(t.cursorLine, 10);
+    EXPECT_EQ(t.cursorColumn, 10);
+    key(kEnd);
+    EXPECT_EQ(t.cursorOffset, offset(11, 0) - 1);
+    key(kLeft, true); // Shift+Left: one character selected
+    EXPECT_EQ(selected(), ";");
+    EXPECT_EQ(t.doc.text(), m_source) << "nothing typed yet";
+
+    // Enter at the end of line 10 keeps its four spaces; typing goes there.
+    key(kRight);
+    key(257);
+    const std::string typed = "int q = 0;";
+    for (char c : typed)
+        io.AddInputCharacter(static_cast<unsigned char>(c));
+    m_session->renderFrame();
+    m_session->renderFrame();
+    EXPECT_EQ(t.cursorLine, 11);
+    EXPECT_EQ(t.doc.text().substr(std::size_t(offset(11, 0)), 14), "    int q = 0;");
+
+    // Lines 10 and 11 selected with Shift+Up from line 11's end, then Tab and Shift+Tab.
+    key(kUp, true);
+    key(kTab);
+    EXPECT_EQ(t.doc.text().substr(std::size_t(offset(10, 0)), 14), "        const ");
+    EXPECT_EQ(t.doc.text().substr(std::size_t(offset(11, 0)), 18), "        int q = 0;");
+    key(kTab, true);
+    EXPECT_EQ(t.doc.text().substr(std::size_t(offset(10, 0)), 10), "    const ");
+    EXPECT_EQ(t.doc.text().substr(std::size_t(offset(11, 0)), 14), "    int q = 0;");
+
+    // Ctrl+C / Ctrl+V: "unsigned" copied (double-click) and pasted before line 11's code.
+    press(at(9, 12));
+    io.MouseDown[0] = true;
+    m_session->renderFrame();
+    io.MouseDown[0] = false;
+    m_session->renderFrame();
+    ASSERT_EQ(selected(), "unsigned");
+    key('C', false, true);
+    key(kDown); // from the selection's cursor, which it leaves
+    key(kDown);
+    key(kHome);
+    key('V', false, true);
+    EXPECT_EQ(t.doc.text().substr(std::size_t(offset(11, 0)), 16), "    unsignedint ");
+
+    // A '}' typed after only spaces goes one level out.
+    key(kEnd);
+    key(257);
+    io.AddInputCharacter('}');
+    m_session->renderFrame();
+    m_session->renderFrame();
+    const std::size_t l12 = std::size_t(offset(12, 0));
+    EXPECT_EQ(t.doc.text().substr(l12, t.doc.text().find('\n', l12) - l12), "}");
+
+    // Backspace takes the '}' and then the line break; Delete the character after the cursor.
+    key(kBackspace);
+    key(kBackspace);
+    EXPECT_EQ(t.cursorLine, 11);
+    key(kHome);
+    key(kHome);
+    key(kDelete);
+    const std::size_t l11 = std::size_t(offset(11, 0));
+    EXPECT_EQ(t.doc.text().substr(l11, t.doc.text().find('\n', l11) - l11), "   unsignedint q = 0;");
+}

@@ -1,10 +1,15 @@
 #pragma once
 // Where a plot view's axes go (pure, no ImGui calls: tested in tests/unit/test_plot_axes.cpp). The
 // frame is where view_plot.vert draws it (the middle 90% of the picture): elements frame.x0..x1
-// across, values frame.y0..y1 up. Value gridlines with their labels (above the line, below it
-// where that would leave the frame), element-index ticks with theirs (under the frame where there
-// is room, else just inside it). A label that would come within 4 pixels of one already placed is
-// left out (the index labels are placed first), so that no two labels touch.
+// across, values frame.y0..y1 up (evenly in log10 of them on a log axis). Value gridlines with
+// their labels (above the line, below it where that would leave the frame), at 1-2-5 steps or at
+// decades; element-index ticks with theirs (under the frame where there is room, else just inside
+// it). The axis titles: the x title centred under the index labels (above them, inside the frame,
+// where the picture has no room below), the y title level, since ImGui draws no turned text, above
+// the frame's top-left corner at the value labels (where the margin is too small, inside the frame
+// at its top, right of the value labels). A label that would come within 4 pixels of one already
+// placed is left out; the titles are placed first, then the index labels, so that value labels
+// give way to both.
 #include "ks/render/view_renderer.hpp"
 
 #include <cstdint>
@@ -14,11 +19,13 @@
 
 namespace ks::app {
 
+enum class PlotLabelKind { Value, Index, Title };
+
 struct PlotAxisLabel {
     float x = 0, y = 0; // top-left of the text
     float width = 0, height = 0;
     std::string text;
-    bool index = false; // an element-index label (else a value label)
+    PlotLabelKind kind = PlotLabelKind::Value;
 };
 
 struct PlotAxesLayout {
@@ -28,9 +35,15 @@ struct PlotAxesLayout {
     std::vector<PlotAxisLabel> labels;
 };
 
-// `origin`/`width`/`height`: the picture; `lineHeight` and `textWidth`: the font's measures.
+// `origin`/`width`/`height`: the picture; `lineHeight` and `textWidth`: the font's measures;
+// `xTitle`, `yTitle`: the view's axis titles (none where empty).
 PlotAxesLayout layoutPlotAxes(const render::PlotFrame& frame, std::int64_t count, float originX, float originY,
                               float width, float height, float lineHeight,
-                              const std::function<float(const std::string&)>& textWidth);
+                              const std::function<float(const std::string&)>& textWidth, const std::string& xTitle = {},
+                              const std::string& yTitle = {});
+
+// The value at `fraction` up the frame as the mouse read-out writes it: with the digits that a
+// 200th of the frame's height needs there (on a log axis that step grows with the value).
+std::string plotValueReadout(const render::PlotFrame& frame, double fraction);
 
 } // namespace ks::app

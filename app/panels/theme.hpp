@@ -46,6 +46,7 @@ constexpr ImU32 kSyntaxComment = IM_COL32(112, 122, 136, 255);
 // Labels drawn over views (plot axes, colour bars): their ink, a backing that keeps them legible
 // over data, and the plot's gridlines.
 constexpr ImU32 kViewLabel = IM_COL32(200, 204, 212, 255);
+constexpr ImU32 kViewTitle = IM_COL32(236, 240, 246, 255); // a plot's axis titles, brighter than its labels
 constexpr ImU32 kViewLabelBack = IM_COL32(16, 18, 22, 200);
 constexpr ImU32 kViewGrid = IM_COL32(255, 255, 255, 28);
 

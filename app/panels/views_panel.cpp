@@ -65,10 +65,11 @@ void inspectUnderMouse(AppState& s, const project::ViewDesc& v, ImVec2 origin, I
     }
 }
 
-// A plot view's axes over its picture: value gridlines and labels, element-index ticks, a legend
-// when it has several series, and under the mouse the element and the value at the cursor. The
-// frame is where view_plot.vert draws it (the middle 90% of the target): elements frame.x0..x1
-// across, values frame.y0..y1 up (the buffer's values times the view's scale).
+// A plot view's axes over its picture: value gridlines and labels, element-index ticks, the axis
+// titles, a legend when it has several series, and under the mouse the element and the value at
+// the cursor. The frame is where view_plot.vert draws it (the middle 90% of the target): elements
+// frame.x0..x1 across, values frame.y0..y1 up (the buffer's values times the view's scale; on a log
+// axis evenly in log10 of them).
 void drawPlotAxes(const project::ViewDesc& v, const render::PlotFrame& frame, std::int64_t count, ImVec2 origin,
                   ImVec2 size, bool hovered, bool zoomed)
 {
@@ -76,10 +77,11 @@ void drawPlotAxes(const project::ViewDesc& v, const render::PlotFrame& frame, st
         return;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float lineH = ImGui::GetTextLineHeight();
-    const PlotAxesLayout axes = layoutPlotAxes(frame, count, origin.x, origin.y, size.x, size.y, lineH,
-                                               [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; });
+    const PlotAxesLayout axes = layoutPlotAxes(
+        frame, count, origin.x, origin.y, size.x, size.y, lineH,
+        [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }, v.xLabel, v.yLabel);
     const float x0 = axes.x0, x1 = axes.x1, y0 = axes.y0, y1 = axes.y1;
-    const double lo = frame.y0, hi = frame.y1, left = frame.x0, right = frame.x1;
+    const double left = frame.x0, right = frame.x1;
     auto label = [&](ImVec2 at, const std::string& text, ImU32 colour = theme::kViewLabel) {
         const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
         dl->AddRectFilled(ImVec2(at.x - 2, at.y), ImVec2(at.x + sz.x + 2, at.y + sz.y), theme::kViewLabelBack, 2.f);
@@ -92,7 +94,7 @@ void drawPlotAxes(const project::ViewDesc& v, const render::PlotFrame& frame, st
     for (float x : axes.tickX)
         dl->AddLine(ImVec2(x, y1 - 4.f), ImVec2(x, y1 + 4.f), theme::kViewLabel);
     for (const PlotAxisLabel& l : axes.labels)
-        label(ImVec2(l.x, l.y), l.text);
+        label(ImVec2(l.x, l.y), l.text, l.kind == PlotLabelKind::Title ? theme::kViewTitle : theme::kViewLabel);
     // Top right: the scale, the range's kind, and a legend of the series.
     std::vector<std::pair<std::string, std::array<float, 4>>> legend;
     if (!v.series.empty()) {
@@ -128,17 +130,16 @@ void drawPlotAxes(const project::ViewDesc& v, const render::PlotFrame& frame, st
         const std::int64_t element = std::clamp(std::int64_t(std::llround(at)), std::int64_t(0), count - 1);
         const float ex = screenX(double(element));
         dl->AddLine(ImVec2(ex, y0), ImVec2(ex, y1), IM_COL32(255, 230, 120, 120));
-        const double value = lo + double(y1 - mouse.y) / double(y1 - y0) * (hi - lo);
-        const render::AxisTicks fine = render::niceTicks(lo, hi, 200);
         ImGui::SetTooltip("element %lld\ny %s at the cursor\nwheel: zoom, drag: pan, double-click: all",
-                          (long long)element, render::tickLabel(value, fine.step > 0 ? fine.step : 1e-3).c_str());
+                          (long long)element, plotValueReadout(frame, double(y1 - mouse.y) / double(y1 - y0)).c_str());
     }
     dl->PopClipRect();
 }
 
 // Zoom and pan of a plot view under the mouse: the wheel zooms the elements around the cursor
-// (with Shift, the values), a left drag pans both, a double-click goes back to every element and
-// the view's own range. `frame`: what was drawn; the new frame is drawn from the next frame on.
+// (with Shift, the values: on a log axis by a factor of them), a left drag pans both, a
+// double-click goes back to every element and the view's own range. `frame`: what was drawn; the
+// new frame is drawn from the next frame on.
 // `hovered`: the mouse is over the view (the wheel and a double-click count); otherwise only a drag
 // that began on it goes on.
 void zoomPlot(scene::Session& session, std::size_t i, ImVec2 origin, ImVec2 size, bool hovered)
@@ -155,8 +156,10 @@ void zoomPlot(scene::Session& session, std::size_t i, ImVec2 origin, ImVec2 size
     if (hovered && io.MouseWheel != 0) {
         const double factor = std::pow(0.8, double(io.MouseWheel)); // a notch up: 80% of the span
         if (io.KeyShift) {
-            const double at = f.y0 + double(fy1 - io.MousePos.y) / double(fh) * (f.y1 - f.y0);
-            f.y0 = at - (at - f.y0) * factor, f.y1 = at + (f.y1 - at) * factor;
+            // The values at the fractions of the frame that become its ends, the cursor's fixed.
+            const double at = double(fy1 - io.MousePos.y) / double(fh);
+            const render::PlotFrame was = f;
+            f.y0 = render::plotValueAt(was, at * (1 - factor)), f.y1 = render::plotValueAt(was, at + (1 - at) * factor);
         } else {
             const double at = f.x0 + double(io.MousePos.x - fx0) / double(fw) * (f.x1 - f.x0);
             f.x0 = at - (at - f.x0) * factor, f.x1 = at + (f.x1 - at) * factor;
@@ -165,12 +168,16 @@ void zoomPlot(scene::Session& session, std::size_t i, ImVec2 origin, ImVec2 size
     }
     if (ImGui::IsMouseDragging(ImGuiMouseButton_Left) && (io.MouseDelta.x != 0 || io.MouseDelta.y != 0)) {
         const double dx = double(io.MouseDelta.x) / double(fw) * (f.x1 - f.x0);
-        const double dy = double(io.MouseDelta.y) / double(fh) * (f.y1 - f.y0);
-        f.x0 -= dx, f.x1 -= dx, f.y0 += dy, f.y1 += dy;
+        const double dy = double(io.MouseDelta.y) / double(fh);
+        const render::PlotFrame was = f;
+        f.x0 -= dx, f.x1 -= dx;
+        f.y0 = render::plotValueAt(was, dy), f.y1 = render::plotValueAt(was, 1 + dy);
         changed = true;
     }
-    // Spans too small for a float's precision (or turned over) are refused.
-    if (changed && f.x1 - f.x0 > 1e-3 && f.y1 - f.y0 > 1e-30 && std::isfinite(f.x0 + f.x1 + f.y0 + f.y1))
+    // Spans too small for a float's precision (or turned over) are refused; on a log axis the
+    // shader's precision is that of log10 of the values.
+    const bool valueSpanOk = f.logY ? f.y0 > 0 && std::log10(f.y1) - std::log10(f.y0) > 1e-5 : f.y1 - f.y0 > 1e-30;
+    if (changed && f.x1 - f.x0 > 1e-3 && valueSpanOk && std::isfinite(f.x0 + f.x1 + f.y0 + f.y1))
         session.setPlotZoom(i, f);
 }
 

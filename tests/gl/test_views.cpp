@@ -236,6 +236,31 @@ TEST_F(PipelineNoCuda, PlotAutoRangeSeesEveryValue)
     ASSERT_TRUE(range);
     EXPECT_EQ((*range)[0], -80.0);
     EXPECT_EQ((*range)[1], 6.5);
+    // On a log axis only the values the scale makes positive count: the positive ones here (the
+    // smallest of them is no extreme of the sine), the negative ones under a negative scale.
+    in.series.clear();
+    v.scale = 1;
+    v.yScale = ks::project::PlotScale::Log;
+    float posLo = std::numeric_limits<float>::infinity(), posHi = 0, negLo = 0, negHi = -posLo;
+    for (std::size_t i = lead; i < host.size(); ++i) {
+        if (!std::isfinite(host[i]) || host[i] == 0)
+            continue;
+        if (host[i] > 0)
+            posLo = std::min(posLo, host[i]), posHi = std::max(posHi, host[i]);
+        else
+            negLo = std::min(negLo, host[i]), negHi = std::max(negHi, host[i]);
+    }
+    range = r.plotValueRange(v, in);
+    ASSERT_TRUE(range);
+    EXPECT_EQ((*range)[0], double(posLo));
+    EXPECT_EQ((*range)[1], 7.5);
+    EXPECT_LT(posLo, 1e-3f);
+    v.scale = -2;
+    range = r.plotValueRange(v, in);
+    ASSERT_TRUE(range);
+    EXPECT_EQ((*range)[0], double(negHi) * -2);
+    EXPECT_EQ((*range)[1], 6.5);
+    v.yScale = ks::project::PlotScale::Linear;
     // Nothing finite: no range.
     const std::vector<float> nothing = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity()};
     const ks::gl::Buffer nothingBuffer(nothing.size() * 4, nothing.data());
@@ -250,6 +275,7 @@ TEST_F(PipelineNoCuda, PlotAutoRangeSeesEveryValue)
 // The whole app with a project open (Project, Views and Timings panels) renders headless.
 #include "app.hpp"
 #include "options.hpp"
+#include "panels/plot_axes.hpp"
 #include "panels/theme.hpp"
 #include "platform/platforms.hpp"
 
@@ -285,20 +311,25 @@ std::optional<ks::image::Rgba8Image> appScreenshot(const char* project, std::str
     return shot;
 }
 
+// Pixels of ink `c` (within 10 of it) in columns x0..x1 and rows y0..y1 of `shot` (ends excluded).
+int inkIn(const ks::image::Rgba8Image& shot, ImU32 c, int x0, int y0, int x1, int y1)
+{
+    const int r = int(c & 0xFF), g = int((c >> 8) & 0xFF), b = int((c >> 16) & 0xFF);
+    int ink = 0;
+    for (int y = std::max(0, y0); y < std::min(shot.height, y1); ++y)
+        for (int x = std::max(0, x0); x < std::min(shot.width, x1); ++x) {
+            const std::uint8_t* p = &shot.pixels[(std::size_t(y) * std::size_t(shot.width) + std::size_t(x)) * 4];
+            ink += std::abs(p[0] - r) <= 10 && std::abs(p[1] - g) <= 10 && std::abs(p[2] - b) <= 10;
+        }
+    return ink;
+}
+
 // Pixels of the axis and colour-bar labels' ink (theme::kViewLabel) in the Views panel of a
 // 1000 x 600 app screenshot (the middle of the standard project layout); nothing else there has
 // that grey.
 int labelInkInViews(const ks::image::Rgba8Image& shot)
 {
-    const ImU32 c = ks::app::theme::kViewLabel;
-    const int r = int(c & 0xFF), g = int((c >> 8) & 0xFF), b = int((c >> 16) & 0xFF);
-    int ink = 0;
-    for (int y = 30; y < 330; ++y)
-        for (int x = 320; x < 700; ++x) {
-            const std::uint8_t* p = &shot.pixels[(std::size_t(y) * 1000 + std::size_t(x)) * 4];
-            ink += std::abs(p[0] - r) <= 10 && std::abs(p[1] - g) <= 10 && std::abs(p[2] - b) <= 10;
-        }
-    return ink;
+    return inkIn(shot, ks::app::theme::kViewLabel, 320, 30, 700, 330);
 }
 
 } // namespace
@@ -361,18 +392,22 @@ std::string plotSeriesProject(const std::string& style)
            style + R"(", "pointSize": 3}]})";
 }
 
-// Pixels of `shot` within `tolerance` of colour `c` (RGB, 0..1).
+// Pixel `p` (RGBA8) is within 40 of colour `c` (RGB, 0..1) in each channel.
+bool nearColour(const std::uint8_t* p, const std::array<float, 4>& c)
+{
+    for (int k = 0; k < 3; ++k)
+        if (std::abs(int(p[k]) - int(std::lround(c[std::size_t(k)] * 255))) > 40)
+            return false;
+    return true;
+}
+
+// Pixels of `shot` near colour `c` (nearColour) in rows rowLo..rowHi (the end excluded).
 int pixelsOf(const ks::image::Rgba8Image& shot, std::array<float, 4> c, int rowLo = 0, int rowHi = 1 << 30)
 {
     int n = 0;
     for (int y = std::max(0, rowLo); y < std::min(shot.height, rowHi); ++y)
-        for (int x = 0; x < shot.width; ++x) {
-            const std::uint8_t* p = &shot.pixels[(std::size_t(y) * std::size_t(shot.width) + std::size_t(x)) * 4];
-            bool near = true;
-            for (int k = 0; k < 3; ++k)
-                near = near && std::abs(int(p[k]) - int(std::lround(c[std::size_t(k)] * 255))) <= 40;
-            n += near;
-        }
+        for (int x = 0; x < shot.width; ++x)
+            n += nearColour(&shot.pixels[(std::size_t(y) * std::size_t(shot.width) + std::size_t(x)) * 4], c);
     return n;
 }
 
@@ -435,31 +470,127 @@ TEST_F(PipelineNoCuda, PlotSeriesAutoRangeScatterAndZoom)
     EXPECT_EQ(runs, 64) << "one dot per element along the -2 row";
 }
 
-// A plot view in the app, driven by the mouse as a user would: the wheel zooms the elements around
-// the cursor (Shift+wheel: the values), a left drag pans (the curve follows the mouse) without
-// moving the panel, and a double-click shows everything again.
-TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
+namespace {
+
+// A geometric ramp (0.01 to 100 over 64 elements), a constant 1, and a series at 10 that from
+// element 48 on drops to 0 and -1 between its 10s; on a log axis over `range`.
+std::string logPlotProject(const std::string& range)
+{
+    std::string ramp, dips;
+    for (int i = 0; i < 64; ++i) {
+        ramp += (i ? ", " : "") + std::to_string(std::pow(10.0, -2.0 + 4.0 * i / 63.0));
+        dips += (i ? ", " : "") + std::string(i < 48 || i % 2 == 0 ? "10" : i % 4 == 1 ? "0" : "-1");
+    }
+    return R"({"kernelscope": 1, "name": "log",
+  "resources": {"a": {"kind": "buffer", "type": "float", "count": 64, "init": [)" + ramp + R"(]},
+                "b": {"kind": "buffer", "type": "float", "count": 64, "init": 1},
+                "c": {"kind": "buffer", "type": "float", "count": 64, "init": [)" + dips + R"(]}},
+  "views": [{"kind": "plot", "name": "p", "source": "a", "series": ["b", "c"], "yScale": "log", "range": )" +
+           range + "}]}";
+}
+
+} // namespace
+
+// A log value axis: the geometric ramp is a straight line from corner to corner, 1 lies across the
+// middle of 0.01..100, and the values at 0 and -1 are held below the frame (not at NaN positions):
+// the lines to them dive out of its bottom, and nothing is drawn outside it. "range": "auto" on a
+// log axis is the positive values' range with 5% of its decades on each side.
+TEST_F(PipelineNoCuda, PlotLogScaleMapsDecadesEvenly)
+{
+    ks::test::TempDir dir;
+    Session session(load(dir.write("log.json", logPlotProject("[0.01, 100]"))), {}, ks::test::sourceDir() / "shaders");
+    const ks::project::ViewDesc& v = session.pipeline().project().views.at(0);
+    const auto green = ks::render::plotSeriesColor(v, 0), orange = ks::render::plotSeriesColor(v, 1),
+               blue = ks::render::plotSeriesColor(v, 2);
+    const int w = 400, h = 300;
+    const ks::image::Rgba8Image shot = session.composite(w, h);
+    ASSERT_TRUE(session.viewError(0).empty()) << session.viewError(0);
+    if (const char* keep = std::getenv("KS_KEEP_SCREENSHOTS"); keep && *keep)
+        ks::image::writePng(std::filesystem::path(keep) / "ks_plot_log_scale.png", shot);
+    EXPECT_TRUE(session.plotFrame(0).logY);
+    // The frame: columns 20..380, rows 15..285 from the top. Value 10^e lies (e + 2) / 4 of the
+    // way up, so the ramp's row falls evenly with its column.
+    auto at = [&](int x, int y) { return &shot.pixels[(std::size_t(y) * std::size_t(w) + std::size_t(x)) * 4]; };
+    for (double f : {0.1, 0.3, 0.45, 0.6, 0.9}) {
+        const int x = int(20 + f * 360);
+        double rows = 0;
+        int n = 0;
+        for (int y = 0; y < h; ++y)
+            if (nearColour(at(x, y), green))
+                rows += y, ++n;
+        ASSERT_GT(n, 0) << "the ramp crosses column " << x;
+        EXPECT_NEAR(rows / n, 15 + 270 * (1 - f), 3.0) << "a straight line on a log axis, at " << f;
+    }
+    EXPECT_GT(pixelsOf(shot, orange, 148, 153), int(0.8 * 360)) << "1 across the middle";
+    // The dips series: its 10s a line at row 15 + 270 / 4, nothing above it; the lines to its 0s
+    // and -1s go down through the frame's bottom edge; nothing of it outside the frame.
+    const int row10 = 15 + 270 / 4;
+    EXPECT_EQ(pixelsOf(shot, blue, 0, row10 - 3), 0) << "nothing above 10";
+    EXPECT_GT(pixelsOf(shot, blue, 240, 285), 8 * 40) << "eight dives through the lower part of the frame";
+    int outside = 0;
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x)
+            outside += (y > 286 || x < 19 || x > 381) && nearColour(at(x, y), blue);
+    EXPECT_EQ(outside, 0) << "held below the frame, clipped at it";
+
+    // Automatic: the positive values' range (0.01..100, the 0s and -1s left out), 5% of its four
+    // decades added on each side.
+    Session autoRange(load(dir.write("auto.json", logPlotProject("\"auto\""))), {}, ks::test::sourceDir() / "shaders");
+    (void)autoRange.composite(w, h);
+    ASSERT_TRUE(autoRange.viewError(0).empty()) << autoRange.viewError(0);
+    const ks::render::PlotFrame f = autoRange.plotFrame(0);
+    EXPECT_TRUE(f.logY);
+    EXPECT_NEAR(std::log10(f.y0), -2.2, 1e-6);
+    EXPECT_NEAR(std::log10(f.y1), 2.2, 1e-6);
+}
+
+namespace {
+
+// A frame 1/60 s after the last for ImGui (a double-click is two clicks within 0.3 s of its
+// clock), however long Mesa takes to draw it.
+void frameAt60Hz(ks::app::HeadlessSession& session)
+{
+    session.renderFrameAt(float(session.framesRendered()) / 60.f, 1.f / 60.f);
+}
+
+// The whole app headless (1000 x 600) on a project of tests/projects, three frames drawn
+// (frameAt60Hz) and to be driven frame by frame; nullptr with `skip` set when there is no headless GL.
+std::unique_ptr<ks::app::HeadlessSession> openApp(const char* project, const char* recoveryDir, std::string& skip)
 {
     ks::app::AppOptions options;
     options.headless = true;
     options.width = 1000;
     options.height = 600;
     options.dataDir = ks::test::sourceDir();
-    options.project = ks::test::sourceDir() / "tests" / "projects" / "views_plot.json";
-    options.recoveryDir = std::filesystem::temp_directory_path() / "ks_gl_plot_mouse_recovery";
+    options.project = ks::test::sourceDir() / "tests" / "projects" / project;
+    options.recoveryDir = std::filesystem::temp_directory_path() / recoveryDir;
     std::unique_ptr<ks::app::HeadlessSession> session;
     try {
         session = std::make_unique<ks::app::HeadlessSession>(options);
     } catch (const ks::Error& e) {
-        if (e.domain() == ks::ErrorDomain::Egl)
-            GTEST_SKIP() << "no headless GL: " << e.what();
-        throw;
+        if (e.domain() != ks::ErrorDomain::Egl)
+            throw;
+        skip = std::string("no headless GL: ") + e.what();
+        return nullptr;
     }
-    // Frames 1/60 s apart for ImGui (a double-click is two clicks within 0.3 s of its clock),
-    // however long Mesa takes to draw them.
-    auto frame = [&] { session->renderFrameAt(float(session->framesRendered()) / 60.f, 1.f / 60.f); };
     for (int i = 0; i < 3; ++i)
-        frame();
+        frameAt60Hz(*session);
+    return session;
+}
+
+} // namespace
+
+// A plot view in the app, driven by the mouse as a user would: the wheel zooms the elements around
+// the cursor (Shift+wheel: the values), a left drag pans (the curve follows the mouse) without
+// moving the panel, and a double-click shows everything again.
+TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
+{
+    std::string skip;
+    const std::unique_ptr<ks::app::HeadlessSession> session =
+        openApp("views_plot.json", "ks_gl_plot_mouse_recovery", skip);
+    if (!session)
+        GTEST_SKIP() << skip;
+    auto frame = [&] { frameAt60Hz(*session); };
     const ks::app::AppState& state = session->app().state();
     ASSERT_TRUE(state.project.session) << "the project opened";
     const ks::scene::Session& project = *state.project.session;
@@ -568,4 +699,89 @@ TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
     frame();
     EXPECT_FALSE(project.plotZoom(0)) << "a double-click shows all";
     EXPECT_EQ(project.plotFrame(0), all);
+}
+
+// A log plot in the app (tests/projects/views_plot_log.json, 0.001..1000): labels at the decades,
+// the axis titles drawn where the layout puts them, in their own ink; Shift+wheel zooms the values
+// by a factor around the one under the mouse and a drag pans them by a factor.
+TEST(HeadlessAppProject, LogPlotHasDecadesTitlesAndZoomsByFactors)
+{
+    std::string skip;
+    const std::unique_ptr<ks::app::HeadlessSession> session =
+        openApp("views_plot_log.json", "ks_gl_plot_log_recovery", skip);
+    if (!session)
+        GTEST_SKIP() << skip;
+    auto frame = [&] { frameAt60Hz(*session); };
+    const ks::app::AppState& state = session->app().state();
+    ASSERT_TRUE(state.project.session) << "the project opened";
+    const ks::scene::Session& project = *state.project.session;
+    ASSERT_EQ(state.project.viewRects.size(), 1u) << "the views panel drew the plot";
+    const ks::render::PlotFrame all = project.plotFrame(0);
+    EXPECT_TRUE(all.logY);
+    EXPECT_FLOAT_EQ(float(all.y0), 1e-3f);
+    EXPECT_FLOAT_EQ(float(all.y1), 1e3f);
+
+    // The layout the panel drew from: the picture's rectangle and ImGui's font.
+    const auto r = state.project.viewRects[0];
+    const ks::app::PlotAxesLayout axes = ks::app::layoutPlotAxes(
+        all, 200, r[0], r[1], r[2] - r[0], r[3] - r[1], ImGui::GetTextLineHeight(),
+        [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }, "element", "amplitude");
+    const std::set<std::string> decadeLabels = {"1e-3", "0.01", "0.1", "1", "10", "100", "1000"};
+    int values = 0;
+    for (const ks::app::PlotAxisLabel& l : axes.labels) {
+        if (l.kind != ks::app::PlotLabelKind::Value)
+            continue;
+        ++values;
+        EXPECT_TRUE(decadeLabels.count(l.text)) << l.text;
+    }
+    EXPECT_GE(values, 3) << "every decade or every other one labelled";
+    EXPECT_EQ(values, int(axes.gridY.size())) << "no label left out for the titles";
+    const ks::image::Rgba8Image shot = session->screenshot();
+    if (const char* keep = std::getenv("KS_KEEP_SCREENSHOTS"); keep && *keep)
+        ks::image::writePng(std::filesystem::path(keep) / "ks_headless_app_views_plot_log.png", shot);
+    int titles = 0;
+    for (const ks::app::PlotAxisLabel& l : axes.labels) {
+        if (l.kind != ks::app::PlotLabelKind::Title)
+            continue;
+        ++titles;
+        const int ink =
+            inkIn(shot, ks::app::theme::kViewTitle, int(l.x), int(l.y), int(l.x + l.width), int(l.y + l.height));
+        EXPECT_GT(ink, 10) << "the title \"" << l.text << "\" where the layout put it";
+    }
+    EXPECT_EQ(titles, 2);
+
+    // Shift+wheel with the mouse half-way up (at 1): a notch is 80% of the six decades, 1 stays.
+    const float fx0 = r[0] + 0.05f * (r[2] - r[0]), fw = 0.9f * (r[2] - r[0]);
+    const float fy1 = r[1] + 0.95f * (r[3] - r[1]), fh = 0.9f * (r[3] - r[1]);
+    ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 at(fx0 + 0.5f * fw, fy1 - 0.5f * fh);
+    io.MousePos = at;
+    frame();
+    frame();
+    io.KeyShift = true;
+    io.MouseWheel = 1.f;
+    frame();
+    io.KeyShift = false;
+    frame();
+    ASSERT_TRUE(project.plotZoom(0)) << "Shift+wheel zoomed the values";
+    const ks::render::PlotFrame zoomed = *project.plotZoom(0);
+    EXPECT_TRUE(zoomed.logY);
+    EXPECT_NEAR(std::log10(zoomed.y1 / zoomed.y0), 0.8 * 6, 0.02);
+    EXPECT_NEAR(std::log10(zoomed.y0 * zoomed.y1), 0.0, 0.03) << "around 1, the value at the cursor";
+    EXPECT_EQ(zoomed.x0, all.x0) << "the elements as they were";
+
+    // A drag 40 pixels down: both ends multiplied by the same factor, 40 / fh of the decades shown.
+    io.MouseDown[0] = true;
+    frame();
+    for (int step = 1; step <= 4; ++step) {
+        io.MousePos = ImVec2(at.x, at.y + 10.f * float(step));
+        frame();
+    }
+    io.MouseDown[0] = false;
+    frame();
+    ASSERT_TRUE(project.plotZoom(0));
+    const ks::render::PlotFrame panned = *project.plotZoom(0);
+    const double decades = 40.0 / double(fh) * std::log10(zoomed.y1 / zoomed.y0);
+    EXPECT_NEAR(std::log10(panned.y0 / zoomed.y0), decades, 0.05 * decades) << "dragged down: higher values come in";
+    EXPECT_NEAR(std::log10(panned.y1 / zoomed.y1), decades, 0.05 * decades);
 }

@@ -6,6 +6,8 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
+#include <vector>
 
 using ks::render::niceTicks;
 using ks::render::tickLabel;
@@ -65,4 +67,49 @@ TEST(Axes, LabelsCarryTheDigitsTheStepNeeds)
     EXPECT_EQ(tickLabel(2.5e-6, 5e-7), "2.5e-06");
     EXPECT_EQ(tickLabel(2.5e9, 5e8), "2.5e+09");
     EXPECT_EQ(tickLabel(0, 1e-6), "0");
+}
+
+// Log axes: decades inside the range (either order), with 2 and 5 between where few are shown,
+// every k-th decade where many are (1 kept), niceTicks inside a decade that holds none of those;
+// labels short ("1e-3", "0.01", "100", "1e6").
+TEST(Axes, LogTicksAtDecadesAndTheirLabels)
+{
+    using ks::render::logTickLabel;
+    using ks::render::logTicks;
+    auto expectValues = [](const ks::render::AxisTicks& t, std::vector<double> values) {
+        ASSERT_EQ(t.values.size(), values.size());
+        for (std::size_t i = 0; i < values.size(); ++i)
+            EXPECT_NEAR(t.values[i], values[i], values[i] * 1e-12) << "tick " << i;
+    };
+    expectValues(logTicks(1e-3, 1e3, 8), {1e-3, 1e-2, 0.1, 1, 10, 100, 1000});
+    EXPECT_EQ(logTicks(1e-3, 1e3, 8).step, 0);
+    expectValues(logTicks(1e3, 1e-3, 8), {1e-3, 1e-2, 0.1, 1, 10, 100, 1000});
+    expectValues(logTicks(1e-3, 1e3, 5), {1e-2, 1, 100}); // every second decade
+    expectValues(logTicks(0.9, 110, 7), {1, 2, 5, 10, 20, 50, 100});
+    expectValues(logTicks(0.9, 110, 5), {1, 10, 100}); // 2 and 5 too would be too many
+    expectValues(logTicks(3e-7, 2e8, 5), {1e-6, 1e-3, 1, 1e3, 1e6});
+    const auto deep = logTicks(3.12, 3.37, 5); // no 1, 2 or 5 inside: niceTicks
+    EXPECT_GT(deep.step, 0);
+    EXPECT_GE(deep.values.size(), 2u);
+    for (double v : deep.values) {
+        EXPECT_GE(v, 3.12);
+        EXPECT_LE(v, 3.37);
+    }
+    EXPECT_TRUE(logTicks(0, 10).values.empty());
+    EXPECT_TRUE(logTicks(-1, 10).values.empty());
+    EXPECT_TRUE(logTicks(1, std::numeric_limits<double>::infinity()).values.empty());
+    EXPECT_TRUE(logTicks(5, 5).values.empty());
+
+    EXPECT_EQ(logTickLabel(1e-3, 0), "1e-3");
+    EXPECT_EQ(logTickLabel(2e-5, 0), "2e-5");
+    EXPECT_EQ(logTickLabel(0.01, 0), "0.01");
+    EXPECT_EQ(logTickLabel(0.5, 0), "0.5");
+    EXPECT_EQ(logTickLabel(1, 0), "1");
+    EXPECT_EQ(logTickLabel(100, 0), "100");
+    EXPECT_EQ(logTickLabel(500000, 0), "500000");
+    EXPECT_EQ(logTickLabel(1e6, 0), "1e6");
+    EXPECT_EQ(logTickLabel(5e12, 0), "5e12");
+    for (double e = -30; e <= 30; ++e) // every decade's label reads back as its value
+        EXPECT_NEAR(std::stod(logTickLabel(std::pow(10.0, e), 0)), std::pow(10.0, e), std::pow(10.0, e) * 1e-9);
+    EXPECT_EQ(logTickLabel(3.14, 0.02), "3.14") << "with a step: tickLabel's";
 }

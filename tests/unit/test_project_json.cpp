@@ -433,3 +433,68 @@ TEST(ProjectParse, PlotSeriesStyleAndAutoRange)
     EXPECT_NE(problemFor(image + "\"style\": \"line\"}").find("\"style\" is for plot views"), std::string::npos);
     EXPECT_NE(problemFor(image + "\"series\": [\"a\"]}").find("\"series\" is for plot views"), std::string::npos);
 }
+
+// Plot views: axis titles and a log value axis. A log axis takes a positive fixed range (in values,
+// not decades) or "auto"; the keys are refused on other kinds of view, naming the key; a project
+// with them saves and reads back the same.
+TEST(ProjectParse, PlotAxisTitlesAndLogScale)
+{
+    const std::string buffers = "\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"count\": 8},\n"
+                                "    \"t\": {\"kind\": \"texture\", \"format\": \"rgba8\", \"size\": [4, 4]}";
+    auto views = [](const std::string& v) { return ",\n  \"views\": [" + v + "]"; };
+    const LoadResult ok = parseProject(
+        minimal(buffers, views("{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\", \"xLabel\": \"element\", "
+                               "\"yLabel\": \"amplitude\", \"yScale\": \"log\", \"range\": [1e-3, 1e3]}, "
+                               "{\"kind\": \"plot\", \"name\": \"q\", \"source\": \"a\", \"yScale\": \"log\", "
+                               "\"range\": \"auto\"}, {\"kind\": \"plot\", \"name\": \"r\", \"source\": \"a\"}")),
+        kFile);
+    ASSERT_TRUE(ok.ok()) << (ok.problems.empty() ? "" : ok.problems[0].format());
+    const ViewDesc& v = ok.project->views.at(0);
+    EXPECT_EQ(v.xLabel, "element");
+    EXPECT_EQ(v.yLabel, "amplitude");
+    EXPECT_EQ(v.yScale, PlotScale::Log);
+    EXPECT_FLOAT_EQ(v.range[0], 1e-3f);
+    EXPECT_EQ(ok.project->views.at(1).yScale, PlotScale::Log);
+    EXPECT_TRUE(ok.project->views.at(1).autoRange);
+    EXPECT_EQ(ok.project->views.at(2).yScale, PlotScale::Linear) << "linear by default";
+    EXPECT_TRUE(ok.project->views.at(2).xLabel.empty());
+    const std::string saved = serializeProject(*ok.project, kFile);
+    EXPECT_EQ(saved.find("\"yScale\": \"linear\""), std::string::npos) << "only what differs from the default";
+    const LoadResult again = parseProject(saved, kFile);
+    ASSERT_TRUE(again.ok()) << saved;
+    EXPECT_EQ(again.project->views.at(0).xLabel, "element");
+    EXPECT_EQ(again.project->views.at(0).yLabel, "amplitude");
+    EXPECT_EQ(again.project->views.at(0).yScale, PlotScale::Log);
+    EXPECT_EQ(again.project->views.at(1).yScale, PlotScale::Log);
+    EXPECT_EQ(serializeProject(*again.project, kFile), saved);
+
+    auto problemFor = [&](const std::string& view) { return onlyProblem(minimal(buffers, views(view))); };
+    const std::string plot = "{\"kind\": \"plot\", \"name\": \"p\", \"source\": \"a\", ";
+    // A log axis over a range that reaches zero or below; at the range, or at "yScale" for the default.
+    const std::string zero = problemFor(plot + "\"yScale\": \"log\", \"range\": [0, 100]}");
+    EXPECT_NE(zero.find("\"yScale\": \"log\" needs a positive \"range\" (low > 0) or \"range\": \"auto\"; the range is "
+                        "[0, 100]"),
+              std::string::npos)
+        << zero;
+    EXPECT_NE(problemFor(plot + "\"yScale\": \"log\", \"range\": [-1, 1]}").find("the range is [-1, 1]"),
+              std::string::npos);
+    const std::string byDefault = problemFor(plot + "\"yScale\": \"log\"}");
+    EXPECT_NE(byDefault.find("the range is [0, 1] (the default)"), std::string::npos) << byDefault;
+    const std::string line = "  \"views\": [" + plot + "\"yScale\": \"log\"}]"; // line 5 of the file
+    EXPECT_NE(byDefault.find(":5:" + std::to_string(line.find("\"log\"") + 1) + ": error"), std::string::npos)
+        << "at \"yScale\"'s value: " << byDefault;
+    EXPECT_NE(problemFor(plot + "\"yScale\": \"ln\"}")
+                  .find("\"yScale\" of a view must be one of \"linear\" or \"log\", found \"ln\""),
+              std::string::npos);
+    EXPECT_NE(problemFor(plot + "\"xLabel\": 3}").find("\"xLabel\" of a view must be a string, found a number"),
+              std::string::npos);
+    // A bad range is reported once, not again as a log range.
+    EXPECT_NE(
+        problemFor(plot + "\"yScale\": \"log\", \"range\": \"tight\"}").find("\"range\" of a view is [low, high]"),
+        std::string::npos);
+    // Only plot views take them.
+    const std::string image = "{\"kind\": \"image\", \"name\": \"m\", \"source\": \"t\", ";
+    EXPECT_NE(problemFor(image + "\"yScale\": \"log\"}").find("\"yScale\" is for plot views"), std::string::npos);
+    EXPECT_NE(problemFor(image + "\"xLabel\": \"x\"}").find("\"xLabel\" is for plot views"), std::string::npos);
+    EXPECT_NE(problemFor(image + "\"yLabel\": \"y\"}").find("\"yLabel\" is for plot views"), std::string::npos);
+}

@@ -650,6 +650,7 @@ void readViews(const Json& json, Project& p, Context& ctx)
         v.colormap = r.choice("colormap", {"viridis", "magma", "inferno", "plasma", "gray", "coolwarm", "turbo"},
                               "viridis");
         const bool plot = v.kind == ViewKind::Plot;
+        bool fixedRange = false; // a [low, high] read without a problem, or the default
         if (const Json* range = r.get("range"); range && range->isString()) {
             if (range->string() != "auto")
                 ctx.error(range->pos(), "\"range\" of a view is [low, high] or \"auto\", found " + inQuotes(range->string()));
@@ -661,10 +662,29 @@ void readViews(const Json& json, Project& p, Context& ctx)
             const std::vector<float> values = r.reals32("range", 2, 2);
             if (!values.empty())
                 v.range = {values[0], values[1]};
+            fixedRange = !range || !values.empty();
         }
         if (const Json* style = r.get("style"); style && !plot)
             ctx.error(style->pos(), "\"style\" is for plot views (\"line\" or \"scatter\")");
         v.style = r.choice("style", {"line", "scatter"}, "line") == "scatter" ? PlotStyle::Scatter : PlotStyle::Line;
+        if (const Json* scale = r.get("yScale"); scale && !plot)
+            ctx.error(scale->pos(), "\"yScale\" is for plot views (\"linear\" or \"log\")");
+        v.yScale = r.choice("yScale", {"linear", "log"}, "linear") == "log" ? PlotScale::Log : PlotScale::Linear;
+        // A log axis has no place for zero or below; the range is in values, not decades.
+        if (plot && v.yScale == PlotScale::Log && fixedRange && !(v.range[0] > 0 && v.range[1] > 0)) {
+            const Json* range = r.json().find("range");
+            ctx.error(
+                range ? range->pos() : r.json().find("yScale")->pos(),
+                "\"yScale\": \"log\" needs a positive \"range\" (low > 0) or \"range\": \"auto\"; the range is [" +
+                    numberText(v.range[0]) + ", " + numberText(v.range[1]) + "]" + (range ? "" : " (the default)"));
+        }
+        auto title = [&](const std::string& key) {
+            if (const Json* t = r.get(key); t && !plot)
+                ctx.error(t->pos(), inQuotes(key) + " is for plot views (an axis title)");
+            return r.string(key);
+        };
+        v.xLabel = title("xLabel");
+        v.yLabel = title("yLabel");
         if (const Json* series = r.get("series")) {
             if (!plot) {
                 ctx.error(series->pos(), "\"series\" is for plot views");
@@ -1041,6 +1061,12 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
             o["series"] = v.series;
         if (v.kind == ViewKind::Plot)
             o["style"] = v.style == PlotStyle::Scatter ? "scatter" : "line";
+        if (v.yScale == PlotScale::Log)
+            o["yScale"] = "log";
+        if (!v.xLabel.empty())
+            o["xLabel"] = v.xLabel;
+        if (!v.yLabel.empty())
+            o["yLabel"] = v.yLabel;
         o["colormap"] = v.colormap;
         if (v.autoRange)
             o["range"] = "auto";

@@ -60,4 +60,52 @@ std::string tickLabel(double value, double step)
     return buf;
 }
 
+AxisTicks logTicks(double lo, double hi, int target)
+{
+    AxisTicks t;
+    if (lo > hi)
+        std::swap(lo, hi);
+    if (!(lo > 0) || !std::isfinite(hi) || lo == hi || target < 1)
+        return t;
+    const double l0 = std::log10(lo), l1 = std::log10(hi);
+    // A relative tolerance, so that a range ending on a decade keeps it despite rounding.
+    const double eps = 1e-9;
+    auto inside = [&](double v) { return v >= lo * (1 - eps) && v <= hi * (1 + eps); };
+    const double first = std::floor(l0 - eps), last = std::ceil(l1 + eps);
+    // 1, 2 and 5 of each decade when they come to no more than about `target`.
+    if ((l1 - l0) * 3 <= double(target)) {
+        for (double e = first; e <= last; ++e)
+            for (double m : {1.0, 2.0, 5.0})
+                if (const double v = m * std::pow(10.0, e); inside(v))
+                    t.values.push_back(v);
+        if (t.values.size() >= 2)
+            return t;
+        t = niceTicks(lo, hi, target);
+        t.values.erase(std::remove_if(t.values.begin(), t.values.end(), [](double v) { return v <= 0; }),
+                       t.values.end());
+        return t;
+    }
+    // Decades only: every k-th of them, on multiples of k so that 1 stays a tick when it is inside.
+    const double k = std::ceil((l1 - l0) / double(target));
+    for (double e = std::ceil(first / k) * k; e <= last && t.values.size() <= 1000; e += k)
+        if (const double v = std::pow(10.0, e); inside(v))
+            t.values.push_back(v);
+    return t;
+}
+
+std::string logTickLabel(double value, double step)
+{
+    if (step > 0 || !(value > 0) || !std::isfinite(value))
+        return tickLabel(value, step);
+    char buf[64];
+    if (value >= 0.01 && value < 1e6) {
+        std::snprintf(buf, sizeof buf, "%.6g", value);
+        return buf;
+    }
+    // "2e-05" from printf is written "2e-5": the mantissa's digits, the exponent without padding.
+    const int e = int(std::floor(std::log10(value) + 1e-9));
+    std::snprintf(buf, sizeof buf, "%.6ge%d", value / std::pow(10.0, e), e);
+    return buf;
+}
+
 } // namespace ks::render

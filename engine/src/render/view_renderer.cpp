@@ -228,23 +228,47 @@ ElementRect elementRect(project::ViewKind kind, int cols, int rows, int targetWi
     return {};
 }
 
+double plotValueFraction(const PlotFrame& f, double value)
+{
+    if (!f.logY)
+        return (value - f.y0) / (f.y1 - f.y0);
+    if (!(value > 0))
+        return -std::numeric_limits<double>::infinity();
+    // Differences of logarithms: a ratio of far-apart values could overflow.
+    return (std::log10(value) - std::log10(f.y0)) / (std::log10(f.y1) - std::log10(f.y0));
+}
+
+double plotValueAt(const PlotFrame& f, double fraction)
+{
+    if (!f.logY)
+        return f.y0 + fraction * (f.y1 - f.y0);
+    const double l0 = std::log10(f.y0);
+    return std::pow(10.0, l0 + fraction * (std::log10(f.y1) - l0));
+}
+
 PlotFrame defaultPlotFrame(const project::ViewDesc& view, std::int64_t count, std::optional<std::array<double, 2>> values)
 {
     PlotFrame f;
+    f.logY = view.yScale == project::PlotScale::Log;
     if (count > 1)
         f.x0 = 0, f.x1 = double(count - 1);
     else
         f.x0 = -0.5, f.x1 = 0.5;
     if (!view.autoRange) {
         f.y0 = view.range[0], f.y1 = view.range[1];
-    } else if (!values) {
-        f.y0 = 0, f.y1 = 1;
-    } else if ((*values)[1] > (*values)[0]) {
-        const double margin = ((*values)[1] - (*values)[0]) * 0.05;
-        f.y0 = (*values)[0] - margin, f.y1 = (*values)[1] + margin;
-    } else {
-        f.y0 = (*values)[0] - 1, f.y1 = (*values)[0] + 1;
+        return f;
     }
+    // The rules of an automatic range apply to what the axis is even in: log10 of the values on a
+    // log axis, so that there its margin is a fraction of the decades shown.
+    auto axis = [&](double v) { return f.logY ? std::log10(v) : v; };
+    auto value = [&](double a) { return f.logY ? std::pow(10.0, a) : a; };
+    double lo = 0, hi = 1;
+    if (values) {
+        lo = axis((*values)[0]), hi = axis((*values)[1]);
+        const double margin = hi > lo ? (hi - lo) * 0.05 : 1.0;
+        lo -= margin, hi += margin;
+    }
+    f.y0 = value(lo), f.y1 = value(hi);
     return f;
 }
 
@@ -259,6 +283,11 @@ std::optional<std::array<double, 2>> ViewRenderer::plotValueRange(const project:
         m_rangePartials = gl::Buffer(kRangeGroups * 2 * sizeof(float));
     const gl::ShaderProgram& p = program("plot_range").program;
     float lo = std::numeric_limits<float>::infinity(), hi = -lo;
+    // On a log axis only the values that the scale makes positive count: those of its sign.
+    const bool log = view.yScale == project::PlotScale::Log;
+    if (log && view.scale == 0)
+        return std::nullopt;
+    const int sign = !log ? 0 : view.scale > 0 ? 1 : -1;
     std::vector<float> values;
     auto scan = [&](const ViewSource& s) {
         if (s.buffer.empty() || s.count <= 0 || !isFloatVector(s.element, 1) || s.buffer.offset % 4 != 0)
@@ -268,7 +297,7 @@ std::optional<std::array<double, 2>> ViewRenderer::plotValueRange(const project:
             values.resize(std::size_t(s.count));
             glGetNamedBufferSubData(s.buffer.name, GLintptr(s.buffer.offset), GLsizeiptr(s.count * 4), values.data());
             for (float x : values)
-                if (std::isfinite(x))
+                if (std::isfinite(x) && (sign == 0 || (sign > 0 ? x > 0 : x < 0)))
                     lo = std::min(lo, x), hi = std::max(hi, x);
             return;
         }
@@ -279,6 +308,7 @@ std::optional<std::array<double, 2>> ViewRenderer::plotValueRange(const project:
         glUseProgram(p.name());
         glUniform1ui(p.uniform("u_first"), GLuint(s.buffer.offset / 4));
         glUniform1ui(p.uniform("u_count"), count);
+        glUniform1i(p.uniform("u_sign"), sign);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 0, s.buffer.name);
         glBindBufferBase(GL_SHADER_STORAGE_BUFFER, 1, m_rangePartials.name());
         glDispatchCompute(groups, 1, 1);
@@ -383,10 +413,18 @@ void ViewRenderer::drawPlot(const project::ViewDesc& v, const ViewInputs& in, co
     for (std::size_t k = 0; k < in.series.size(); ++k)
         if (in.series[k].valid())
             requireDrawable(v, project::ViewInput::Source, in.series[k]);
+    // On a log axis the shader compares log10 of each value with log10 of the frame's ends.
+    if (frame.logY && !(frame.y0 > 0 && frame.y1 > 0))
+        throwUsage("ViewRenderer", "view \"" + v.name + "\": a log value axis needs a positive range, not " +
+                                       std::to_string(frame.y0) + " to " + std::to_string(frame.y1));
     const gl::ShaderProgram& p = program("plot").program;
     glUseProgram(p.name());
     glUniform2f(p.uniform("u_xrange"), float(frame.x0), float(frame.x1));
-    glUniform2f(p.uniform("u_range"), float(frame.y0), float(frame.y1));
+    if (frame.logY)
+        glUniform2f(p.uniform("u_range"), float(std::log10(frame.y0)), float(std::log10(frame.y1)));
+    else
+        glUniform2f(p.uniform("u_range"), float(frame.y0), float(frame.y1));
+    glUniform1i(p.uniform("u_logY"), frame.logY ? 1 : 0);
     glUniform1f(p.uniform("u_scale"), v.scale);
     glUniform1f(p.uniform("u_pointSize"), v.pointSize);
     glUniform1i(p.uniform("u_frame"), 1);

@@ -139,6 +139,7 @@ std::optional<std::string> viewInputProblem(ViewKind kind, ViewInput input, cons
                                             std::int64_t cols, std::int64_t rows);
 
 enum class PlotStyle { Line, Scatter };
+enum class PlotScale { Linear, Log };
 
 struct ViewDesc {
     std::string name;
@@ -152,6 +153,9 @@ struct ViewDesc {
     std::string colormap = "viridis";
     std::array<float, 2> range{0, 1};
     bool autoRange = false; // plot: "range": "auto", the values' own range each frame
+    // plot: values up a linear or a log10 axis (then the range is positive), and the axis titles.
+    PlotScale yScale = PlotScale::Linear;
+    std::string xLabel, yLabel;
     float scale = 1;      // heightfield height scale; image: value scale before the colour map
     float pointSize = 2;
     std::array<float, 4> color{0.46f, 0.85f, 0.35f, 1.f}; // points/plot without colours

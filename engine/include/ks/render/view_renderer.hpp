@@ -45,15 +45,23 @@ struct ViewInputs {
 };
 
 // What a plot view shows: elements x0..x1 across the frame (the middle 90% of the target) and
-// values y0..y1 up it (values after the view's scale). Zoom and pan change it; out of it, nothing
-// is drawn.
+// values y0..y1 up it (values after the view's scale), evenly or, with logY, evenly in log10 of
+// them (then y0 and y1 are values, both > 0). Zoom and pan change it; out of it, nothing is drawn.
 struct PlotFrame {
     double x0 = 0, x1 = 1, y0 = 0, y1 = 1;
+    bool logY = false;
     bool operator==(const PlotFrame&) const = default;
 };
+// Where `value` lies up `frame`: 0 at y0, 1 at y1 (on a log axis a non-positive value is -infinity).
+double plotValueFraction(const PlotFrame& frame, double value);
+// The value at `fraction` up `frame` (the inverse). Zooming the values around a point or panning
+// them is asking for the values at other fractions of the frame, on either kind of axis.
+double plotValueAt(const PlotFrame& frame, double fraction);
 // The frame of a plot of `count` elements that is not zoomed: every element (one element is
 // centred) and the view's fixed range, or with "range": "auto" the values' range `values` (a
-// little margin added; nullopt, no finite value: 0..1; a constant c: c - 1..c + 1).
+// little margin added; nullopt, no finite value: 0..1; a constant c: c - 1..c + 1). On a log axis
+// `values` are the positive ones' range and the margin and the fallbacks are in decades (1..10;
+// c / 10..c * 10).
 PlotFrame defaultPlotFrame(const project::ViewDesc& view, std::int64_t count,
                            std::optional<std::array<double, 2>> values);
 // The colour of series `index` of a plot (0: the source, in the view's colour; then a fixed
@@ -89,9 +97,10 @@ public:
     // defaultPlotFrame of `view` with what `inputs` hold: their count, and for an auto range
     // plotValueRange's values.
     PlotFrame unzoomedPlotFrame(const project::ViewDesc& view, const ViewInputs& inputs);
-    // The range of the finite values of a plot's source and series (times the view's scale): every
-    // value; up to 16,384 per buffer read back, more through a compute pass on GL that leaves 2,048
-    // floats to read back (waits for GL). nullopt when there is no finite value.
+    // The range of the finite values of a plot's source and series (times the view's scale; on a
+    // log axis only those that are positive then): every value; up to 16,384 per buffer read back,
+    // more through a compute pass on GL that leaves 2,048 floats to read back (waits for GL).
+    // nullopt when there is no such value.
     std::optional<std::array<double, 2>> plotValueRange(const project::ViewDesc& view, const ViewInputs& inputs);
 
 private:

@@ -22,6 +22,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -66,6 +67,8 @@ protected:
         std::vector<int> scanIncl, scanExclInPlace;
         std::vector<float> scanFloatMisaligned;
         std::vector<short> scanShort;
+        std::vector<double> scanDouble;
+        double sumTransposed = 0, dotStrided = 0, mirrorOut = 0, mirrorCopy = 0;
     };
 
     static constexpr std::int64_t kN = 1 << 20;   // many blocks: the last-block combine
@@ -105,6 +108,26 @@ protected:
         r.dotSmall = ks::array::dot(x.slice(Slice::range(1, kSmall + 1)), y.slice(Slice::range(1, kSmall + 1)))
                          .toHost<float>()[0];
         r.minOdd = ks::array::min(x.slice(Slice::range(5, 5 + 37))).toHost<float>()[0];
+        // Over strided views: the built-ins walk each element's offset from a layout (ks_at(p, i,
+        // layout), checked at that offset). And a reduction with a mirror: the result written to a
+        // second device array too.
+        r.sumTransposed = ks::array::sum(m.transpose()).toHost<float>()[0];
+        r.dotStrided = ks::array::dot(x.slice(Slice::range(0, 3 * kSmall, 3)), y.slice(Slice::range(1, 3 * kSmall + 1, 3)))
+                           .toHost<float>()[0];
+        ks::array::ReductionSpec plainSum;
+        plainSum.outType = "float";
+        plainSum.neutral = "0";
+        plainSum.reduceExpr = "a+b";
+        plainSum.arguments = "const float* x";
+        plainSum.name = "checked_mirror_sum";
+        const ks::array::ReductionKernel mirrored(rt, plainSum);
+        const DeviceArray mirrorOut = DeviceArray::empty(rt, {1}, DType::Float32);
+        const DeviceArray mirrorCopy = DeviceArray::empty(rt, {1}, DType::Float32);
+        const DeviceArray xm = x.slice(Slice::to(kSmall)).copy(); // an allocation of its own, read to its end
+        const ks::array::MapArg mirrorArgs[] = {xm};
+        mirrored.launch(mirrorOut.data(), kSmall, mirrorArgs, mirrorCopy.data());
+        r.mirrorOut = mirrorOut.toHost<float>()[0];
+        r.mirrorCopy = mirrorCopy.toHost<float>()[0];
 
         // Scans: int (vector kernel), exclusive in place, misaligned float view (general kernel),
         // short (2-byte values: the general kernel).
@@ -131,6 +154,15 @@ protected:
         DeviceArray ss = DeviceArray::empty(rt, {kSmall}, DType::Int16);
         inclS(xs, ss);
         r.scanShort = ss.toHost<short>();
+        // double (8-byte values: the states' flags and values apart, not packed in one word).
+        std::vector<double> hd(static_cast<std::size_t>(kN));
+        for (std::size_t i = 0; i < hd.size(); ++i)
+            hd[i] = double(i % 5);
+        const DeviceArray xd = ks::array::fromHost(rt, std::span<const double>(hd), {kN});
+        const ks::array::InclusiveScanKernel inclD(rt, "double", "a+b");
+        DeviceArray sd = DeviceArray::empty(rt, {kN}, DType::Float64);
+        inclD(xd, sd);
+        r.scanDouble = sd.toHost<double>();
 
         // Random numbers in (0, 1]: cuRAND's [0, 1) flipped by a generated kernel.
         ks::rng::Generator gen(ks::rng::GeneratorType::Philox4x32_10, 7);
@@ -185,6 +217,22 @@ TEST_F(CheckedEngineKernels, EveryGeneratedKernelRunsCheckedWithNoFinding)
     }
     for (float v : r.flipped)
         ASSERT_TRUE(v > 0.f && v <= 1.f) << v;
+    double runD = 0;
+    for (std::int64_t i = 0; i < kN; ++i) {
+        runD += double(i % 5);
+        ASSERT_EQ(r.scanDouble[std::size_t(i)], runD) << i;
+    }
+    double sumHalf = 0, dotEvery3 = 0, sumSmall = 0;
+    for (std::int64_t i = 0; i < 1024 * 512; ++i)
+        sumHalf += m_hx[std::size_t(i)];
+    for (std::int64_t k = 0; k < kSmall; ++k) {
+        dotEvery3 += double(m_hx[std::size_t(3 * k)]) * m_hy[std::size_t(3 * k + 1)];
+        sumSmall += m_hx[std::size_t(k)];
+    }
+    EXPECT_NEAR(r.sumTransposed, sumHalf, 1e-2);
+    EXPECT_NEAR(r.dotStrided, dotEvery3, 1e-3);
+    EXPECT_NEAR(r.mirrorOut, sumSmall, 1e-3);
+    EXPECT_EQ(r.mirrorCopy, r.mirrorOut) << "the mirror holds the result too";
 
     // Every path ran, checked, and no pointer argument went unchecked.
     std::set<std::string> launched;
@@ -193,7 +241,8 @@ TEST_F(CheckedEngineKernels, EveryGeneratedKernelRunsCheckedWithNoFinding)
         EXPECT_EQ(count.unknownPointers, 0u) << entry;
     }
     for (const char* entry : {"checked_axpby", "checked_axpby_range", "checked_axpby_vec", "ks_map_vec", "ks_map_scalar",
-                              "ks_map_strided", "ks_rng_flip_f32"})
+                              "ks_map_strided", "ks_rng_flip_f32", "ks_sum_float32_float32_float32_s_reduce",
+                              "ks_dot_float32_float32_float32_s_reduce", "checked_mirror_sum_reduce_vec"})
         EXPECT_TRUE(launched.count(entry)) << entry << " did not run";
     int reduceVec = 0, reduceGeneral = 0, scanVec = 0, scanGeneral = 0;
     for (const std::string& e : launched) {
@@ -271,6 +320,50 @@ TEST_F(CheckedEngineKernels, EveryPointerParameterIsCheckedToItsLastByte)
     }
     std::printf("%d controls refused as expected over %zu kernels\n", controls, pointers.size());
     EXPECT_GT(controls, 0);
+}
+
+// The scans' tile states are checked one by one, where each is read or written: with a scratch
+// that holds the tile counter and the first 3 tiles' flag words only (40 bytes), the multi-tile
+// scans (int: flag and value packed in one word; double: flags and values apart) are refused at a
+// tile state past those, not at the scratch's start as one check of the whole layout would be, and
+// the launch ends (a refused state never keeps a look-back waiting).
+TEST_F(CheckedEngineKernels, ScanTileStatesAreCheckedOneByOne)
+{
+    (void)workload();
+    ASSERT_TRUE(m_checked->findings().empty());
+    const std::size_t before = m_checked->findings().size();
+    m_checked->adjustExtents = [&](const std::string& entry, std::vector<ks::teach::CheckedExtent>& extents) {
+        if (entry.find("scan") == std::string::npos)
+            return;
+        const auto& names = m_checked->counts().at(entry).parameterNames;
+        for (std::size_t i = 0; i < extents.size() && i < names.size(); ++i)
+            if (names[i] == "ks_scratch" && extents[i].size != ks::teach::kExtentUnchecked)
+                extents[i].size = 16 + 3 * 8;
+    };
+    try {
+        (void)workload();
+    } catch (const ks::Error&) {
+        // the refused scans' results do not matter here
+    }
+    int refused = 0;
+    std::set<std::string> kinds;
+    for (std::size_t k = before; k < m_checked->findings().size(); ++k) {
+        const auto& f = m_checked->findings()[k];
+        const auto& names = m_checked->counts().at(f.kernel).parameterNames;
+        ASSERT_LT(f.record.first.param, names.size());
+        EXPECT_EQ(names[f.record.first.param], "ks_scratch") << f.kernel << ": " << f.text;
+        EXPECT_GE(f.record.first.byteOffset, 16 + 3 * 8) << f.kernel << ": refused at a tile state past the third";
+        ++refused;
+        kinds.insert(f.kernel);
+    }
+    std::string listing;
+    for (const auto& k : kinds)
+        listing += " " + k;
+    std::printf("%d scan launches refused at a tile state (%s)\n", refused, listing.c_str());
+    // The workload's scans of more than 3 tiles: the inclusive and the in-place exclusive int scans
+    // (packed states) and the double scan (flags and values apart); the float and short scans of
+    // 1,000 elements are one tile each and fit.
+    EXPECT_EQ(refused, 3);
 }
 
 } // namespace

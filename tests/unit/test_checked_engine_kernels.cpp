@@ -8,6 +8,7 @@
 #include "ks/array/algorithm_source.hpp"
 #include "ks/array/elementwise_kernel.hpp"
 #include "ks/array/kernel_source.hpp"
+#include "ks/array/reduction.hpp"
 #include "ks/rng/fill.hpp"
 #include "ks/teach/instrument.hpp"
 
@@ -89,6 +90,20 @@ TEST(CheckedEngineKernels, ReductionEntriesCompileChecked)
     minmax.name = "minmax";
     const auto m = ks::array::generateReduction(minmax);
     expectCheckedVariantCompiles("reduction", m.source, m.kernel);
+}
+
+TEST(CheckedEngineKernels, BuiltInStridedReductionsCompileChecked)
+{
+    // The built-in reductions over strided views walk each element's offset from a layout passed as
+    // an extra parameter (ReductionSpec::extraParameters): the walk's load is checked too.
+    for (const char* kind : {"sum", "dot", "min", "any"}) {
+        const auto spec = ks::array::builtinReductionSpec(kind, DType::Float32, DType::Float32,
+                                                           std::string(kind) == "any" ? DType::Bool : DType::Float32, true);
+        const auto g = ks::array::generateReduction(spec);
+        expectCheckedVariantCompiles(std::string("strided_") + kind, g.source, g.kernel);
+        if (g.vectorizable)
+            expectCheckedVariantCompiles(std::string("strided_") + kind, g.source, g.vectorKernel);
+    }
 }
 
 TEST(CheckedEngineKernels, ScanEntriesCompileChecked)

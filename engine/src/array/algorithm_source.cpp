@@ -647,29 +647,66 @@ enum { KS_FLAG_NONE = 0, KS_FLAG_AGGREGATE = 1, KS_FLAG_INCLUSIVE = 2 };
 
 // Scratch layout: [tile counter, 16 bytes][flags: tiles x 8 bytes][aggregates][inclusive prefixes].
 // Packed (sizeof(ks_t) <= 4): each 8-byte flag word holds flag << 32 | value bits, one atomic access.
+// The states are reached through raw pointers (relaxed atomics, L2-coherent loads and stores);
+// each access asks ks_span first, on the scratch as the kernel got it: free for a raw pointer, and
+// in the checked variant ("find the fault") every state is checked against the scratch's extent.
+template <class KS_SCRATCH>
 struct ks_tile_states {
+    KS_SCRATCH scratch; // as the kernel got it (a checked pointer in the checked variant)
+    long long values;   // the aggregates' byte offset in the scratch
+    long long tiles;
     unsigned long long* words;
     ks_t* aggregates;
     ks_t* inclusives;
 };
 
-__device__ __forceinline__ void ks_publish(const ks_tile_states& st, long long tile, int flag, const ks_t& v)
+// Whether `bytes` bytes at byte `at` of the scratch may be accessed (checked variant: a refusal
+// is recorded).
+template <class KS_SCRATCH>
+__device__ __forceinline__ bool ks_state_ok(const ks_tile_states<KS_SCRATCH>& st, long long at, long long bytes,
+                                            unsigned access)
+{
+    return ks_span(ks_cast<unsigned char>(st.scratch) + at, bytes, access);
+}
+
+// The byte offset of tile `tile`'s flag word, and of its aggregate or inclusive prefix.
+template <class KS_SCRATCH>
+__device__ __forceinline__ long long ks_word_at(const ks_tile_states<KS_SCRATCH>&, long long tile)
+{
+    return 16 + tile * 8;
+}
+template <class KS_SCRATCH>
+__device__ __forceinline__ long long ks_value_at(const ks_tile_states<KS_SCRATCH>& st, long long tile, int flag)
+{
+    return st.values + ((flag == KS_FLAG_INCLUSIVE ? st.tiles : 0) + tile) * (long long)sizeof(ks_t);
+}
+
+template <class KS_SCRATCH>
+__device__ __forceinline__ void ks_publish(const ks_tile_states<KS_SCRATCH>& st, long long tile, int flag, const ks_t& v)
 {
     if constexpr (KS_PACKED) {
         unsigned bits = 0;
         memcpy(&bits, &v, sizeof(ks_t));
-        ks_algo::storeRelaxed(st.words + tile, ((unsigned long long)flag << 32) | bits);
+        if (ks_state_ok(st, ks_word_at(st, tile), 8, ks_write))
+            ks_algo::storeRelaxed(st.words + tile, ((unsigned long long)flag << 32) | bits);
     } else {
-        ks_algo::storeCg((flag == KS_FLAG_INCLUSIVE ? st.inclusives : st.aggregates) + tile, v);
+        if (ks_state_ok(st, ks_value_at(st, tile, flag), sizeof(ks_t), ks_write))
+            ks_algo::storeCg((flag == KS_FLAG_INCLUSIVE ? st.inclusives : st.aggregates) + tile, v);
         __threadfence();
-        ks_algo::storeRelaxed(reinterpret_cast<int*>(st.words + tile), flag);
+        if (ks_state_ok(st, ks_word_at(st, tile), 4, ks_write))
+            ks_algo::storeRelaxed(reinterpret_cast<int*>(st.words + tile), flag);
     }
 }
 
-// Waits for tile `tile`'s state to be published; returns its flag and value.
-__device__ __forceinline__ int ks_peek(const ks_tile_states& st, long long tile, ks_t& v)
+// Waits for tile `tile`'s state to be published; returns its flag and value. (Checked variant: a
+// refused state reads as an inclusive prefix, leaving `v` as it was, so that no look-back waits
+// for a state that can never be published; the launch is reported refused anyway.)
+template <class KS_SCRATCH>
+__device__ __forceinline__ int ks_peek(const ks_tile_states<KS_SCRATCH>& st, long long tile, ks_t& v)
 {
     if constexpr (KS_PACKED) {
+        if (!ks_state_ok(st, ks_word_at(st, tile), 8, ks_read))
+            return KS_FLAG_INCLUSIVE;
         const unsigned long long w = ks_algo::loadRelaxed(st.words + tile);
         const int flag = int(w >> 32);
         if (flag != KS_FLAG_NONE) {
@@ -680,10 +717,13 @@ __device__ __forceinline__ int ks_peek(const ks_tile_states& st, long long tile,
         }
         return flag;
     } else {
+        if (!ks_state_ok(st, ks_word_at(st, tile), 4, ks_read))
+            return KS_FLAG_INCLUSIVE;
         const int flag = ks_algo::loadRelaxed(reinterpret_cast<const int*>(st.words + tile));
         if (flag != KS_FLAG_NONE) {
             __threadfence();
-            v = ks_algo::loadCg((flag == KS_FLAG_INCLUSIVE ? st.inclusives : st.aggregates) + tile);
+            if (ks_state_ok(st, ks_value_at(st, tile, flag), sizeof(ks_t), ks_read))
+                v = ks_algo::loadCg((flag == KS_FLAG_INCLUSIVE ? st.inclusives : st.aggregates) + tile);
         }
         return flag;
     }
@@ -694,7 +734,8 @@ __device__ __forceinline__ int ks_peek(const ks_tile_states& st, long long tile,
 // inclusive prefix. `like` is any value of ks_t (ks_t need not be default-constructible).
 // Operators that round take the fixed-order variant (KS_FIXED_ORDER) so the same input gives the
 // same bits every run.
-__device__ __forceinline__ void ks_look_back(const ks_tile_states& st, long long tile, const ks_t& tile_total,
+template <class KS_SCRATCH>
+__device__ __forceinline__ void ks_look_back(const ks_tile_states<KS_SCRATCH>& st, long long tile, const ks_t& tile_total,
                                              const ks_t& like, ks_t* prefix_out)
 {
     const unsigned lane = threadIdx.x & 31u;
@@ -788,20 +829,16 @@ __device__ __forceinline__ long long ks_take_tile(KS_SCRATCH ks_scratch)
     return ks_tile_id;
 }
 
-// The scratch of a scan of ks_n elements (layout above). The tile states are reached through raw
-// pointers (relaxed atomics); the checked variant checks instead, once, that the whole layout lies
-// in the scratch it was given.
+// The scratch of a scan of ks_n elements (layout above); each state access is checked where it is
+// made (ks_state_ok).
 template <class KS_SCRATCH>
-__device__ __forceinline__ ks_tile_states ks_states(KS_SCRATCH ks_scratch, long long ks_n, long long ks_tile_size)
+__device__ __forceinline__ ks_tile_states<KS_SCRATCH> ks_states(KS_SCRATCH ks_scratch, long long ks_n, long long ks_tile_size)
 {
     const long long ks_tiles = (ks_n + ks_tile_size - 1) / ks_tile_size;
-    const long long ks_values = ((16 + ks_tiles * 8 + 15) / 16) * 16;
-    ks_tile_states st{};
-    if (!ks_span(ks_scratch, KS_PACKED ? 16 + ks_tiles * 8 : ks_values + 2 * ks_tiles * (long long)sizeof(ks_t), ks_update))
-        return st; // (checked variant only: the refusal is recorded; the kernel stops, every block alike)
+    ks_tile_states<KS_SCRATCH> st{ks_scratch, ((16 + ks_tiles * 8 + 15) / 16) * 16, ks_tiles, nullptr, nullptr, nullptr};
     unsigned char* raw = ks_scratch;
     st.words = reinterpret_cast<unsigned long long*>(raw + 16);
-    st.aggregates = reinterpret_cast<ks_t*>(raw + ks_values);
+    st.aggregates = reinterpret_cast<ks_t*>(raw + st.values);
     st.inclusives = st.aggregates + ks_tiles;
     return st;
 }
@@ -819,11 +856,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@(const ks_t* ks_in,
     ks_t* ks_warp_totals = reinterpret_cast<ks_t*>(ks_warp_raw);
     ks_t* ks_prefix = reinterpret_cast<ks_t*>(ks_prefix_raw);
 
-    const ks_tile_states st = ks_states(ks_scratch, ks_n, KS_TILE);
-#ifdef KS_TEACH_CHECKED
-    if (!st.words)
-        return;
-#endif
+    const auto st = ks_states(ks_scratch, ks_n, KS_TILE);
     const long long tile = ks_take_tile(ks_scratch);
     const long long base = tile * KS_TILE;
     const bool full = base + KS_TILE <= ks_n;
@@ -936,11 +969,7 @@ extern "C" __global__ void __launch_bounds__(KS_VBLOCK) @NAME@_vec(const ks_t* k
         ks_t* ks_totals = reinterpret_cast<ks_t*>(ks_totals_raw); // [k * KS_WARPS + warp]
         ks_t* ks_prefix = reinterpret_cast<ks_t*>(ks_prefix_raw);
 
-        const ks_tile_states st = ks_states(ks_scratch, ks_n, KS_VTILE);
-#ifdef KS_TEACH_CHECKED
-        if (!st.words)
-            return;
-#endif
+        const auto st = ks_states(ks_scratch, ks_n, KS_VTILE);
         const long long tile = ks_take_tile(ks_scratch);
         const long long base = tile * KS_VTILE;
         const bool full = base + KS_VTILE <= ks_n;

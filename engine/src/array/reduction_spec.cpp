@@ -8,11 +8,12 @@
 namespace ks::array {
 namespace {
 
-// The generated walk over a strided view; matches reduction.cpp's Layout.
+// The generated walk over a strided view; matches reduction.cpp's Layout. The load goes through
+// ks_cast (array prelude), so that in the checked variant ("find the fault", ks/teach/checked.cuh)
+// a checked pointer is checked at the element's byte offset.
 const char* const kLayoutCode = R"(
 struct ks_layout { int ndim; int pad; long long shape[8]; long long stride[8]; };
-template <class T>
-__device__ __forceinline__ T ks_at(const T* p, long long i, const ks_layout& l)
+__device__ __forceinline__ long long ks_layout_offset(long long i, const ks_layout& l)
 {
     long long off = 0;
     for (int d = l.ndim - 1; d > 0; --d) {
@@ -22,8 +23,20 @@ __device__ __forceinline__ T ks_at(const T* p, long long i, const ks_layout& l)
     }
     if (l.ndim > 0)
         off += i * l.stride[0];
-    return *reinterpret_cast<const T*>(reinterpret_cast<const char*>(p) + off);
+    return off;
 }
+template <class T>
+__device__ __forceinline__ T ks_at(const T* p, long long i, const ks_layout& l)
+{
+    return *ks_cast<const T>(ks_cast<const char>(p) + ks_layout_offset(i, l));
+}
+#ifdef KS_TEACH_CHECKED
+template <class T>
+__device__ __forceinline__ T ks_at(const ks::teach::CheckedPtr<const T>& p, long long i, const ks_layout& l)
+{
+    return *ks_cast<const T>(ks_cast<const char>(p) + ks_layout_offset(i, l));
+}
+#endif
 )";
 static_assert(kMaxDims == 8, "kLayoutCode spells the dimension limit");
 

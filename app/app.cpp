@@ -267,6 +267,7 @@ void App::frame(float timeSeconds, float deltaSeconds)
     drawStatusBar(s, s.record.running ? "REC " + std::to_string(s.record.written) + " frames  |  " + statusLine()
                                       : statusLine(),
                   s.commands);
+    drawTour(s); // after the panels: it outlines and raises one of them
     if (uiFont)
         ImGui::PopFont();
     applyCommands(double(timeSeconds));

@@ -72,8 +72,6 @@ struct JumpTo {
 // Editor actions of the menu bar and the editor's shortcuts, on the active tab.
 enum class EditorAction { Find, Replace, GoToLine, ToggleComment, Undo, Redo };
 
-// The menu bar's own state: its windows, the path fields of its File menu, and where its menus are
-// (so tests can click them).
 // The file dialog (panels/file_dialog.cpp over file_browser.hpp) and what its answer is for.
 struct FileDialogState {
     enum class Purpose { None, OpenProject, OpenKernel, SaveProjectAs, NewProject };
@@ -86,8 +84,24 @@ struct FileDialogState {
     std::string problem; // why the last OK was refused
 };
 
+// Help > Guided tour (panels/tour.cpp): the step shown, and what the last frame drew, for tests.
+struct TourStep;
+struct TourState {
+    bool open = false;
+    int step = 0;                        // among the steps for what runs (the demo, or a project)
+    const TourStep* broughtUp = nullptr; // the step whose panel was last shown (View menu) ...
+    bool focusPending = false;           // ... and is still to be brought to the front
+    std::string panel;                   // the window outlined this frame ("": none)
+    std::array<float, 4> highlight{};    // that window's rectangle: x0, y0, x1, y1
+    // The tour window's buttons: "Back", "Next" (or "Finish"), "Close".
+    std::map<std::string, std::array<float, 4>> rects;
+};
+
+// The menu bar's own state: its windows, the path fields of its File menu, and where its menus are
+// (so tests can click them).
 struct MenuState {
     bool showShortcuts = false, showAbout = false;
+    TourState tour;
     FileDialogState fileDialog;
     // Panels the user hid (View menu), by window name; "Reset panel positions" shows them again.
     std::set<std::string> hiddenPanels;

@@ -1,7 +1,7 @@
 // The main menu bar: File (open a shipped or recent project, open a kernel file, save, close),
 // Edit (find, replace, go to line, comment, build), View (layouts), Run (pause, step, restart,
-// frame limit) and Help (keyboard shortcuts, the guided tour, about). Everything it does goes
-// through Commands, like the panels' own buttons.
+// frame limit) and Help (keyboard shortcuts, the guided tour of the panels, about). Everything it
+// does goes through Commands, like the panels' own buttons.
 #include "panels.hpp"
 #include "version.hpp"
 
@@ -231,12 +231,15 @@ void helpMenu(AppState& s)
     if (!open)
         return;
     item(s.menu, "Keyboard shortcuts", nullptr, &s.menu.showShortcuts);
-    if (ImGui::BeginMenu("Guided tour")) {
-        ImGui::TextUnformatted("The tour of the CUDA thread hierarchy is in");
-        ImGui::TextUnformatted((s.dataRoot / "docs" / "teaching" / "README.md").string().c_str());
-        ImGui::TextDisabled("Its projects are under File > Open a shipped project > teaching/.");
-        ImGui::EndMenu();
+    if (item(s.menu, "Guided tour", nullptr, s.menu.tour.open)) {
+        s.menu.tour = TourState{};
+        s.menu.tour.open = true;
     }
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The panels one at a time, each outlined in the window: what it shows, what to try.\n"
+                          "The lessons on the CUDA thread hierarchy are in %s;\n"
+                          "their projects under File > Open a shipped project > teaching/.",
+                          (s.dataRoot / "docs" / "teaching" / "README.md").string().c_str());
     item(s.menu, "About Kernelscope", nullptr, &s.menu.showAbout);
     ImGui::EndMenu();
 }

@@ -6,6 +6,7 @@
 #include <imgui.h>
 
 #include <array>
+#include <vector>
 
 namespace ks::app {
 
@@ -44,6 +45,19 @@ void openFileDialog(MenuState& menu, FileDialogState::Purpose purpose, std::stri
                     std::vector<std::string> extensions, const std::filesystem::path& where, std::string name = {},
                     std::filesystem::path templateFile = {});
 void drawFileDialog(AppState& state, Commands& commands);
+// One step of Help > Guided tour: the window it outlines, when it is shown, what it says.
+struct TourStep {
+    enum When { Demo, Project, Always }; // no project open, a project open, either
+    const char* panel;
+    When when;
+    const char* title;
+    const char* text;
+};
+// The tour's steps while the demo runs (false) or a project is open (true), in order.
+std::vector<const TourStep*> tourSteps(bool project);
+// Help > Guided tour (tour.cpp): the step's window and the outline around its panel. Draw it after
+// the panels: it shows the step's panel when the View menu hid it and brings it to the front.
+void drawTour(AppState& state);
 class App;
 // File > Record... (record_window.cpp).
 void drawRecordWindow(AppState& state, App& app);

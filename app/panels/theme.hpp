@@ -50,6 +50,9 @@ constexpr ImU32 kViewTitle = IM_COL32(236, 240, 246, 255); // a plot's axis titl
 constexpr ImU32 kViewLabelBack = IM_COL32(16, 18, 22, 200);
 constexpr ImU32 kViewGrid = IM_COL32(255, 255, 255, 28);
 
+// The guided tour's outline around the panel its step is about (a colour no panel uses).
+constexpr ImU32 kTourHighlight = IM_COL32(60, 210, 255, 255);
+
 // Banners over the source.
 constexpr ImU32 kBannerInfo = IM_COL32(38, 66, 104, 255);
 constexpr ImU32 kBannerConflict = IM_COL32(104, 48, 40, 255);

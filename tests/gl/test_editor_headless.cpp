@@ -8,6 +8,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/project/recovery_store.hpp"
 #include "options.hpp"
+#include "panels/panels.hpp"
 #include "panels/theme.hpp"
 #include "platform/platforms.hpp"
 #include "supervise/protocol.hpp"
@@ -15,14 +16,17 @@
 #include "test_support.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <array>
 #include <chrono>
 #include <cmath>
 #include <memory>
+#include <string_view>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace fs = std::filesystem;
 using ks::app::HeadlessSession;
@@ -1041,4 +1045,116 @@ TEST_F(EditorHeadless, TheSourceWidgetEditsFromTheMouseAndTheKeyboard)
     key(kDelete);
     const std::size_t l11 = std::size_t(offset(11, 0));
     EXPECT_EQ(t.doc.text().substr(l11, t.doc.text().find('\n', l11) - l11), "   unsignedint q = 0;");
+}
+
+// Help > Guided tour, clicked as a user would. Each step outlines the window of the panel it names
+// and brings that panel to the front; the step for a panel the View menu hid shows it again. Back
+// goes back a step, the outline is in the picture, and Escape closes the tour. With a project open
+// (and ImGui's built-in font, as on the GPU hosts) the steps are the project's panels; a panel the
+// classroom layout leaves out is not outlined; Finish on the last step closes the tour.
+TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
+{
+    settle();
+    mapGlfwKeys();
+    auto tour = [&]() -> const ks::app::TourState& { return app().state().menu.tour; }; // of the current app
+    // The panels a step may outline: its own must be the frontmost of them.
+    const char* panels[] = {"Kernel editor", "Viewport", "Views", "Launch", "Device", "Timings", "Compile log",
+                            "Project", "Overlay and inspector", "Block timeline"};
+    auto expectOutlined = [&](const char* name) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(name);
+        ASSERT_TRUE(w && w->Active) << name << " is drawn";
+        EXPECT_EQ(tour().panel, name);
+        EXPECT_FLOAT_EQ(tour().highlight[0], w->Pos.x);
+        EXPECT_FLOAT_EQ(tour().highlight[1], w->Pos.y);
+        EXPECT_FLOAT_EQ(tour().highlight[2], w->Pos.x + w->Size.x);
+        EXPECT_FLOAT_EQ(tour().highlight[3], w->Pos.y + w->Size.y);
+        if (std::string_view(name) == "##status")
+            return; // the status bar is never covered, and is not brought forward
+        const int front = ImGui::FindWindowDisplayIndex(const_cast<ImGuiWindow*>(w));
+        for (const char* other : panels) {
+            ImGuiWindow* o = ImGui::FindWindowByName(other);
+            if (o && o->Active && o != w) {
+                EXPECT_GT(front, ImGui::FindWindowDisplayIndex(o)) << name << " is in front of " << other;
+            }
+        }
+    };
+    // Walks every step with Next, checking each.
+    auto walk = [&](const std::vector<const ks::app::TourStep*>& steps) {
+        for (std::size_t k = 0; k < steps.size(); ++k) {
+            SCOPED_TRACE("step " + std::to_string(k + 1) + ": " + steps[k]->title);
+            m_session->renderFrame(); // a panel shown again by this step is drawn from the next frame on
+            ASSERT_TRUE(tour().open);
+            EXPECT_EQ(tour().step, int(k));
+            expectOutlined(steps[k]->panel);
+            EXPECT_EQ(tour().rects.count("Finish"), k + 1 == steps.size() ? 1u : 0u) << "Finish on the last step only";
+            if (k + 1 < steps.size())
+                clickAt(tour().rects.at("Next"));
+        }
+    };
+
+    click("View");
+    click("Device");
+    ASSERT_EQ(app().state().menu.hiddenPanels.count("Device"), 1u);
+    click("Help");
+    click("Guided tour");
+    ASSERT_TRUE(tour().open);
+    const auto steps = ks::app::tourSteps(false);
+    ASSERT_GE(steps.size(), 7u);
+    walk(steps);
+    ASSERT_FALSE(HasFatalFailure());
+    EXPECT_EQ(app().state().menu.hiddenPanels.count("Device"), 0u) << "its step showed the hidden panel";
+
+    clickAt(tour().rects.at("Back"));
+    m_session->renderFrame();
+    const std::size_t back = steps.size() - 2;
+    EXPECT_EQ(tour().step, int(back));
+    expectOutlined(steps[back]->panel);
+    const std::array<float, 4> h = tour().highlight;
+    const std::array<float, 4> band = {h[0] - 6, h[1] - 6, h[2] + 6, h[3] + 6};
+    const auto shot = m_session->screenshot();
+    keepScreenshot("guided_tour.png", shot);
+    EXPECT_GT(countColourIn(shot, band, ks::app::theme::kTourHighlight, 12), int(h[2] - h[0] + h[3] - h[1]))
+        << "the outline around " << steps[back]->panel;
+
+    ctrlPress(256, false); // Escape
+    EXPECT_FALSE(tour().open);
+    EXPECT_TRUE(tour().panel.empty());
+    EXPECT_LT(countColourIn(m_session->screenshot(), band, ks::app::theme::kTourHighlight, 12), 10)
+        << "no outline once closed";
+
+    m_session.reset();
+    m_options.project = ks::test::sourceDir() / "projects" / "doublify.json";
+    m_options.font = "none";
+    m_session = std::make_unique<HeadlessSession>(m_options);
+    ASSERT_TRUE(framesUntil([&] { return app().state().project.session != nullptr; })) << "doublify.json opened";
+    m_session->renderFrame();
+    click("Help");
+    click("Guided tour");
+    ASSERT_TRUE(tour().open);
+    const auto projectSteps = ks::app::tourSteps(true);
+    walk(projectSteps);
+    ASSERT_FALSE(HasFatalFailure());
+    keepScreenshot("guided_tour_project.png", m_session->screenshot());
+
+    // The classroom layout leaves the Device panel out: its step outlines nothing.
+    app().teachCommands().layout = ks::app::Layout::Classroom;
+    m_session->renderFrame();
+    m_session->renderFrame();
+    // (A step's window takes its size and corner a frame after the step changes: a frame first.)
+    auto press = [&](const char* button) {
+        m_session->renderFrame();
+        clickAt(tour().rects.at(button));
+    };
+    while (tour().step > 0 && std::string_view(projectSteps[std::size_t(tour().step)]->panel) != "Device")
+        press("Back");
+    ASSERT_EQ(std::string_view(projectSteps[std::size_t(tour().step)]->panel), "Device");
+    m_session->renderFrame();
+    EXPECT_TRUE(tour().open);
+    EXPECT_TRUE(tour().panel.empty()) << "outlined " << tour().panel;
+    keepScreenshot("guided_tour_classroom.png", m_session->screenshot());
+    while (tour().rects.count("Next"))
+        press("Next");
+    press("Finish");
+    EXPECT_FALSE(tour().open);
+    EXPECT_TRUE(tour().panel.empty());
 }

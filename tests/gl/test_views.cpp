@@ -21,6 +21,7 @@
 #include <set>
 #include <string>
 #include <fstream>
+#include <functional>
 
 namespace {
 
@@ -546,16 +547,34 @@ TEST_F(PipelineNoCuda, PlotLogScaleMapsDecadesEvenly)
 
 namespace {
 
-// A frame 1/60 s after the last for ImGui (a double-click is two clicks within 0.3 s of its
+// One frame 1/60 s after the last for ImGui (a double-click is two clicks within 0.3 s of its
 // clock), however long Mesa takes to draw it.
-void frameAt60Hz(ks::app::HeadlessSession& session)
+void frameAt60(ks::app::HeadlessSession& session)
 {
     session.renderFrameAt(float(session.framesRendered()) / 60.f, 1.f / 60.f);
 }
 
-// The whole app headless (1000 x 600) on a project of tests/projects, three frames drawn
-// (frameAt60Hz) and to be driven frame by frame; nullptr with `skip` set when there is no headless GL.
-std::unique_ptr<ks::app::HeadlessSession> openApp(const char* project, const char* recoveryDir, std::string& skip)
+// A left drag from where the mouse is by `by`, in `steps` equal moves a frame apart, then released
+// (a frame more); `onStep(k)` runs after the k-th move's frame.
+void dragLeft(ks::app::HeadlessSession& session, ImVec2 by, int steps, const std::function<void(int)>& onStep = {})
+{
+    ImGuiIO& io = ImGui::GetIO();
+    const ImVec2 from = io.MousePos;
+    io.MouseDown[0] = true;
+    frameAt60(session);
+    for (int k = 1; k <= steps; ++k) {
+        io.MousePos = ImVec2(from.x + by.x * float(k) / float(steps), from.y + by.y * float(k) / float(steps));
+        frameAt60(session);
+        if (onStep)
+            onStep(k);
+    }
+    io.MouseDown[0] = false;
+    frameAt60(session);
+}
+
+// The whole app, headless (1000 x 600), on a project of tests/projects, for tests that drive it with
+// the mouse, after 3 frames; null, with `skip` set, when there is no headless GL.
+std::unique_ptr<ks::app::HeadlessSession> mouseSession(const std::string& project, std::string& skip)
 {
     ks::app::AppOptions options;
     options.headless = true;
@@ -563,7 +582,7 @@ std::unique_ptr<ks::app::HeadlessSession> openApp(const char* project, const cha
     options.height = 600;
     options.dataDir = ks::test::sourceDir();
     options.project = ks::test::sourceDir() / "tests" / "projects" / project;
-    options.recoveryDir = std::filesystem::temp_directory_path() / recoveryDir;
+    options.recoveryDir = std::filesystem::temp_directory_path() / ("ks_gl_mouse_recovery_" + project);
     std::unique_ptr<ks::app::HeadlessSession> session;
     try {
         session = std::make_unique<ks::app::HeadlessSession>(options);
@@ -574,7 +593,7 @@ std::unique_ptr<ks::app::HeadlessSession> openApp(const char* project, const cha
         return nullptr;
     }
     for (int i = 0; i < 3; ++i)
-        frameAt60Hz(*session);
+        frameAt60(*session);
     return session;
 }
 
@@ -586,11 +605,10 @@ std::unique_ptr<ks::app::HeadlessSession> openApp(const char* project, const cha
 TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
 {
     std::string skip;
-    const std::unique_ptr<ks::app::HeadlessSession> session =
-        openApp("views_plot.json", "ks_gl_plot_mouse_recovery", skip);
+    const auto session = mouseSession("views_plot.json", skip);
     if (!session)
         GTEST_SKIP() << skip;
-    auto frame = [&] { frameAt60Hz(*session); };
+    auto frame = [&] { frameAt60(*session); };
     const ks::app::AppState& state = session->app().state();
     ASSERT_TRUE(state.project.session) << "the project opened";
     const ks::scene::Session& project = *state.project.session;
@@ -646,14 +664,7 @@ TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
 
     // A drag 60 pixels right and 30 down, in steps: the frame moves the other way by as much of its
     // spans (the curve follows the mouse), and the panel stays where it is.
-    io.MouseDown[0] = true;
-    frame();
-    for (int step = 1; step <= 6; ++step) {
-        io.MousePos = ImVec2(at.x + 10.f * float(step), at.y + 5.f * float(step));
-        frame();
-    }
-    io.MouseDown[0] = false;
-    frame();
+    dragLeft(*session, ImVec2(60.f, 30.f), 6);
     frame();
     ASSERT_TRUE(project.plotZoom(0));
     const ks::render::PlotFrame panned = *project.plotZoom(0);
@@ -671,15 +682,8 @@ TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
     io.MousePos = at;
     for (int i = 0; i < 30; ++i)
         frame();
-    io.MouseDown[0] = true;
-    frame();
     const float left = (at.x - r[0]) + 40.f; // 40 pixels past the picture's left edge
-    for (int step = 1; step <= 8; ++step) {
-        io.MousePos = ImVec2(at.x - left * float(step) / 8.f, at.y);
-        frame();
-    }
-    io.MouseDown[0] = false;
-    frame();
+    dragLeft(*session, ImVec2(-left, 0.f), 8);
     ASSERT_TRUE(project.plotZoom(0));
     const ks::render::PlotFrame outside = *project.plotZoom(0);
     const double dLeft = double(left) / double(fw) * (panned.x1 - panned.x0);
@@ -708,10 +712,10 @@ TEST(HeadlessAppProject, LogPlotHasDecadesTitlesAndZoomsByFactors)
 {
     std::string skip;
     const std::unique_ptr<ks::app::HeadlessSession> session =
-        openApp("views_plot_log.json", "ks_gl_plot_log_recovery", skip);
+        mouseSession("views_plot_log.json", skip);
     if (!session)
         GTEST_SKIP() << skip;
-    auto frame = [&] { frameAt60Hz(*session); };
+    auto frame = [&] { frameAt60(*session); };
     const ks::app::AppState& state = session->app().state();
     ASSERT_TRUE(state.project.session) << "the project opened";
     const ks::scene::Session& project = *state.project.session;
@@ -784,4 +788,70 @@ TEST(HeadlessAppProject, LogPlotHasDecadesTitlesAndZoomsByFactors)
     const double decades = 40.0 / double(fh) * std::log10(zoomed.y1 / zoomed.y0);
     EXPECT_NEAR(std::log10(panned.y0 / zoomed.y0), decades, 0.05 * decades) << "dragged down: higher values come in";
     EXPECT_NEAR(std::log10(panned.y1 / zoomed.y1), decades, 0.05 * decades);
+}
+
+// A 3-D view in the app, dragged as a user would: a left drag on the picture orbits the camera
+// (0.3 degrees a pixel: right turns the yaw down, down tilts the pitch up) without moving the
+// panel, and a drag that begins on the picture and leaves it goes on orbiting while it is held.
+// The camera is the CPU's; the project has no kernel stage, so it runs without CUDA.
+TEST(HeadlessAppProject, HeightFieldViewOrbitsFromADragThatMayLeaveIt)
+{
+    std::string skip;
+    const auto session = mouseSession("views_heightfield.json", skip);
+    if (!session)
+        GTEST_SKIP() << skip;
+    auto frame = [&] { frameAt60(*session); };
+    const ks::app::AppState& state = session->app().state();
+    ASSERT_TRUE(state.project.session) << "the project opened";
+    ASSERT_EQ(state.project.session->pipeline().project().views.at(0).kind, ks::project::ViewKind::HeightField);
+    ASSERT_EQ(state.project.viewRects.size(), 1u) << "the views panel drew the height field";
+    const ImGuiWindow* views = ImGui::FindWindowByName("Views");
+    ASSERT_TRUE(views && views->Active);
+    const ImVec2 panelAt = views->Pos;
+    const ks::render::OrbitCamera& camera = state.project.session->camera();
+    const ks::render::OrbitCamera start = camera;
+    EXPECT_FLOAT_EQ(start.yaw, 25.f) << "the project's camera";
+    EXPECT_FLOAT_EQ(start.pitch, 35.f);
+
+    // A drag 60 pixels right and 30 down from the middle of the picture, in steps.
+    const auto r = state.project.viewRects[0];
+    const ImVec2 at(std::floor((r[0] + r[2]) / 2), std::floor((r[1] + r[3]) / 2)); // ImGui floors the mouse's place
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = at;
+    frame();
+    frame();
+    dragLeft(*session, ImVec2(60.f, 30.f), 6);
+    EXPECT_NEAR(camera.yaw, start.yaw - 0.3f * 60.f, 1e-3f) << "dragged right: the camera turns the other way";
+    EXPECT_NEAR(camera.pitch, start.pitch + 0.3f * 30.f, 1e-3f) << "dragged down: it looks from higher up";
+    EXPECT_EQ(camera.target, start.target) << "a left drag orbits; it does not pan";
+    EXPECT_EQ(camera.distance, start.distance);
+    EXPECT_EQ(views->Pos.x, panelAt.x) << "the drag turned the camera, not the panel";
+    EXPECT_EQ(views->Pos.y, panelAt.y);
+
+    // A drag from the middle to 40 pixels (or a few more) past the picture's left edge: it orbits all
+    // the way, also on the steps taken outside the picture.
+    io.MousePos = at;
+    for (int i = 0; i < 30; ++i)
+        frame();
+    const ks::render::OrbitCamera before = camera;
+    const float stepX = std::ceil((at.x - r[0] + 40.f) / 8.f), left = 8.f * stepX;
+    ASSERT_GT(at.x - 6.f * stepX, r[0]) << "six steps inside the picture";
+    ASSERT_LT(at.x - 7.f * stepX, r[0]) << "the last two outside";
+    float yawInside = 0;
+    dragLeft(*session, ImVec2(-left, 0.f), 8, [&](int step) {
+        if (step == 6)
+            yawInside = camera.yaw;
+    });
+    EXPECT_NEAR(camera.yaw, before.yaw + 0.3f * left, 1e-3f) << "the orbit went on outside the picture";
+    EXPECT_NEAR(camera.yaw - yawInside, 0.3f * 2.f * stepX, 1e-3f) << "the two steps outside turned it too";
+    EXPECT_EQ(camera.pitch, before.pitch);
+    EXPECT_EQ(views->Pos.x, panelAt.x);
+    EXPECT_EQ(views->Pos.y, panelAt.y);
+
+    // Once released outside, moving back over the picture does not orbit.
+    const float yawReleased = camera.yaw;
+    io.MousePos = at;
+    frame();
+    frame();
+    EXPECT_EQ(camera.yaw, yawReleased);
 }

@@ -30,7 +30,9 @@ struct ReductionSpec {
     std::string preamble;  // code placed before the kernels: structs, helper functions
     std::string name = "reduce_kernel";
     // Parameters declared verbatim after the arguments, of any type ("ks_layout lx"): what the
-    // built-ins pass besides the arrays. Not checked; the caller packs them.
+    // built-ins pass besides the arrays (layouts, never pointers); the caller packs them. The
+    // checked variant checks pointers among the arguments only: a pointer declared here would be
+    // passed to the map as the raw pointer it converts to.
     std::string extraParameters;
 };
 

@@ -7,6 +7,7 @@
 #     cursor's line and tooltip over a plot;
 #   - the menu bar (the top 22 rows) is the same;
 #   - the editor's syntax colours are there, as many as headless (within a fifth);
+#   - views_plot_log.json: the log axis and the axis titles as well;
 #   - pi.json: Xvfb's pointer starts at the screen's centre, over its plot: the window shows the
 #     value under the cursor (a tooltip) where the headless run, with no pointer, does not.
 #   tests/gl/window_shows_headless.sh KERNELSCOPE OUT_DIR
@@ -20,7 +21,7 @@ fail() {
     echo "window_shows_headless: $*" >&2
     exit 1
 }
-for project in projects/pi.json tests/projects/views_series.json; do
+for project in projects/pi.json tests/projects/views_series.json tests/projects/views_plot_log.json; do
     name=$(basename "$project" .json)
     "$app" --headless --ui --data-dir "$src" --project "$src/$project" --frames 30 --size 1280x720 \
         --screenshot "$out/$name-headless.png" >"$out/$name-headless.log" 2>&1 ||

@@ -106,6 +106,10 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
     t.overlayOpacity = options.overlayOpacity;
     t.timelineRequested = options.timeline;
     t.pinnedXY = options.inspect;
+    if (options.tour > 0) { // drawTour clamps the step to the steps there are
+        s.menu.tour.open = true;
+        s.menu.tour.step = options.tour - 1;
+    }
     if (!options.project.empty() && openProject(options.project) && !options.stageName.empty()) {
         const pipeline::Pipeline& p = s.project.session->pipeline();
         for (std::size_t i = 0; i < p.stageCount(); ++i)

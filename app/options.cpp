@@ -109,6 +109,8 @@ ParseOutcome parseOptions(int argc, char** argv)
                                          "launch panel open)")
         ->check(CLI::IsMember({"standard", "classroom"}))
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeLast);
+    cli.add_flag("--tour{1}", o.tour, "Open Help > Guided tour at start (--tour=N: at its step N), for a class")
+        ->check(CLI::Range(0, 64));
     std::string overlay;
     cli.add_option("--overlay", overlay, "Colour the selected kernel stage's output by the thread that wrote it: "
                                          "blockIdx, threadIdx, \"linear thread id\", warp, lane, SM, "
@@ -262,11 +264,11 @@ ParseOutcome parseOptions(int argc, char** argv)
                 throw CLI::ValidationError("--inspect", "expected X,Y (or X) of non-negative numbers, found '" + inspect + "'");
             }
         }
-        o.ui = o.ui || o.overlayMode >= 0 || o.timeline || o.inspect || !o.layout.empty();
+        o.ui = o.ui || o.overlayMode >= 0 || o.timeline || o.inspect || !o.layout.empty() || o.tour > 0;
         if ((!o.dumps.empty() || !o.timings.empty()) && o.ui)
             throw CLI::ValidationError("--dump/--timings", "are for headless project runs without the panels; "
-                                                           "--ui, --layout, --overlay, --timeline and --inspect open "
-                                                           "the app, which writes neither");
+                                                           "--ui, --layout, --overlay, --timeline, --inspect and "
+                                                           "--tour open the app, which writes neither");
         if (o.findFaults && (o.project.empty() || o.checkedFrame >= 0))
             throw CLI::ValidationError("--find-faults", "needs --project (and is not for a checked re-run)");
         if (o.checkedFrame >= 0 && (o.project.empty() || o.checkedStage.empty() || o.checkedReport.empty()))

@@ -65,6 +65,7 @@ struct AppOptions {
     std::string stageName;             // --stage NAME: the kernel stage the teaching panels show
     bool timeline = false;             // --timeline: record the block timeline of the first frames
     std::optional<std::array<int, 2>> inspect; // --inspect X,Y: pin the inspector on this element
+    int tour = 0; // --tour[=N]: Help > Guided tour open at start, at step N (1: the first; 0: closed)
     // Supervision (docs/architecture.md, "Processes").
     double frameLimit = 2.0;               // --frame-limit S: a frame running longer never ends (0: off)
     bool noSupervise = false;              // --no-supervise: the window runs the GPU work itself

@@ -50,11 +50,13 @@ ShellLink::Config ShellLink::windowConfig(const AppOptions& options, std::filesy
     Config c;
     c.executable = std::move(executable);
     // --record and --record-every go to the first worker alone: one recording per run, which a
-    // new GPU process does not start again over the file the first one finished.
+    // new GPU process does not start again over the file the first one finished. So does --tour: a
+    // replacing GPU process does not open the tour again.
     for (std::size_t i = 0; i < options.rawArgs.size(); ++i) {
         const std::string& a = options.rawArgs[i];
         const bool record = a == "--record" || a == "--record-every";
-        if (record || a.rfind("--record=", 0) == 0 || a.rfind("--record-every=", 0) == 0) {
+        if (record || a.rfind("--record=", 0) == 0 || a.rfind("--record-every=", 0) == 0 || a == "--tour" ||
+            a.rfind("--tour=", 0) == 0) {
             c.firstArgs.push_back(a);
             if (record && i + 1 < options.rawArgs.size())
                 c.firstArgs.push_back(options.rawArgs[++i]);

@@ -7,7 +7,8 @@
 #     cursor's line and tooltip over a plot;
 #   - the menu bar (the top 22 rows) is the same;
 #   - the editor's syntax colours are there, as many as headless (within a fifth);
-#   - views_plot_log.json: the log axis and the axis titles as well;
+#   - views_plot_log.json: the log axis and the axis titles as well; and again with --tour=1: the
+#     guided tour's window and its outline around the Views panel;
 #   - pi.json: Xvfb's pointer starts at the screen's centre, over its plot: the window shows the
 #     value under the cursor (a tooltip) where the headless run, with no pointer, does not.
 #   tests/gl/window_shows_headless.sh KERNELSCOPE OUT_DIR
@@ -21,13 +22,15 @@ fail() {
     echo "window_shows_headless: $*" >&2
     exit 1
 }
-for project in projects/pi.json tests/projects/views_series.json tests/projects/views_plot_log.json; do
-    name=$(basename "$project" .json)
-    "$app" --headless --ui --data-dir "$src" --project "$src/$project" --frames 30 --size 1280x720 \
+for run in projects/pi.json tests/projects/views_series.json tests/projects/views_plot_log.json \
+    "tests/projects/views_plot_log.json --tour=1"; do
+    read -r project extra <<<"$run"
+    name=$(basename "$project" .json)${extra:+-tour}
+    "$app" --headless --ui --data-dir "$src" --project "$src/$project" --frames 30 --size 1280x720 $extra \
         --screenshot "$out/$name-headless.png" >"$out/$name-headless.log" 2>&1 ||
         { cat "$out/$name-headless.log" >&2; fail "$project: the headless run failed"; }
     xvfb-run -a -s "-screen 0 1280x720x24" "$app" --data-dir "$src" --project "$src/$project" --frames 30 \
-        --size 1280x720 --screenshot "$out/$name-window.png" >"$out/$name-window.log" 2>&1 ||
+        --size 1280x720 $extra --screenshot "$out/$name-window.png" >"$out/$name-window.log" 2>&1 ||
         { cat "$out/$name-window.log" >&2; fail "$project: the window's run failed"; }
     python3 - "$out/$name-headless.png" "$out/$name-window.png" "$name" <<'PY' || fail "$project: see above"
 import struct, sys, zlib
@@ -82,6 +85,11 @@ for colour_name, colour in (("qualifier", (229, 192, 123)), ("builtin", (239, 11
     b = sum(near(p, colour) for row in window for p in row)
     assert b >= 3 and abs(a - b) <= a / 5 + 2, f"{name}: {colour_name} colour: {b} pixels in the window, {a} headless"
     counts.append(f"{colour_name} {b}")
+if name.endswith("-tour"):  # the outline around the panel of the tour's step (theme::kTourHighlight)
+    a = sum(near(p, (60, 210, 255)) for row in head for p in row)
+    b = sum(near(p, (60, 210, 255)) for row in window for p in row)
+    assert a > 1000 and b > 1000, f"{name}: the tour's outline: {b} pixels in the window, {a} headless"
+    counts.append(f"tour outline {b}")
 if name == "pi":
     tip = sum(sum(row[w // 2:w // 2 + 300]) for row in diff[h // 2:h // 2 + 60])
     assert tip > 500, f"{name}: no value under the cursor at the screen's centre ({tip} pixels differ there)"

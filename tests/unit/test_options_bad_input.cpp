@@ -89,6 +89,26 @@ TEST(BadCommandLine, GoodValuesStillPass)
     EXPECT_EQ(outcome.options->blockX, 32);
 }
 
+// --tour opens the guided tour at its first step, --tour=N at step N, and runs the whole app
+// headless; a step out of range is refused.
+TEST(BadCommandLine, TourOpensAtAStepAndNeedsTheWholeApp)
+{
+    const auto first = ks::test::parseOptions({"--headless", "--project", "p.json", "--tour"});
+    ASSERT_TRUE(first.options.has_value());
+    EXPECT_EQ(first.options->tour, 1);
+    EXPECT_TRUE(first.options->ui);
+    const auto third = ks::test::parseOptions({"--tour=3"});
+    ASSERT_TRUE(third.options.has_value());
+    EXPECT_EQ(third.options->tour, 3);
+    const auto none = ks::test::parseOptions({"--headless", "--project", "p.json"});
+    ASSERT_TRUE(none.options.has_value());
+    EXPECT_EQ(none.options->tour, 0);
+    EXPECT_FALSE(none.options->ui);
+    expectRefused({"--tour=-1"}, "--tour");
+    expectRefused({"--tour=100"}, "--tour");
+    expectRefused({"--headless", "--project", "p.json", "--timings", "t.json", "--tour"}, "--tour open the app");
+}
+
 TEST(BadCommandLine, TimingsAndDumpsAreNotSilentlyDroppedByTheWholeApp)
 {
     expectRefused({"--headless", "--project", "p.json", "--timings", "t.json", "--ui"}, "are for headless project runs");

@@ -44,3 +44,14 @@ TEST(RecordingTarget, OnlyTheFirstGpuProcessOfAWindowGetsRecord)
     EXPECT_EQ(c.firstArgs, (std::vector<std::string>{"--record", "out.mp4", "--record-every=2"}));
     EXPECT_EQ(c.args, (std::vector<std::string>{"--frames", "40", "--size", "640x360", "--worker", "window"}));
 }
+
+// --tour opens the guided tour in the first GPU process only: one that replaces it after a fault
+// does not open the tour again over the class's work.
+TEST(RecordingTarget, OnlyTheFirstGpuProcessOfAWindowOpensTheTour)
+{
+    ks::app::AppOptions options;
+    options.rawArgs = {"--tour", "--layout", "classroom", "--tour=3"};
+    const auto c = ks::app::ShellLink::windowConfig(options, "kernelscope");
+    EXPECT_EQ(c.firstArgs, (std::vector<std::string>{"--tour", "--tour=3"}));
+    EXPECT_EQ(c.args, (std::vector<std::string>{"--layout", "classroom", "--worker", "window"}));
+}

@@ -32,6 +32,14 @@ std::size_t clampToText(std::string_view text, std::size_t at)
 
 } // namespace
 
+std::size_t charBoundary(std::string_view text, std::size_t at)
+{
+    at = clampToText(text, at);
+    while (at > 0 && at < text.size() && continuation(text[at]))
+        --at;
+    return at;
+}
+
 std::size_t nextChar(std::string_view text, std::size_t at)
 {
     if (at >= text.size())

@@ -22,6 +22,10 @@ struct Caret {
 
 inline constexpr int kIndentWidth = 4; // what Tab inserts, in spaces, and what auto-indent adds after '{'
 
+// `at` clamped to the text and moved back to the start of the UTF-8 sequence it falls in (a cursor
+// kept across a change made elsewhere).
+std::size_t charBoundary(std::string_view text, std::size_t at);
+
 // The boundary after / before the character at `at` (a whole UTF-8 sequence; clamped to the text).
 std::size_t nextChar(std::string_view text, std::size_t at);
 std::size_t previousChar(std::string_view text, std::size_t at);

@@ -131,7 +131,8 @@ void App::submitBuild(EditorTab& tab)
 
 void App::textReplaced(EditorTab& tab)
 {
-    // The widget holds its own copy while it has focus: a new widget id makes it take this text.
+    // Replaced from outside the widget: the next typing is not joined to the step before, and the
+    // widest line is measured again.
     tab.buffer = tab.doc.text();
     ++tab.widgetGeneration;
     // A reload or a restore: the text before it is an undo step of its own.
@@ -351,7 +352,7 @@ static void applyEditorAction(EditorState& ed, int index, EditorTab& tab, Editor
         if (e.text == tab.buffer)
             break;
         tab.buffer = e.text;
-        ++tab.widgetGeneration; // the widget takes the new text
+        ++tab.widgetGeneration; // replaced from outside the widget
         c.textEdited.push_back(index);
         tab.refocusOffset = int(e.selBegin); // and the keyboard back, the lines selected
         tab.pendingSelectEnd = int(e.selEnd);

@@ -12,28 +12,6 @@ namespace ks::app {
 
 namespace {
 
-// UTF-8 of one code point from ImGui's input queue.
-std::string utf8(unsigned c)
-{
-    std::string out;
-    if (c < 0x80) {
-        out += char(c);
-    } else if (c < 0x800) {
-        out += char(0xC0 | (c >> 6));
-        out += char(0x80 | (c & 0x3F));
-    } else if (c < 0x10000) {
-        out += char(0xE0 | (c >> 12));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    } else {
-        out += char(0xF0 | (c >> 18));
-        out += char(0x80 | ((c >> 12) & 0x3F));
-        out += char(0x80 | ((c >> 6) & 0x3F));
-        out += char(0x80 | (c & 0x3F));
-    }
-    return out;
-}
-
 // The offset nearest to the mouse: its line by height (clamped to the text), then the character
 // boundary nearest to it on that line.
 std::size_t offsetAt(const std::string& text, const CodeInputLayout& l, ImVec2 mouse)
@@ -52,15 +30,6 @@ std::size_t offsetAt(const std::string& text, const CodeInputLayout& l, ImVec2 m
         at = next;
     }
     return end;
-}
-
-// Back to a character boundary at or before `at`, within the text (after the text was replaced).
-std::size_t boundary(const std::string& text, std::size_t at)
-{
-    at = std::min(at, text.size());
-    while (at > 0 && at < text.size() && (static_cast<unsigned char>(text[at]) & 0xC0) == 0x80)
-        --at;
-    return at;
 }
 
 // The selection's text, or the cursor's whole line (with its '\n') when nothing is selected.
@@ -88,8 +57,8 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
 
     CodeInputResult r;
     text::Caret& c = st.caret;
-    c.cursor = boundary(text, c.cursor);
-    c.anchor = boundary(text, c.anchor);
+    c.cursor = text::charBoundary(text, c.cursor);
+    c.anchor = text::charBoundary(text, c.anchor);
     const text::Caret before = c;
 
     const bool tabbedIn = (g.LastItemData.StatusFlags & ImGuiItemStatusFlags_FocusedByTabbing) != 0 ||
@@ -194,7 +163,8 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
                 if (c.cursor > begin && text.find_first_not_of(' ', begin) >= c.cursor)
                     text::tab(text, c, true);
             }
-            insert(utf8(ch));
+            char utf8[5];
+            insert(ImTextCharToUtf8(utf8, ch));
         }
     }
     io.InputQueueCharacters.resize(0);
@@ -218,11 +188,11 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
         moveTo(ctrl ? text.size() : text::lineEnd(text, c.cursor));
     } else if (ctrl && pressed(ImGuiKey_A)) {
         c = {text.size(), 0};
-    } else if ((ctrl && (pressed(ImGuiKey_C) || pressed(ImGuiKey_Insert))) ||
-               (ctrl && pressed(ImGuiKey_X)) || (shift && pressed(ImGuiKey_Delete))) {
+    } else if (const bool cut = (ctrl && pressed(ImGuiKey_X)) || (shift && pressed(ImGuiKey_Delete));
+               cut || (ctrl && (pressed(ImGuiKey_C) || pressed(ImGuiKey_Insert)))) {
         const text::Caret range = copyRange(text, c);
         ImGui::SetClipboardText(text.substr(range.begin(), range.end() - range.begin()).c_str());
-        if (!pressed(ImGuiKey_C) && !pressed(ImGuiKey_Insert)) { // cut
+        if (cut) {
             c = range;
             insert({});
         }

@@ -439,7 +439,7 @@ void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
         if (replaceOne && f.current >= 0 && f.current < int(f.matches.size())) {
             const text::Match m = f.matches[std::size_t(f.current)];
             tab.buffer.replace(m.begin, m.end - m.begin, f.replacement);
-            ++tab.widgetGeneration; // the widget takes the new text
+            ++tab.widgetGeneration; // replaced from outside the widget
             commands.textEdited.push_back(index);
             f.message.clear();
         }

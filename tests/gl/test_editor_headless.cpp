@@ -1045,6 +1045,14 @@ TEST_F(EditorHeadless, TheSourceWidgetEditsFromTheMouseAndTheKeyboard)
     key(kDelete);
     const std::size_t l11 = std::size_t(offset(11, 0));
     EXPECT_EQ(t.doc.text().substr(l11, t.doc.text().find('\n', l11) - l11), "   unsignedint q = 0;");
+
+    // A character beyond ASCII goes in as its UTF-8 bytes, and Backspace takes it whole.
+    io.AddInputCharacter(0xE9); // é
+    m_session->renderFrame();
+    m_session->renderFrame();
+    EXPECT_EQ(t.doc.text().substr(l11, 5), "\xC3\xA9   ");
+    key(kBackspace);
+    EXPECT_EQ(t.doc.text().substr(l11, 3), "   ");
 }
 
 // Help > Guided tour, clicked as a user would. Each step outlines the window of the panel it names

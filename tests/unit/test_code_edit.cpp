@@ -18,6 +18,10 @@ TEST(CodeEdit, CharactersStepOverWholeUtf8Sequences)
     EXPECT_EQ(previousChar(s, 3), 1u);
     EXPECT_EQ(previousChar(s, 0), 0u);
     EXPECT_EQ(previousChar(s, 99), 4u); // clamped to the end first
+    EXPECT_EQ(charBoundary(s, 2), 1u);  // inside é: back to its start
+    EXPECT_EQ(charBoundary(s, 6), 4u);  // inside ←
+    EXPECT_EQ(charBoundary(s, 3), 3u);
+    EXPECT_EQ(charBoundary(s, 99), 7u); // clamped to the end
 }
 
 TEST(CodeEdit, WordMovesStopAtRunsAndLineBreaks)

@@ -21,7 +21,9 @@ void drawLaunchPanel(AppState& s, Commands& commands)
     }
     const demo::DemoConfig& c = s.demo->config();
     const cuda::Dim3 grid = s.demo->grid();
-    ImGui::Text("kernel thread_colors_surface  |  image %d x %d pixels, one thread per pixel", c.width, c.height);
+    const bool shipped = demoRunsShippedKernel(s.editor, s.dataRoot);
+    ImGui::Text("kernel %s (%s)  |  image %d x %d pixels, one thread per pixel", s.editor.stageKernel.c_str(),
+                s.editor.stagePath.filename().string().c_str(), c.width, c.height);
 
     int block[2] = {int(c.block.x), int(c.block.y)};
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
@@ -51,9 +53,14 @@ void drawLaunchPanel(AppState& s, Commands& commands)
             ImGui::TextColored(ImVec4(1.f, 0.45f, 0.4f, 1.f), "refused: %s", why->c_str());
     }
     ImGui::Separator();
-    ImGui::TextWrapped("Each tile is one block (its hue is blockIdx); the gradient inside it is threadIdx; the dark "
-                       "lines are threads with threadIdx.x == 0 or threadIdx.y == 0. Hover the image to see which "
-                       "thread wrote a pixel.");
+    if (shipped)
+        ImGui::TextWrapped("Each tile is one block (its hue is blockIdx); the gradient inside it is threadIdx; the "
+                           "dark lines are threads with threadIdx.x == 0 or threadIdx.y == 0. Hover the image to see "
+                           "which thread wrote a pixel.");
+    else
+        ImGui::TextWrapped("The picture is what %s writes, one thread per pixel. Hover the image to see which "
+                           "thread wrote a pixel.",
+                           s.editor.stageKernel.c_str());
     ImGui::End();
 }
 

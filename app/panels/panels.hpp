@@ -52,9 +52,17 @@ struct TourStep {
     When when;
     const char* title;
     const char* text;
+    // What the step says instead when the demo runs a kernel of the user's (--kernel, or another
+    // kernel picked in the editor): {kernel} is its name. Null: `text` is true of any kernel.
+    const char* otherKernelText = nullptr;
 };
 // The tour's steps while the demo runs (false) or a project is open (true), in order.
 std::vector<const TourStep*> tourSteps(bool project);
+// Whether the demo runs the shipped thread_colors_surface of `dataRoot`/kernels/thread_colors.cu,
+// whose picture the launch panel and the tour describe tile by tile.
+bool demoRunsShippedKernel(const EditorState& editor, const std::filesystem::path& dataRoot);
+// What `step` says for this editor's demo kernel.
+std::string tourStepText(const TourStep& step, const EditorState& editor, const std::filesystem::path& dataRoot);
 // Help > Guided tour (tour.cpp): the step's window and the outline around its panel. Draw it after
 // the panels: it shows the step's panel when the View menu hid it and brings it to the front.
 void drawTour(AppState& state);

@@ -19,7 +19,11 @@ constexpr TourStep kSteps[] = {
      "The default demo runs the kernel thread_colors_surface every frame: one CUDA thread per pixel, each "
      "writing its pixel of a GL texture. Each tile is one block (its hue is blockIdx), the gradient inside a "
      "tile is threadIdx, and the dark lines are the threads with threadIdx.x == 0 or threadIdx.y == 0. Hover a "
-     "pixel to see which thread wrote it."},
+     "pixel to see which thread wrote it.",
+     "The demo runs your kernel {kernel} every frame: one CUDA thread per pixel, each writing its pixel of a "
+     "GL texture through the surface it is given, and the Launch panel says how many blocks of how many "
+     "threads that takes. Hover a pixel to see which thread wrote it. The default demo "
+     "(kernels/thread_colors.cu) paints each pixel by the thread that wrote it."},
     {"Views", TourStep::Project, "The views",
      "The project's views draw its GL buffers and textures after its stages ran on them: images, points, "
      "plots and height fields. In a plot the wheel zooms, a drag pans and a double-click shows all; in a 3-D "
@@ -109,6 +113,24 @@ ImVec2 cornerAwayFrom(const ImRect& target, ImVec2 size, float top, ImVec2* pivo
 
 } // namespace
 
+bool demoRunsShippedKernel(const EditorState& editor, const std::filesystem::path& dataRoot)
+{
+    std::error_code error;
+    return editor.stageKernel == "thread_colors_surface" &&
+           std::filesystem::equivalent(editor.stagePath, dataRoot / "kernels" / "thread_colors.cu", error);
+}
+
+std::string tourStepText(const TourStep& step, const EditorState& editor, const std::filesystem::path& dataRoot)
+{
+    if (!step.otherKernelText || demoRunsShippedKernel(editor, dataRoot))
+        return step.text;
+    std::string text = step.otherKernelText;
+    const std::string key = "{kernel}";
+    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + editor.stageKernel.size()))
+        text.replace(at, key.size(), editor.stageKernel);
+    return text;
+}
+
 std::vector<const TourStep*> tourSteps(bool project)
 {
     std::vector<const TourStep*> out;
@@ -175,7 +197,7 @@ void drawTour(AppState& s)
     ImGui::SameLine();
     ImGui::TextDisabled("  step %d of %d", t.step + 1, n);
     ImGui::Separator();
-    ImGui::TextWrapped("%s", step.text);
+    ImGui::TextWrapped("%s", tourStepText(step, s.editor, s.dataRoot).c_str());
     if (!drawn && s.teach.layout == Layout::Classroom)
         ImGui::TextColored(theme::colour(theme::kWarning),
                            "The classroom layout leaves this panel out; Standard layout (status bar) shows it.");

@@ -1108,6 +1108,24 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
     ASSERT_TRUE(tour().open);
     const auto steps = ks::app::tourSteps(false);
     ASSERT_GE(steps.size(), 7u);
+    // The first step describes the shipped demo tile by tile; for a kernel of the user's it names
+    // that kernel and describes nothing it may not draw.
+    // (This app runs thread_colors_surface from a copy, live.cu: a file of the user's.)
+    const std::filesystem::path root = app().state().dataRoot;
+    ks::app::EditorState other;
+    other.stagePath = root / "kernels" / "thread_colors.cu";
+    other.stageKernel = "thread_colors_surface";
+    const std::string shipped = ks::app::tourStepText(*steps[0], other, root);
+    EXPECT_NE(shipped.find("The default demo runs the kernel thread_colors_surface"), std::string::npos) << shipped;
+    EXPECT_NE(shipped.find("blockIdx"), std::string::npos) << shipped;
+    const std::string copy = ks::app::tourStepText(*steps[0], app().state().editor, root);
+    EXPECT_NE(copy.find("your kernel thread_colors_surface every frame"), std::string::npos) << copy;
+    other.stagePath = m_dir.path() / "spiral.cu";
+    other.stageKernel = "spiral";
+    const std::string mine = ks::app::tourStepText(*steps[0], other, root);
+    EXPECT_NE(mine.find("your kernel spiral every frame"), std::string::npos) << mine;
+    EXPECT_EQ(mine.find("blockIdx"), std::string::npos) << mine;
+    EXPECT_EQ(mine.find("{kernel}"), std::string::npos) << mine;
     walk(steps);
     ASSERT_FALSE(HasFatalFailure());
     EXPECT_EQ(app().state().menu.hiddenPanels.count("Device"), 0u) << "its step showed the hidden panel";

@@ -1,6 +1,7 @@
 #include "code_edit.hpp"
 
 #include <algorithm>
+#include <cstring>
 
 namespace ks::app::text {
 
@@ -281,6 +282,37 @@ std::size_t moveLines(std::string_view text, std::size_t at, int lines, int colu
         begin = end + 1;
     }
     return offsetAtColumn(text, begin, column);
+}
+
+namespace {
+
+// Appends the start of every line that begins after `from` (memchr finds the line breaks).
+void appendStartsAfter(std::vector<int>& starts, std::string_view text, std::size_t from)
+{
+    const char* b = text.data();
+    const char* e = b + text.size();
+    for (const char* p = b + from; (p = static_cast<const char*>(std::memchr(p, '\n', std::size_t(e - p)))) != nullptr;)
+        starts.push_back(int(++p - b));
+}
+
+} // namespace
+
+std::vector<int> lineStarts(std::string_view text)
+{
+    std::vector<int> starts{0};
+    starts.reserve(text.size() / 32 + 1);
+    appendStartsAfter(starts, text, 0);
+    return starts;
+}
+
+void updateLineStarts(std::vector<int>& starts, std::string_view text, std::size_t from)
+{
+    from = std::min(from, text.size());
+    // Lines that start at or before `from` are as they were; a start after it may be gone or moved.
+    starts.erase(std::upper_bound(starts.begin(), starts.end(), int(from)), starts.end());
+    if (starts.empty())
+        starts.push_back(0);
+    appendStartsAfter(starts, text, std::size_t(starts.back()));
 }
 
 } // namespace ks::app::text

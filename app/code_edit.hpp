@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ks::app::text {
 
@@ -68,6 +69,12 @@ std::size_t offsetAtColumn(std::string_view text, std::size_t begin, int column)
 // Up / Down `lines` lines (negative: up) keeping `column` (the column the cursor had before the
 // first vertical move); stops at the first / last line's start / end.
 std::size_t moveLines(std::string_view text, std::size_t at, int lines, int column);
+
+// The byte offset where each line of `text` starts (the first is 0).
+std::vector<int> lineStarts(std::string_view text);
+// `starts` was lineStarts of a text that an edit made `text`, and the edit changed nothing before
+// `from`, a line's beginning in `text`: it becomes lineStarts(text), the lines before `from` kept.
+void updateLineStarts(std::vector<int>& starts, std::string_view text, std::size_t from);
 
 } // namespace ks::app::text
 

@@ -71,6 +71,10 @@ struct EditorTab {
 
     // Widget-side state (owned by the editor panel).
     CodeInputState input;   // the source widget's cursor, selection and mouse state
+    // Where each line of `buffer` starts: kept up to date from the widget's edits, made again when
+    // the text is replaced from outside (startsGeneration != widgetGeneration).
+    std::vector<int> lineStarts;
+    int startsGeneration = -1;
     int cursorLine = 1, cursorColumn = 1;
     int jumpToLine = 0;     // > 0: scroll there (and put the cursor on it when jumpFocus)
     bool jumpFocus = true;

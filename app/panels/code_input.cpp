@@ -134,6 +134,7 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
     const bool shift = io.KeyShift;
     bool edited = false;
     bool vertical = false;
+    const text::Caret atKeys = c; // every edit below is at or after its line, or the new cursor's
     auto moveTo = [&](std::size_t at) {
         c.cursor = at;
         if (!shift)
@@ -226,6 +227,8 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
     if (!vertical && (edited || !(c == before)))
         st.wantColumn = -1;
     r.edited = edited;
+    if (edited)
+        r.editedFrom = text::lineBegin(text, std::min(atKeys.begin(), c.begin()));
     r.caretMoved = !(c == before);
     if (edited)
         ImGui::MarkItemEdited(id);

@@ -34,6 +34,7 @@ struct CodeInputResult {
     bool active = false;      // the widget has the keyboard
     bool caretMoved = false;  // the cursor or the selection changed (by a key or the mouse)
     bool manyLines = false;   // the edit changed lines other than the cursor's and the one before it
+    std::size_t editedFrom = 0; // with `edited`: a line's start; the text before it is unchanged
 };
 
 // `focus`: take the keyboard now (after Go to line, a find, an undo). Uses the current font.

@@ -33,18 +33,6 @@ double steadySeconds()
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
-// Byte offsets where each line starts.
-std::vector<int> lineStarts(const std::string& text)
-{
-    std::vector<int> starts{0};
-    starts.reserve(text.size() / 32 + 1);
-    const char* b = text.data();
-    const char* e = b + text.size();
-    for (const char* p = b; (p = static_cast<const char*>(std::memchr(p, '\n', std::size_t(e - p)))) != nullptr;)
-        starts.push_back(int(++p - b));
-    return starts;
-}
-
 // The widest line in columns of a monospaced font: a tab is 4 (ImGui's tab glyph), a UTF-8
 // character 1.
 int widestColumns(std::string_view text)
@@ -758,7 +746,11 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     const float lineH = ImGui::GetTextLineHeight();
     const float charW = ImGui::CalcTextSize("0").x;
     const ImVec2 framePadding(6.f, 4.f);
-    const std::vector<int> starts = lineStarts(tab.buffer);
+    if (tab.startsGeneration != tab.widgetGeneration || tab.lineStarts.empty()) {
+        tab.lineStarts = text::lineStarts(tab.buffer);
+        tab.startsGeneration = tab.widgetGeneration;
+    }
+    const std::vector<int>& starts = tab.lineStarts; // of the text as it is (after this frame's edits too)
     const int lineCount = int(starts.size());
     const int digits = lineCount >= 1000 ? 4 : 3;
     const float markerW = lineH;
@@ -882,8 +874,9 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
         commands.textEdited.push_back(index);
     const bool active = input.active;
     // Where the cursor and selection are now, for the rest of the editor.
-    const std::vector<int> editedStarts = edited ? lineStarts(tab.buffer) : std::vector<int>{};
-    const std::vector<int>& nowStarts = edited ? editedStarts : starts;
+    if (edited)
+        text::updateLineStarts(tab.lineStarts, tab.buffer, input.editedFrom);
+    const std::vector<int>& nowStarts = tab.lineStarts;
     const text::Caret& caret = tab.input.caret;
     tab.cursorOffset = int(caret.cursor);
     tab.selectionBegin = int(caret.begin());

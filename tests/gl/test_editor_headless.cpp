@@ -899,6 +899,8 @@ TEST_F(EditorHeadless, TheSourceWidgetEditsFromTheMouseAndTheKeyboard)
         io.KeysDown[k] = false;
         io.KeyShift = io.KeyCtrl = false;
         m_session->renderFrame();
+        // The line table the editor keeps from its edits is the text's.
+        EXPECT_EQ(t.lineStarts, ks::app::text::lineStarts(t.buffer)) << "after key " << k;
     };
     // On screen now: just right of the boundary before 0-based column `column` of 1-based line `line`.
     auto at = [&](int line, int column) {

@@ -170,3 +170,27 @@ TEST(CodeEdit, UpAndDownKeepTheColumn)
     EXPECT_EQ(offsetAtColumn(s, 18, 1), 18u); // nearer the tab's start than its end
     EXPECT_EQ(offsetAtColumn(s, 18, 3), 19u);
 }
+
+TEST(CodeEdit, LineStartsFollowAnEditFromItsFirstLine)
+{
+    EXPECT_EQ(lineStarts(""), (std::vector<int>{0}));
+    EXPECT_EQ(lineStarts("a\n\nbc\n"), (std::vector<int>{0, 2, 3, 6}));
+    // Edits of every kind at every place of a small text: kept lines plus a scan from the edit's
+    // line give the same table as a scan of the whole text.
+    const std::string original = "int a;\n\n  {\n    b();\n  }\nend";
+    const std::string_view inserts[] = {"", "x", "\n", "y\nz", "\n\n"};
+    for (std::size_t at = 0; at <= original.size(); ++at)
+        for (std::size_t removed = 0; at + removed <= original.size() && removed < 8; ++removed)
+            for (std::string_view with : inserts) {
+                std::vector<int> starts = lineStarts(original);
+                std::string s = original;
+                s.replace(at, removed, with);
+                const std::size_t from = lineBegin(s, at);
+                updateLineStarts(starts, s, from);
+                ASSERT_EQ(starts, lineStarts(s)) << "at " << at << ", " << removed << " removed, '" << with << "'";
+            }
+    // The whole text replaced, from 0.
+    std::vector<int> starts = lineStarts(original);
+    updateLineStarts(starts, "one line", 0);
+    EXPECT_EQ(starts, (std::vector<int>{0}));
+}

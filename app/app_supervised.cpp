@@ -87,6 +87,7 @@ supervise::AppSnapshot App::snapshot() const
     snap.layout = s.teach.layout == Layout::Classroom ? "classroom" : "standard";
     snap.hiddenPanels.assign(s.menu.hiddenPanels.begin(), s.menu.hiddenPanels.end());
     snap.teachStage = s.teach.stage;
+    snap.tourStep = s.menu.tour.open ? s.menu.tour.step : -1;
     snap.frameLimit = s.editor.frameLimitSeconds;
     if (s.record.running || s.record.wanted)
         snap.recording = s.record.target;
@@ -111,6 +112,9 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
         ImGui::LoadIniSettingsFromMemory(snap.imguiIni.c_str(), snap.imguiIni.size());
     s.teach.layout = snap.layout == "classroom" ? Layout::Classroom : Layout::Standard;
     s.menu.hiddenPanels = {snap.hiddenPanels.begin(), snap.hiddenPanels.end()};
+    s.menu.tour = TourState{}; // the tour goes on at its step (drawTour clamps it to the steps there are)
+    s.menu.tour.open = snap.tourStep >= 0;
+    s.menu.tour.step = std::max(0, snap.tourStep);
     if (snap.frameLimit >= 0)
         s.editor.frameLimitSeconds = float(snap.frameLimit);
     if (!snap.recording.empty()) {

@@ -138,10 +138,11 @@ struct AppSnapshot {
     int blockX = 16, blockY = 16; // the demo's block
     double frameLimit = -1;   // seconds (0: none); -1: not said (the shell keeps its own)
     std::string recording;    // the file or folder being recorded to; "" when not recording
+    int tourStep = -1;        // the guided tour's step (0-based); -1: closed
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, stagePath, stageKernel, projectPath,
                                                 projectJson, camera, pipelineFrame, imguiIni, layout, hiddenPanels,
-                                                teachStage, blockX, blockY, frameLimit, recording)
+                                                teachStage, blockX, blockY, frameLimit, recording, tourStep)
 
 struct StateUpdate {
     static constexpr const char* kType = "state";

@@ -1180,6 +1180,22 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
     EXPECT_TRUE(tour().open);
     EXPECT_TRUE(tour().panel.empty()) << "outlined " << tour().panel;
     keepScreenshot("guided_tour_classroom.png", m_session->screenshot());
+
+    // A new GPU process (after a fault, or killed) goes on with the tour at the step it was on.
+    const int at = tour().step;
+    ks::app::supervise::Restore restore;
+    restore.state =
+        nlohmann::json::parse(nlohmann::json(app().snapshot()).dump()).get<ks::app::supervise::AppSnapshot>();
+    EXPECT_EQ(restore.state.tourStep, at);
+    m_session.reset();
+    m_options.project.clear();
+    m_session = std::make_unique<HeadlessSession>(m_options);
+    app().restore(restore);
+    ASSERT_TRUE(framesUntil([&] { return app().state().project.session != nullptr; })) << "the project came back";
+    m_session->renderFrame();
+    EXPECT_TRUE(tour().open);
+    EXPECT_EQ(tour().step, at);
+    EXPECT_EQ(app().state().teach.layout, ks::app::Layout::Classroom);
     while (tour().rects.count("Next"))
         press("Next");
     press("Finish");

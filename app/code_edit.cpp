@@ -182,13 +182,27 @@ bool eraseForward(std::string& text, Caret& caret, bool word)
     return true;
 }
 
-bool tab(std::string& text, Caret& caret, bool outdent)
+bool indentsWithTabs(std::string_view text)
+{
+    long balance = 0; // lines indented with a tab, less those indented with spaces
+    for (std::size_t at = 0; at < text.size();) {
+        const std::size_t end = std::min(text.find('\n', at), text.size());
+        if (at < end && text[at] == '\t')
+            ++balance;
+        else if (at < end && text[at] == ' ' && !(at + 1 < end && text[at + 1] == '*')) // " *": a block comment's
+            --balance;
+        at = end + 1;
+    }
+    return balance > 0;
+}
+
+bool tab(std::string& text, Caret& caret, bool outdent, bool tabs)
 {
     const std::size_t b = std::min(caret.begin(), text.size()), e = std::min(caret.end(), text.size());
     const bool lines = b != e && text.find('\n', b) < e; // a selection over line breaks
     if (!lines && !outdent) {
         const int column = columnOf(text, b);
-        replaceSelection(text, caret, std::string(std::size_t(kIndentWidth - column % kIndentWidth), ' '));
+        replaceSelection(text, caret, tabs ? std::string("\t") : std::string(std::size_t(kIndentWidth - column % kIndentWidth), ' '));
         return true;
     }
     // Every line the selection touches (a selection ending at a line's start leaves that line out).
@@ -207,10 +221,10 @@ bool tab(std::string& text, Caret& caret, bool outdent)
                 while (removed < std::size_t(kIndentWidth) && at + removed < end && text[at + removed] == ' ')
                     ++removed;
         } else if (end > at) { // blank lines stay empty
-            added = kIndentWidth;
+            added = tabs ? 1 : kIndentWidth;
         }
         const std::size_t startsAt = out.size(); // where this line starts in the new text
-        out.append(added, ' ');
+        out.append(added, tabs ? '\t' : ' ');
         out.append(text, at + removed, end - at - removed);
         changed |= added || removed;
         // An offset on this line moves with its text (one in removed indentation: to the text's

@@ -55,11 +55,16 @@ void replaceSelection(std::string& text, Caret& caret, std::string_view with);
 bool eraseBackward(std::string& text, Caret& caret, bool word);
 bool eraseForward(std::string& text, Caret& caret, bool word);
 
+// Whether a text is indented with tabs: more of its indented lines begin with a tab than with
+// spaces (a block comment's " *" lines aside). Such a file gets tabs where it is typed in.
+bool indentsWithTabs(std::string_view text);
+
 // Tab: with a selection over more than one line, indents each of its lines by kIndentWidth
-// spaces (`outdent`, Shift+Tab: removes up to that many leading spaces, or one tab) and keeps the
-// lines selected; otherwise inserts spaces to the next multiple of kIndentWidth columns (Shift+Tab
-// outdents the cursor's line). Returns whether the text changed.
-bool tab(std::string& text, Caret& caret, bool outdent);
+// spaces, or a tab with `tabs` (`outdent`, Shift+Tab: removes up to that many leading spaces, or
+// one tab) and keeps the lines selected; otherwise inserts spaces to the next multiple of
+// kIndentWidth columns, or a tab (Shift+Tab outdents the cursor's line). Returns whether the text
+// changed.
+bool tab(std::string& text, Caret& caret, bool outdent, bool tabs = false);
 
 // The column of `at` on its line in characters (UTF-8 sequences count once, a tab as kIndentWidth),
 // and the offset on the line starting at `begin` nearest to a column (for Up and Down).
@@ -88,6 +93,7 @@ struct CodeInputState {
     int dragUnit = 0;       // 0: characters, 1: words (double-click), 2: lines (triple-click)
     text::Caret dragOrigin; // the word or line the drag began on
     int clicks = 0;         // 1, 2 or 3: the click count of the last press
+    bool tabs = false;      // the document indents with tabs (text::indentsWithTabs): Tab and Enter do too
     double lastClickTime = -1;
     float lastClickX = 0, lastClickY = 0;
 };

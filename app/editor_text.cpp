@@ -121,7 +121,7 @@ std::size_t lineStart(std::string_view text, int line)
     return at;
 }
 
-std::string indentForNewLine(std::string_view text, std::size_t cursor)
+std::string indentForNewLine(std::string_view text, std::size_t cursor, bool tabs)
 {
     if (cursor == 0 || cursor > text.size() || text[cursor - 1] != '\n')
         return {};
@@ -135,7 +135,7 @@ std::string indentForNewLine(std::string_view text, std::size_t cursor)
         line = line.substr(0, comment);
     const std::size_t last = line.find_last_not_of(" \t\r");
     if (last != std::string_view::npos && line[last] == '{')
-        indent += "    ";
+        indent += tabs ? "\t" : "    ";
     return indent;
 }
 

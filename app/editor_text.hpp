@@ -49,9 +49,9 @@ struct Edit {
 Edit toggleLineComments(std::string_view text, std::size_t selBegin, std::size_t selEnd);
 
 // The indentation a new line gets when Enter put a '\n' just before `cursor`: the previous line's
-// leading spaces and tabs, and four spaces more when that line ends with '{' (trailing blanks and a
-// trailing // comment aside).
-std::string indentForNewLine(std::string_view text, std::size_t cursor);
+// leading spaces and tabs, and four spaces more (a tab with `tabs`) when that line ends with '{'
+// (trailing blanks and a trailing // comment aside).
+std::string indentForNewLine(std::string_view text, std::size_t cursor, bool tabs = false);
 
 // The bracket matching the one just before or at `cursor` ( (), [], {} ), skipping brackets for
 // which `isCode(offset)` is false (in comments and strings); looks at most `limit` bytes away.

@@ -161,8 +161,8 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
                 continue;
             if (ch == '}' && c.empty()) { // closing a block at the start of an indented line: one level less
                 const std::size_t begin = text::lineBegin(text, c.cursor);
-                if (c.cursor > begin && text.find_first_not_of(' ', begin) >= c.cursor)
-                    text::tab(text, c, true);
+                if (c.cursor > begin && text.find_first_not_of(" \t", begin) >= c.cursor)
+                    text::tab(text, c, true, st.tabs);
             }
             char utf8[5];
             insert(ImTextCharToUtf8(utf8, ch));
@@ -212,12 +212,12 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
         edited |= text::eraseForward(text, c, ctrl);
     } else if ((pressed(ImGuiKey_Enter) || pressed(ImGuiKey_KeyPadEnter)) && !ctrl) { // Ctrl+Enter builds
         insert("\n");
-        const std::string indent = text::indentForNewLine(text, c.cursor);
+        const std::string indent = text::indentForNewLine(text, c.cursor, st.tabs);
         if (!indent.empty())
             insert(indent);
     } else if (pressed(ImGuiKey_Tab) && !ctrl) {
         r.manyLines |= spansLines();
-        edited |= text::tab(text, c, shift);
+        edited |= text::tab(text, c, shift, st.tabs);
     } else if (pressed(ImGuiKey_Escape)) {
         if (!c.empty())
             c.anchor = c.cursor;

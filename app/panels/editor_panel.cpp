@@ -749,6 +749,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     if (tab.startsGeneration != tab.widgetGeneration || tab.lineStarts.empty()) {
         tab.lineStarts = text::lineStarts(tab.buffer);
         tab.startsGeneration = tab.widgetGeneration;
+        tab.input.tabs = text::indentsWithTabs(tab.buffer);
     }
     const std::vector<int>& starts = tab.lineStarts; // of the text as it is (after this frame's edits too)
     const int lineCount = int(starts.size());

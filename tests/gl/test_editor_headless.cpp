@@ -74,15 +74,16 @@ protected:
         return false;
     }
 
-    // `key` (with Ctrl when `ctrl`) down for one frame, up for the next.
-    void ctrlPress(int key, bool ctrl = true)
+    // `key` (with Ctrl when `ctrl`, Shift when `shift`) down for one frame, up for the next.
+    void ctrlPress(int key, bool ctrl = true, bool shift = false)
     {
         ImGuiIO& io = ImGui::GetIO();
         io.KeyCtrl = ctrl;
+        io.KeyShift = shift;
         io.KeysDown[key] = true;
         m_session->renderFrame();
         io.KeysDown[key] = false;
-        io.KeyCtrl = false;
+        io.KeyCtrl = io.KeyShift = false;
         m_session->renderFrame();
     }
 
@@ -609,9 +610,7 @@ TEST_F(EditorHeadless, UndoAndRedoSurviveTogglesBuildsAndReloads)
     EXPECT_EQ(t.doc.text(), m_source) << "then the text before the typing";
     ctrlPress('Y');
     EXPECT_EQ(t.doc.text(), typed) << "redo";
-    ImGui::GetIO().KeyShift = true;
-    ctrlPress('Z'); // Ctrl+Shift+Z redoes too
-    ImGui::GetIO().KeyShift = false;
+    ctrlPress('Z', true, true); // Ctrl+Shift+Z redoes too
     EXPECT_EQ(t.doc.text(), toggled);
     EXPECT_TRUE(t.doc.dirty());
 }
@@ -1055,6 +1054,53 @@ TEST_F(EditorHeadless, TheSourceWidgetEditsFromTheMouseAndTheKeyboard)
     EXPECT_EQ(t.doc.text().substr(l11, 5), "\xC3\xA9   ");
     key(kBackspace);
     EXPECT_EQ(t.doc.text().substr(l11, 3), "   ");
+}
+
+// A file indented with tabs gets tabs where it is typed in (Tab, Enter after a '{', Shift+Tab);
+// a file indented with spaces gets spaces (the test above).
+TEST_F(EditorHeadless, AFileIndentedWithTabsGetsTabsWhereYouType)
+{
+    m_session.reset();
+    const fs::path tabbed = m_dir.path() / "tabbed.cu";
+    const std::string source = "extern \"C\" __global__ void k(float* p)\n{\n\tif (p) {\n\t\tp[0] = 1;\n\t}\n}\n";
+    ks::test::writeFile(tabbed, source);
+    m_options.kernelFile = tabbed;
+    m_session = std::make_unique<HeadlessSession>(m_options);
+    settle();
+    mapGlfwKeys();
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyMap[ImGuiKey_Tab] = 258;
+    io.KeyMap[ImGuiKey_End] = 269;
+    auto& t = *app().state().editor.tabs.at(0);
+    ASSERT_EQ(t.buffer, source);
+    auto key = [&](int k, bool shift = false) { ctrlPress(k, false, shift); };
+    // Into line 3, "\tif (p) {", then to its end.
+    const auto& g = t.textGeometry;
+    io.MousePos = ImVec2(g[0] + 6.2f * g[3], g[1] + 2.5f * g[2]);
+    m_session->renderFrame();
+    io.MouseDown[0] = true;
+    m_session->renderFrame();
+    io.MouseDown[0] = false;
+    m_session->renderFrame();
+    ASSERT_TRUE(t.editing);
+    ASSERT_EQ(t.cursorLine, 3);
+    key(269); // End
+    key(257); // Enter: the line's tab and one more
+    key(258); // Tab: one more again
+    io.AddInputCharacter('q');
+    m_session->renderFrame();
+    m_session->renderFrame();
+    EXPECT_EQ(t.buffer.substr(0, t.buffer.find("p[0]")),
+              "extern \"C\" __global__ void k(float* p)\n{\n\tif (p) {\n\t\t\tq\n\t\t") << t.buffer;
+    key(258, true); // Shift+Tab: one tab less
+    EXPECT_EQ(t.cursorLine, 4);
+    EXPECT_NE(t.buffer.find("{\n\t\tq\n"), std::string::npos) << t.buffer;
+    // Enter after "q" keeps its two tabs; a '}' typed there takes one off.
+    key(257);
+    io.AddInputCharacter('}');
+    m_session->renderFrame();
+    m_session->renderFrame();
+    EXPECT_NE(t.buffer.find("{\n\t\tq\n\t}\n"), std::string::npos) << t.buffer;
 }
 
 // Help > Guided tour, clicked as a user would. Each step outlines the window of the panel it names

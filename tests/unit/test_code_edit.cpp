@@ -194,3 +194,23 @@ TEST(CodeEdit, LineStartsFollowAnEditFromItsFirstLine)
     updateLineStarts(starts, "one line", 0);
     EXPECT_EQ(starts, (std::vector<int>{0}));
 }
+
+TEST(CodeEdit, AFileIndentedWithTabsGetsTabs)
+{
+    EXPECT_FALSE(indentsWithTabs(""));
+    EXPECT_FALSE(indentsWithTabs("int a;\n    b();\n\tc();\n    d();\n"));
+    EXPECT_TRUE(indentsWithTabs("int a;\n\tb();\n\tc();\n    d();\n"));
+    // A block comment's " *" lines are no indentation.
+    EXPECT_TRUE(indentsWithTabs("/**\n * one\n * two\n */\nvoid f()\n{\n\tg();\n}\n"));
+
+    std::string s = "{\n\tx;\n}";
+    Caret c{3, 3}; // before "x"
+    EXPECT_TRUE(tab(s, c, false, true));
+    EXPECT_EQ(s, "{\n\t\tx;\n}");
+    EXPECT_EQ(c, (Caret{4, 4}));
+    c = {s.size(), 0}; // everything: each non-blank line one tab deeper, then back
+    EXPECT_TRUE(tab(s, c, false, true));
+    EXPECT_EQ(s, "\t{\n\t\t\tx;\n\t}");
+    EXPECT_TRUE(tab(s, c, true, true));
+    EXPECT_EQ(s, "{\n\t\tx;\n}");
+}

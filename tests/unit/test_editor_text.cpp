@@ -105,6 +105,7 @@ TEST(EditorText, ANewLineTakesTheIndentationAndOneMoreAfterABrace)
     EXPECT_EQ(indentForNewLine("    int a;\n", 11), "    ");
     EXPECT_EQ(indentForNewLine("    if (x) {\n", 13), "        ");
     EXPECT_EQ(indentForNewLine("\tfor (;;) { // loop\n", 20), "\t    ");
+    EXPECT_EQ(indentForNewLine("\tfor (;;) { // loop\n", 20, true), "\t\t"); // a file indented with tabs
     EXPECT_EQ(indentForNewLine("a\n  b\n", 6), "  ");
     EXPECT_EQ(indentForNewLine("x\n", 2), "");
     EXPECT_EQ(indentForNewLine("x", 1), ""); // no new line before the cursor

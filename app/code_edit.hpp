@@ -94,6 +94,7 @@ struct CodeInputState {
     text::Caret dragOrigin; // the word or line the drag began on
     int clicks = 0;         // 1, 2 or 3: the click count of the last press
     bool tabs = false;      // the document indents with tabs (text::indentsWithTabs): Tab and Enter do too
+    bool overtype = false;  // Insert toggles: a typed character replaces the one after the cursor
     double lastClickTime = -1;
     float lastClickX = 0, lastClickY = 0;
 };

@@ -164,6 +164,9 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
                 if (c.cursor > begin && text.find_first_not_of(" \t", begin) >= c.cursor)
                     text::tab(text, c, true, st.tabs);
             }
+            // Overtype: the character after the cursor goes, unless it ends the line.
+            if (st.overtype && c.empty() && c.cursor < text.size() && text[c.cursor] != '\n')
+                c.cursor = text::nextChar(text, c.cursor);
             char utf8[5];
             insert(ImTextCharToUtf8(utf8, ch));
         }
@@ -197,6 +200,8 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
             c = range;
             insert({});
         }
+    } else if (!ctrl && !shift && pressed(ImGuiKey_Insert)) {
+        st.overtype = !st.overtype;
     } else if ((ctrl && pressed(ImGuiKey_V)) || (shift && pressed(ImGuiKey_Insert))) {
         if (const char* clip = ImGui::GetClipboardText()) {
             std::string s(clip);

@@ -10,6 +10,7 @@
 #include "theme.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 #include <imgui_stdlib.h>
 
 #include <algorithm>
@@ -211,13 +212,25 @@ void drawCursorAndBrackets(ImDrawList* dl, EditorTab& tab, const std::vector<int
     }
     const bool blinkOn = !ImGui::GetIO().ConfigInputTextCursorBlink || std::fmod(now - tab.cursorMovedAt, 1.2) <= 0.8;
     const int line = tab.cursorLine - 1;
-    if (!blinkOn || line < 0 || line >= int(starts.size()))
+    if (line < 0 || line >= int(starts.size()))
         return;
     const std::string_view text = lineText(tab.buffer, starts, line);
     const std::size_t column = std::min(text.size(), std::size_t(std::max(0, tab.cursorColumn - 1)));
     const float x = textPos.x + ImGui::CalcTextSize(text.data(), text.data() + column).x;
     const float y = textPos.y + float(line) * lineH;
-    dl->AddLine(ImVec2(x, y), ImVec2(x, y + lineH - 1.f), theme::kCursor);
+    // Where an input method puts its composition window (as ImGui's own text widget asks; the
+    // platform backend passes it on where it can).
+    ImGui::GetCurrentContext()->PlatformImePos = ImVec2(x - 1.f, y);
+    if (!blinkOn)
+        return;
+    if (tab.input.overtype) { // a box over the character a typed one replaces
+        const float w = column < text.size()
+                            ? ImGui::CalcTextSize(text.data() + column, text.data() + text::nextChar(text, column)).x
+                            : ImGui::CalcTextSize("0").x;
+        dl->AddRect(ImVec2(x, y), ImVec2(x + w, y + lineH - 1.f), theme::kCursor);
+    } else {
+        dl->AddLine(ImVec2(x, y), ImVec2(x, y + lineH - 1.f), theme::kCursor);
+    }
 }
 
 // The selection on lines firstLine..lastLine (a line it runs past ends with a character's width of

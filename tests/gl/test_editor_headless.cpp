@@ -1101,6 +1101,29 @@ TEST_F(EditorHeadless, AFileIndentedWithTabsGetsTabsWhereYouType)
     m_session->renderFrame();
     m_session->renderFrame();
     EXPECT_NE(t.buffer.find("{\n\t\tq\n\t}\n"), std::string::npos) << t.buffer;
+
+    // Insert: overtype. A typed character replaces the one after the cursor, not a line's end.
+    io.KeyMap[ImGuiKey_Insert] = 260;
+    io.KeyMap[ImGuiKey_LeftArrow] = 263;
+    auto type = [&](char c) {
+        io.AddInputCharacter(static_cast<unsigned char>(c));
+        m_session->renderFrame();
+        m_session->renderFrame();
+    };
+    key(260);
+    key(263); // before the '}'
+    type(']');
+    type('x');
+    EXPECT_NE(t.buffer.find("\n\t]x\n\t\tp[0]"), std::string::npos) << t.buffer;
+    key(260); // and off again
+    key(263);
+    type('y');
+    EXPECT_NE(t.buffer.find("\n\t]yx\n\t\tp[0]"), std::string::npos) << t.buffer;
+    // An input method's window goes where the cursor is (ImGui passes it to the platform).
+    const ImVec2 ime = ImGui::GetCurrentContext()->PlatformImePos;
+    EXPECT_FLOAT_EQ(ime.y, g[1] + float(t.cursorLine - 1) * g[2]);
+    EXPECT_GT(ime.x, g[0] + 2.f * g[3]) << "after the tab and ']y'";
+    EXPECT_LT(ime.x, g[0] + 12.f * g[3]);
 }
 
 // Help > Guided tour, clicked as a user would. Each step outlines the window of the panel it names

@@ -1056,8 +1056,9 @@ TEST_F(EditorHeadless, TheSourceWidgetEditsFromTheMouseAndTheKeyboard)
     EXPECT_EQ(t.doc.text().substr(l11, 3), "   ");
 }
 
-// A file indented with tabs gets tabs where it is typed in (Tab, Enter after a '{', Shift+Tab);
-// a file indented with spaces gets spaces (the test above).
+// A file indented with tabs gets tabs where it is typed in (Tab, Enter after a '{', Shift+Tab, a
+// '}'); a file indented with spaces gets spaces (the test above). Then Insert's overtype, and the
+// position given to an input method.
 TEST_F(EditorHeadless, AFileIndentedWithTabsGetsTabsWhereYouType)
 {
     m_session.reset();

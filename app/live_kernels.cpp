@@ -73,10 +73,27 @@ void App::openDocument(const std::filesystem::path& path, bool stage)
                 log::warning(std::string("not watching ") + normal.string() + ": " + e.what());
             }
         }
+        if (stage) {
+            ed.stagePath = normal;
+            // A file without the kernel the viewport runs (--kernel of the user's): its first kernel
+            // that fits the stage runs instead, as if picked in the editor.
+            tab->kernels = rtc::findKernels(tab->doc.text());
+            tab->scannedRevision = tab->doc.revision();
+            const auto& ks = tab->kernels;
+            if (std::none_of(ks.begin(), ks.end(), [&](const rtc::KernelSignature& k) { return k.name == ed.stageKernel; })) {
+                const auto fit = std::find_if(ks.begin(), ks.end(), demo::ThreadColorsDemo::fitsStage);
+                if (fit != ks.end()) {
+                    log::info("the viewport runs " + fit->name + " of " + normal.filename().string() + " (it has no " +
+                              ed.stageKernel + ")");
+                    ed.stageKernel = fit->name;
+                } else {
+                    log::warning(normal.filename().string() + " has no kernel the viewport can run: it takes " +
+                                 "(cudaSurfaceObject_t, int width, int height, float time)");
+                }
+            }
+        }
         ed.tabs.push_back(std::move(tab));
         ed.selectTab = int(ed.tabs.size()) - 1;
-        if (stage)
-            ed.stagePath = normal;
         submitBuild(*ed.tabs.back());
     } catch (const Error& e) {
         log::error("cannot open " + normal.string() + ": " + e.what());

@@ -1056,6 +1056,25 @@ TEST_F(EditorHeadless, TheSourceWidgetEditsFromTheMouseAndTheKeyboard)
     EXPECT_EQ(t.doc.text().substr(l11, 3), "   ");
 }
 
+// --kernel with a file of the user's that has no thread_colors_surface: the viewport runs the
+// file's first kernel that fits its stage, and the tour names it.
+TEST_F(EditorHeadless, AKernelFileOfTheUsersRunsItsFirstKernelThatFits)
+{
+    m_session.reset();
+    const fs::path mine = m_dir.path() / "spiral.cu";
+    ks::test::writeFile(mine, "extern \"C\" __global__ void helper(float* p) { p[0] = 0; }\n"
+                              "extern \"C\" __global__ void spiral(cudaSurfaceObject_t out, int width, int height, "
+                              "float time)\n{\n}\n");
+    m_options.kernelFile = mine;
+    m_session = std::make_unique<HeadlessSession>(m_options);
+    settle();
+    const ks::app::EditorState& ed = app().state().editor;
+    EXPECT_EQ(ed.stageKernel, "spiral");
+    EXPECT_EQ(ed.stagePath.filename(), "spiral.cu");
+    const std::string text = ks::app::tourStepText(*ks::app::tourSteps(false)[0], ed, app().state().dataRoot);
+    EXPECT_NE(text.find("your kernel spiral every frame"), std::string::npos) << text;
+}
+
 // A file indented with tabs gets tabs where it is typed in (Tab, Enter after a '{', Shift+Tab, a
 // '}'); a file indented with spaces gets spaces (the test above). Then Insert's overtype, and the
 // position given to an input method.
@@ -1074,6 +1093,7 @@ TEST_F(EditorHeadless, AFileIndentedWithTabsGetsTabsWhereYouType)
     io.KeyMap[ImGuiKey_End] = 269;
     auto& t = *app().state().editor.tabs.at(0);
     ASSERT_EQ(t.buffer, source);
+    EXPECT_EQ(app().state().editor.stageKernel, "thread_colors_surface") << "k does not fit the viewport's stage";
     auto key = [&](int k, bool shift = false) { ctrlPress(k, false, shift); };
     // Into line 3, "\tif (p) {", then to its end.
     const auto& g = t.textGeometry;

@@ -114,6 +114,11 @@ private:
     // The live-kernel loop (live_kernels.cpp).
     void openDocument(const std::filesystem::path& path, bool stage);
     void submitBuild(EditorTab& tab);
+    // The Options popup's defines and include-path fields into the compile options.
+    void applyOptionFields();
+    // The editor's settings from the process this one replaces; rebuilds the open files when the
+    // compile options differ from those they were built with.
+    void restoreEditorSettings(const supervise::EditorSettings& settings);
     void pollFiles();
     void pollBuilds();
     void submitStageBuilds(const EditorTab& tab);

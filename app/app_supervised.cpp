@@ -88,6 +88,20 @@ supervise::AppSnapshot App::snapshot() const
     snap.hiddenPanels.assign(s.menu.hiddenPanels.begin(), s.menu.hiddenPanels.end());
     snap.teachStage = s.teach.stage;
     snap.tourStep = s.menu.tour.open ? s.menu.tour.step : -1;
+    const EditorState& ed = s.editor;
+    supervise::EditorSettings& es = snap.editor;
+    es.fastMath = ed.options.fastMath;
+    es.lineInfo = ed.options.lineInfo;
+    es.debug = ed.options.debug;
+    es.fastCompile = rtc::fastCompileName(ed.options.fastCompile);
+    es.cppStandard = ed.options.cppStandard;
+    es.arch = ed.archFromDevice ? std::string() : ed.options.arch;
+    es.defines = ed.definesText;
+    es.includes = ed.includesText;
+    es.pauseSeconds = ed.pauseSeconds;
+    es.buildOnPause = ed.buildOnPause;
+    es.syntaxColours = ed.syntaxColours;
+    es.zoom = ed.zoom;
     snap.frameLimit = s.editor.frameLimitSeconds;
     if (s.record.running || s.record.wanted)
         snap.recording = s.record.target;
@@ -103,6 +117,36 @@ const pipeline::KeptContents* App::keptContents() const
     return m_state.project.session ? m_state.project.session->pipeline().kept() : nullptr;
 }
 
+void App::restoreEditorSettings(const supervise::EditorSettings& es)
+{
+    EditorState& ed = m_state.editor;
+    const rtc::CompileOptions before = ed.options;
+    ed.options.fastMath = es.fastMath;
+    ed.options.lineInfo = es.lineInfo;
+    ed.options.debug = es.debug;
+    ed.options.fastCompile = rtc::parseFastCompile(es.fastCompile).value_or(ed.options.fastCompile);
+    ed.options.cppStandard = es.cppStandard.empty() ? ed.options.cppStandard : es.cppStandard;
+    if (!es.arch.empty() && !ed.archFromDevice)
+        ed.options.arch = es.arch;
+    ed.definesText = es.defines;
+    ed.includesText = es.includes;
+    applyOptionFields();
+    ed.pauseSeconds = std::clamp(es.pauseSeconds, 0.1, 2.0);
+    ed.buildOnPause = es.buildOnPause;
+    ed.syntaxColours = es.syntaxColours;
+    ed.zoom = std::clamp(es.zoom, EditorState::kMinZoom, EditorState::kMaxZoom);
+    const rtc::CompileOptions& now = ed.options;
+    const bool rebuild = before.fastMath != now.fastMath || before.lineInfo != now.lineInfo ||
+                         before.debug != now.debug || before.fastCompile != now.fastCompile ||
+                         before.cppStandard != now.cppStandard || before.arch != now.arch ||
+                         before.defines != now.defines || before.includePaths != now.includePaths;
+    for (auto& tab : ed.tabs) { // the files this process opened before it was told (--kernel, --edit)
+        tab->debounce.setDelay(ed.pauseSeconds);
+        if (rebuild)
+            submitBuild(*tab);
+    }
+}
+
 void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
 {
     AppState& s = m_state;
@@ -112,6 +156,7 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
         ImGui::LoadIniSettingsFromMemory(snap.imguiIni.c_str(), snap.imguiIni.size());
     s.teach.layout = snap.layout == "classroom" ? Layout::Classroom : Layout::Standard;
     s.menu.hiddenPanels = {snap.hiddenPanels.begin(), snap.hiddenPanels.end()};
+    restoreEditorSettings(snap.editor);
     s.menu.tour = TourState{}; // the tour goes on at its step (drawTour clamps it to the steps there are)
     s.menu.tour.open = snap.tourStep >= 0;
     s.menu.tour.step = std::max(0, snap.tourStep);

@@ -143,7 +143,8 @@ struct EditorState {
     bool archFromDevice = false;     // the target is the running device's (no picker)
     bool buildOnPause = true;
     bool syntaxColours = true; // off: the source in one colour, drawn by the text widget itself
-    float zoom = 1.f;          // the source font's scale (0.5 to 3)
+    static constexpr float kMinZoom = 0.5f, kMaxZoom = 3.f;
+    float zoom = 1.f;          // the source font's scale (kMinZoom to kMaxZoom)
     // The window's frame limit in seconds (0: none): a frame running longer asks the user to wait or
     // stop it. The supervising shell reads it from the state the worker sends (--frame-limit sets it).
     float frameLimitSeconds = 2.f;

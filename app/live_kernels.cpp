@@ -100,6 +100,13 @@ void App::openDocument(const std::filesystem::path& path, bool stage)
     }
 }
 
+void App::applyOptionFields()
+{
+    EditorState& ed = m_state.editor;
+    ed.options.defines = splitList(ed.definesText, " ,;");
+    ed.options.includePaths = splitList(ed.includesText, ";\n");
+}
+
 std::string App::stageSymbol(const EditorTab& tab, const rtc::CompileResult& result) const
 {
     // A kernel that is not extern "C" has a mangled symbol: the build asked NVRTC for it.
@@ -478,8 +485,7 @@ void App::applyEditorCommands(double now)
         }
     }
     if (c.optionsChanged) {
-        ed.options.defines = splitList(ed.definesText, " ,;");
-        ed.options.includePaths = splitList(ed.includesText, ";\n");
+        applyOptionFields();
         for (auto& tab : ed.tabs)
             submitBuild(*tab);
     }

@@ -276,7 +276,7 @@ void drawColouredText(ImDrawList* dl, EditorTab& tab, const std::vector<int>& st
         drawCursorAndBrackets(dl, tab, starts, textPos, lineH);
 }
 
-constexpr float kMinZoom = 0.5f, kMaxZoom = 3.f;
+constexpr float kMinZoom = EditorState::kMinZoom, kMaxZoom = EditorState::kMaxZoom;
 
 // The overview ruler over the code's vertical scrollbar: every diagnostic's line in its severity
 // colour, the find matches, and the cursor's line, at their place in the whole file.

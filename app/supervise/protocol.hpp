@@ -123,6 +123,22 @@ struct TabSnapshot {
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TabSnapshot, path, modified, text, cursorLine, undo, redo, historyBase)
 
+// The editor's settings for the session: its Options popup (compile options, typing pause) and the
+// Edit and View menus' switches, and the source's zoom.
+struct EditorSettings {
+    bool fastMath = false, lineInfo = false, debug = false;
+    std::string fastCompile = "off"; // rtc::fastCompileName
+    std::string cppStandard = "c++17";
+    std::string arch;                // the target picked without a device; "": the process's own
+    std::string defines, includes;   // the popup's fields as typed
+    double pauseSeconds = 0.35;
+    bool buildOnPause = true, syntaxColours = true;
+    float zoom = 1.f;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditorSettings, fastMath, lineInfo, debug, fastCompile, cppStandard,
+                                                arch, defines, includes, pauseSeconds, buildOnPause, syntaxColours,
+                                                zoom)
+
 struct AppSnapshot {
     std::vector<TabSnapshot> tabs;
     int activeTab = 0;
@@ -139,10 +155,11 @@ struct AppSnapshot {
     double frameLimit = -1;   // seconds (0: none); -1: not said (the shell keeps its own)
     std::string recording;    // the file or folder being recorded to; "" when not recording
     int tourStep = -1;        // the guided tour's step (0-based); -1: closed
+    EditorSettings editor;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, stagePath, stageKernel, projectPath,
                                                 projectJson, camera, pipelineFrame, imguiIni, layout, hiddenPanels,
-                                                teachStage, blockX, blockY, frameLimit, recording, tourStep)
+                                                teachStage, blockX, blockY, frameLimit, recording, tourStep, editor)
 
 struct StateUpdate {
     static constexpr const char* kType = "state";

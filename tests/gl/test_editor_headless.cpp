@@ -657,6 +657,61 @@ TEST_F(EditorHeadless, UndoStepsComeBackInTheProcessThatReplacesThisOne)
     EXPECT_FALSE(t2.doc.dirty());
 }
 
+// The editor's settings go to the GPU process that replaces this one as well: the compile options
+// (the open files build with them again: here a define the file needs), the typing pause, build
+// on pause, syntax colours and the zoom; and from there to the next.
+TEST_F(EditorHeadless, EditorSettingsComeBackInTheProcessThatReplacesThisOne)
+{
+    m_session.reset();
+    const fs::path needsN = m_dir.path() / "needs_n.cu";
+    ks::test::writeFile(needsN, "#ifndef N\n#error N is not defined\n#endif\n"
+                                "extern \"C\" __global__ void k(float* p) { p[0] = N; }\n");
+    m_options.kernelFile = needsN;
+    m_session = std::make_unique<HeadlessSession>(m_options);
+    ASSERT_TRUE(app().settleBuilds(std::chrono::seconds(60)));
+    m_session->renderFrame();
+    ASSERT_TRUE(app().state().editor.tabs.at(0)->build.result);
+    ASSERT_FALSE(app().state().editor.tabs.at(0)->build.result->ok) << "N is not defined yet";
+
+    ks::app::supervise::Restore restore;
+    restore.state =
+        nlohmann::json::parse(nlohmann::json(app().snapshot()).dump()).get<ks::app::supervise::AppSnapshot>();
+    ks::app::supervise::EditorSettings& es = restore.state.editor;
+    const bool ownArch = app().state().editor.archFromDevice; // a device's arch is the new process's own
+    ks::app::supervise::EditorSettings defaults;
+    defaults.arch = ownArch ? "" : app().state().editor.options.arch; // else the target picked
+    EXPECT_EQ(nlohmann::json(es), nlohmann::json(defaults)) << "the defaults";
+    es.arch = ownArch ? "" : "sm_80";
+    es.fastMath = es.lineInfo = true;
+    es.fastCompile = "mid";
+    es.cppStandard = "c++20";
+    es.defines = "N=3 EXTRA";
+    es.pauseSeconds = 0.8;
+    es.buildOnPause = es.syntaxColours = false;
+    es.zoom = 1.5f;
+    m_session.reset();
+    m_session = std::make_unique<HeadlessSession>(m_options);
+    app().restore(restore);
+    ASSERT_TRUE(app().settleBuilds(std::chrono::seconds(60)));
+    m_session->renderFrame();
+    const ks::app::EditorState& ed = app().state().editor;
+    EXPECT_TRUE(ed.options.fastMath);
+    EXPECT_TRUE(ed.options.lineInfo);
+    EXPECT_EQ(ed.options.fastCompile, ks::rtc::FastCompile::Mid);
+    EXPECT_EQ(ed.options.cppStandard, "c++20");
+    if (!ownArch)
+        EXPECT_EQ(ed.options.arch, "sm_80");
+    EXPECT_EQ(ed.options.defines, (std::vector<std::string>{"N=3", "EXTRA"}));
+    EXPECT_DOUBLE_EQ(ed.pauseSeconds, 0.8);
+    EXPECT_FALSE(ed.buildOnPause);
+    EXPECT_FALSE(ed.syntaxColours);
+    EXPECT_FLOAT_EQ(ed.zoom, 1.5f);
+    const ks::app::EditorTab& t = *ed.tabs.at(0);
+    ASSERT_TRUE(t.build.result);
+    EXPECT_TRUE(t.build.result->ok) << "built again with N defined: " << t.build.result->log;
+    EXPECT_EQ(nlohmann::json(app().snapshot().editor), nlohmann::json(es)) << "and on to the next process";
+}
+
 TEST_F(EditorHeadless, UnsavedEditsAndAChangeOnDiskMakeAConflictNotAnOverwrite)
 {
     settle();

@@ -79,10 +79,11 @@ void App::openDocument(const std::filesystem::path& path, bool stage)
             // that fits the stage runs instead, as if picked in the editor.
             tab->kernels = rtc::findKernels(tab->doc.text());
             tab->scannedRevision = tab->doc.revision();
-            const auto& ks = tab->kernels;
-            if (std::none_of(ks.begin(), ks.end(), [&](const rtc::KernelSignature& k) { return k.name == ed.stageKernel; })) {
-                const auto fit = std::find_if(ks.begin(), ks.end(), demo::ThreadColorsDemo::fitsStage);
-                if (fit != ks.end()) {
+            const auto& kernels = tab->kernels;
+            if (std::none_of(kernels.begin(), kernels.end(),
+                             [&](const rtc::KernelSignature& k) { return k.name == ed.stageKernel; })) {
+                const auto fit = std::find_if(kernels.begin(), kernels.end(), demo::ThreadColorsDemo::fitsStage);
+                if (fit != kernels.end()) {
                     log::info("the viewport runs " + fit->name + " of " + normal.filename().string() + " (it has no " +
                               ed.stageKernel + ")");
                     ed.stageKernel = fit->name;

@@ -9,9 +9,10 @@
 // Ctrl+Home/End, Page Up/Down, Backspace/Delete (Ctrl: a word), Enter (keeps the indentation, one
 // level more after '{'), Tab / Shift+Tab (indent / outdent the selected lines), Ctrl+A, Ctrl+C/X/V
 // (without a selection: the whole line), Insert (overtype on and off), Escape (drops the
-// selection, then the keyboard). A '}'
-// typed at the start of an indented line outdents it. Mouse: click, Shift+click, drag, double-click
-// (a word), triple-click (a line); a drag past the edges is the panel's to scroll.
+// selection, then the keyboard). A '}' typed at the start of an indented line outdents it. A file
+// indented with tabs (CodeInputState::tabs) gets tabs from Tab and Enter. Mouse: click,
+// Shift+click, drag, double-click (a word), triple-click (a line); a drag past the edges is the
+// panel's to scroll.
 
 #include "code_edit.hpp"
 

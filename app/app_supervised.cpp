@@ -9,6 +9,8 @@
 #include "ks/cuda/driver.hpp"
 #include "ks/cuda/memory.hpp"
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include <imgui.h>
@@ -77,6 +79,10 @@ supervise::AppSnapshot App::snapshot() const
         snap.projectJson = project::serializeProject(p.snapshot(), p.project().file);
         const render::OrbitCamera& c = s.project.session->camera();
         snap.camera = {c.target.x, c.target.y, c.target.z, c.distance, c.yaw, c.pitch, c.fov};
+        for (std::size_t i = 0; i < s.project.session->viewCount(); ++i) {
+            const std::optional<render::PlotFrame>& z = s.project.session->plotZoom(i);
+            snap.plotZooms.push_back(z ? std::vector<double>{z->x0, z->x1, z->y0, z->y1} : std::vector<double>{});
+        }
         snap.pipelineFrame = p.frameIndex();
     }
     if (ImGui::GetCurrentContext()) {
@@ -188,6 +194,15 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
                 c.yaw = snap.camera[4];
                 c.pitch = snap.camera[5];
                 c.fov = snap.camera[6];
+            }
+            const auto& views = session.pipeline().project().views;
+            for (std::size_t i = 0; i < std::min(snap.plotZooms.size(), views.size()); ++i) {
+                const std::vector<double>& z = snap.plotZooms[i];
+                if (z.size() != 4 || !std::isfinite(z[0] + z[1] + z[2] + z[3]) || !(z[1] > z[0]) || !(z[3] > z[2]))
+                    continue;
+                render::PlotFrame f{z[0], z[1], z[2], z[3], views[i].yScale == project::PlotScale::Log};
+                if (!f.logY || f.y0 > 0)
+                    session.setPlotZoom(i, f);
             }
             s.teach.stage = snap.teachStage;
             restoredText = restoreContents(session.pipeline(), r.kept, keptFds, snap.projectPath);

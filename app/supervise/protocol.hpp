@@ -146,6 +146,7 @@ struct AppSnapshot {
     std::string projectPath;
     std::string projectJson;  // the running project with its parameter values and stage order
     std::vector<float> camera; // target xyz, distance, yaw, pitch, fov
+    std::vector<std::vector<double>> plotZooms; // per view: x0, x1, y0, y1 of a zoomed plot, else none
     std::int64_t pipelineFrame = 0;
     std::string imguiIni;     // window positions and sizes
     std::string layout;       // "standard" or "classroom"
@@ -158,7 +159,7 @@ struct AppSnapshot {
     EditorSettings editor;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, stagePath, stageKernel, projectPath,
-                                                projectJson, camera, pipelineFrame, imguiIni, layout, hiddenPanels,
+                                                projectJson, camera, plotZooms, pipelineFrame, imguiIni, layout, hiddenPanels,
                                                 teachStage, blockX, blockY, frameLimit, recording, tourStep, editor)
 
 struct StateUpdate {

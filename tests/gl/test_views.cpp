@@ -279,6 +279,7 @@ TEST_F(PipelineNoCuda, PlotAutoRangeSeesEveryValue)
 #include "panels/plot_axes.hpp"
 #include "panels/theme.hpp"
 #include "platform/platforms.hpp"
+#include "supervise/protocol.hpp"
 
 namespace {
 
@@ -711,8 +712,7 @@ TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
 TEST(HeadlessAppProject, LogPlotHasDecadesTitlesAndZoomsByFactors)
 {
     std::string skip;
-    const std::unique_ptr<ks::app::HeadlessSession> session =
-        mouseSession("views_plot_log.json", skip);
+    std::unique_ptr<ks::app::HeadlessSession> session = mouseSession("views_plot_log.json", skip);
     if (!session)
         GTEST_SKIP() << skip;
     auto frame = [&] { frameAt60(*session); };
@@ -788,6 +788,22 @@ TEST(HeadlessAppProject, LogPlotHasDecadesTitlesAndZoomsByFactors)
     const double decades = 40.0 / double(fh) * std::log10(zoomed.y1 / zoomed.y0);
     EXPECT_NEAR(std::log10(panned.y0 / zoomed.y0), decades, 0.05 * decades) << "dragged down: higher values come in";
     EXPECT_NEAR(std::log10(panned.y1 / zoomed.y1), decades, 0.05 * decades);
+
+    // The GPU process that replaces this one (after a fault) shows the plot as it was zoomed.
+    ks::app::supervise::Restore restore;
+    restore.state = nlohmann::json::parse(nlohmann::json(session->app().snapshot()).dump())
+                        .get<ks::app::supervise::AppSnapshot>();
+    ASSERT_EQ(restore.state.plotZooms.size(), 1u);
+    session.reset(); // one app (and ImGui context) at a time
+    const std::unique_ptr<ks::app::HeadlessSession> next = mouseSession("views_plot_log.json", skip);
+    ASSERT_TRUE(next) << skip;
+    next->app().restore(restore);
+    frameAt60(*next);
+    const ks::app::AppState& nextState = next->app().state();
+    ASSERT_TRUE(nextState.project.session);
+    ASSERT_TRUE(nextState.project.session->plotZoom(0)) << "the zoom came back";
+    EXPECT_EQ(*nextState.project.session->plotZoom(0), panned);
+    EXPECT_EQ(nextState.project.session->plotFrame(0), panned) << "and was drawn";
 }
 
 // A 3-D view in the app, dragged as a user would: a left drag on the picture orbits the camera

@@ -137,10 +137,10 @@ void App::restoreEditorSettings(const supervise::EditorSettings& es)
     ed.definesText = es.defines;
     ed.includesText = es.includes;
     applyOptionFields();
-    ed.pauseSeconds = std::clamp(es.pauseSeconds, 0.1, 2.0);
+    ed.pauseSeconds = std::isfinite(es.pauseSeconds) ? std::clamp(es.pauseSeconds, 0.1, 2.0) : ed.pauseSeconds;
     ed.buildOnPause = es.buildOnPause;
     ed.syntaxColours = es.syntaxColours;
-    ed.zoom = std::clamp(es.zoom, EditorState::kMinZoom, EditorState::kMaxZoom);
+    ed.zoom = std::isfinite(es.zoom) ? std::clamp(es.zoom, EditorState::kMinZoom, EditorState::kMaxZoom) : ed.zoom;
     const rtc::CompileOptions& now = ed.options;
     const bool rebuild = before.fastMath != now.fastMath || before.lineInfo != now.lineInfo ||
                          before.debug != now.debug || before.fastCompile != now.fastCompile ||

@@ -126,7 +126,7 @@ const pipeline::KeptContents* App::keptContents() const
 void App::restoreEditorSettings(const supervise::EditorSettings& es)
 {
     EditorState& ed = m_state.editor;
-    const rtc::CompileOptions before = ed.options;
+    const std::vector<std::string> before = rtc::buildOptionList(ed.options); // what NVRTC was given
     ed.options.fastMath = es.fastMath;
     ed.options.lineInfo = es.lineInfo;
     ed.options.debug = es.debug;
@@ -141,11 +141,7 @@ void App::restoreEditorSettings(const supervise::EditorSettings& es)
     ed.buildOnPause = es.buildOnPause;
     ed.syntaxColours = es.syntaxColours;
     ed.zoom = std::isfinite(es.zoom) ? std::clamp(es.zoom, EditorState::kMinZoom, EditorState::kMaxZoom) : ed.zoom;
-    const rtc::CompileOptions& now = ed.options;
-    const bool rebuild = before.fastMath != now.fastMath || before.lineInfo != now.lineInfo ||
-                         before.debug != now.debug || before.fastCompile != now.fastCompile ||
-                         before.cppStandard != now.cppStandard || before.arch != now.arch ||
-                         before.defines != now.defines || before.includePaths != now.includePaths;
+    const bool rebuild = rtc::buildOptionList(ed.options) != before;
     for (auto& tab : ed.tabs) { // the files this process opened before it was told (--kernel, --edit)
         tab->debounce.setDelay(ed.pauseSeconds);
         if (rebuild)

@@ -888,29 +888,28 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
         commands.textEdited.push_back(index);
     const bool active = input.active;
     // Where the cursor and selection are now, for the rest of the editor.
-    if (edited)
+    if (edited) // `starts` follows the edit (it is the tab's table)
         text::updateLineStarts(tab.lineStarts, tab.buffer, input.editedFrom);
-    const std::vector<int>& nowStarts = tab.lineStarts;
     const text::Caret& caret = tab.input.caret;
     tab.cursorOffset = int(caret.cursor);
     tab.selectionBegin = int(caret.begin());
     tab.selectionEnd = int(caret.end());
-    const int cursorLine = lineAt(nowStarts, caret.cursor);
+    const int cursorLine = lineAt(starts, caret.cursor);
     tab.cursorLine = cursorLine + 1;
-    tab.cursorColumn = int(caret.cursor) - nowStarts[std::size_t(cursorLine)] + 1;
+    tab.cursorColumn = int(caret.cursor) - starts[std::size_t(cursorLine)] + 1;
     if (edited && input.manyLines) { // the widest line, again: in full only after edits over lines
         tab.widest = widestColumns(tab.buffer);
     } else if (edited) { // typing, Enter, Backspace: the cursor's line and the one before it
         for (int l = std::max(0, cursorLine - 1); l <= cursorLine; ++l)
-            tab.widest = std::max(tab.widest, widestColumns(lineText(tab.buffer, nowStarts, l)));
+            tab.widest = std::max(tab.widest, widestColumns(lineText(tab.buffer, starts, l)));
     }
-    const int lastDrawn = std::min(int(nowStarts.size()) - 1, lastVisible + (edited ? 1 : 0));
+    const int lastDrawn = std::min(int(starts.size()) - 1, lastVisible + (edited ? 1 : 0));
     const ImVec2 w0 = ImGui::GetWindowPos(), wsize = ImGui::GetWindowSize();
     dl->PushClipRect(ImVec2(windowX0 + gutterW, w0.y), ImVec2(w0.x + wsize.x, w0.y + wsize.y), true);
     if (!caret.empty())
-        drawSelection(dl, tab.buffer, nowStarts, caret, ImVec2(textX, textY), lineH, firstVisible, lastDrawn, charW,
+        drawSelection(dl, tab.buffer, starts, caret, ImVec2(textX, textY), lineH, firstVisible, lastDrawn, charW,
                       active);
-    drawColouredText(dl, tab, nowStarts, ImVec2(textX, textY), lineH, firstVisible, lastDrawn, active,
+    drawColouredText(dl, tab, starts, ImVec2(textX, textY), lineH, firstVisible, lastDrawn, active,
                      ed.syntaxColours);
     dl->PopClipRect();
 
@@ -928,8 +927,8 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     }
     // Keep the cursor in view sideways as it moves (up and down below).
     if (active && (input.caretMoved || edited) && !tab.input.dragging) {
-        const std::string_view line = lineText(tab.buffer, nowStarts, cursorLine);
-        const float x = ImGui::CalcTextSize(line.data(), line.data() + std::min(line.size(), caret.cursor - std::size_t(nowStarts[std::size_t(cursorLine)]))).x;
+        const std::string_view line = lineText(tab.buffer, starts, cursorLine);
+        const float x = ImGui::CalcTextSize(line.data(), line.data() + std::min(line.size(), caret.cursor - std::size_t(starts[std::size_t(cursorLine)]))).x;
         const float viewW = wsize.x - gutterW - framePadding.x - ImGui::GetStyle().ScrollbarSize;
         const float scrollX = ImGui::GetScrollX();
         if (x < scrollX + charW)

@@ -6,7 +6,7 @@
 #   ./build.sh preset NAME [targets]      install what is missing, configure and build a CMake preset
 #                                         (asan, tsan, fuzz, hopper, ...: CMakePresets.json)
 # Environment: KS_BUILD_DIR (default build), KS_BUILD_TYPE (default RelWithDebInfo),
-# KS_CUDA_ARCHITECTURES (default: the GPUs found, else a list from Turing to Hopper plus PTX).
+# KS_CUDA_ARCHITECTURES (default: the GPUs found, else PTX for compute_75 and compute_90).
 set -euo pipefail
 cd "$(dirname "$0")"
 

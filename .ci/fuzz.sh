@@ -33,10 +33,10 @@ build=build-fuzz
 work=$build/corpus
 findings=$build/findings
 mkdir -p "$findings"
-failed=()
-summary=()
-for t in "${targets[@]}"; do
-    corpus=$work/$t
+# One target: its corpus, its run, its summary line in $build/fuzz-$t.line; exit 1 on a finding.
+run_target() {
+    local t=$1
+    local corpus=$work/$t
     rm -rf "$corpus"
     mkdir -p "$corpus"
     for d in tests/fuzz/corpus/$t tests/fuzz/regressions/$t; do
@@ -46,23 +46,24 @@ for t in "${targets[@]}"; do
         project|json) find projects -name '*.json' -exec cp --backup=numbered -t "$corpus" {} + ;;
         signatures|includes|highlight) find kernels -name '*.cu' -o -name '*.cuh' | xargs cp --backup=numbered -t "$corpus" ;;
     esac
-    dict=()
+    local dict=()
     case $t in
         project|json) dict=(-dict=tests/fuzz/dict/project.dict) ;;
         signatures|includes|highlight|array_specs|diagnostics) dict=(-dict=tests/fuzz/dict/cuda.dict) ;;
     esac
-    log=$build/fuzz-$t.log
-    set +e
+    local log=$build/fuzz-$t.log bound rc
     if [ -n "$seconds" ]; then
         bound=(-max_total_time="$seconds" ${seed:+-seed="$seed"})
     else
         # The time cap only guards against a much slower machine; it is not meant to be reached.
         bound=(-runs="${runs_of[$t]}" -seed="${seed:-1}" -max_total_time=300)
     fi
+    set +e
     "$build/tests/fuzz/ks_fuzz_$t" "$corpus" "${dict[@]}" "${bound[@]}" -max_len=65536 \
         -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$findings/$t-" >"$log" 2>&1
     rc=$?
     set -e
+    local runs rate cov ft line found
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
     cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | cut -d' ' -f2)
@@ -71,11 +72,29 @@ for t in "${targets[@]}"; do
     if [ $rc -ne 0 ]; then
         found=$(grep -o "Test unit written to .*" "$log" | tail -1 | sed 's/Test unit written to //')
         line="$line  FAILED (exit $rc; input: ${found:-none saved}; log: $log)"
-        failed+=("$t")
         grep -m1 -A12 -E "ERROR: (AddressSanitizer|libFuzzer|LeakSanitizer)|runtime error:|a promise was broken|terminate called" "$log" || true
     fi
+    echo "$line" | tee "$build/fuzz-$t.line"
+    return $rc
+}
+
+# The targets run side by side, one per core: each is one process with its own fixed seed and run
+# count, so what each finds does not depend on what runs beside it.
+jobs=${KS_FUZZ_JOBS:-$(nproc)}
+for t in "${targets[@]}"; do
+    rm -f "$build/fuzz-$t.line"
+    while [ "$(jobs -rp | wc -l)" -ge "$jobs" ]; do
+        wait -n || true
+    done
+    run_target "$t" &
+done
+wait || true
+failed=()
+summary=()
+for t in "${targets[@]}"; do
+    line=$(cat "$build/fuzz-$t.line" 2>/dev/null || echo "$t: no result (the run died)")
     summary+=("$line")
-    echo "$line"
+    [[ $line == *FAILED* || $line == *"no result"* ]] && failed+=("$t")
 done
 
 if [ -n "$seconds" ]; then

@@ -3,14 +3,16 @@
 # - An explicit KS_CUDA_ARCHITECTURES (or CMAKE_CUDA_ARCHITECTURES) wins.
 # - Otherwise, if nvidia-smi reports GPUs, machine code for exactly those GPUs plus PTX for the
 #   newest of them (so the driver can JIT for anything newer).
-# - Otherwise (no GPU, as on CI) a list that covers Turing to Hopper with machine code and ends
-#   with compute_90 PTX, so a binary built here runs on an H100 without JIT and on newer parts
-#   through the PTX.
+# - Otherwise (no GPU, as on CI) PTX alone, for compute_75 (any GPU from Turing on) and compute_90
+#   (Hopper's features): nothing built without a GPU can run a kernel where it was built, and the
+#   driver compiles the PTX once for the GPU it meets and keeps it in its cache. Machine code for
+#   five architectures made the build's .cu files cost five times the compile. To carry a build to
+#   a GPU host, build for it: the `hopper` preset, or KS_CUDA_ARCHITECTURES.
 if(DEFINED CMAKE_CUDA_ARCHITECTURES AND NOT DEFINED KS_CUDA_ARCHITECTURES)
   return()
 endif()
 
-set(_ks_default_archs "75-real;80-real;86-real;89-real;90-real;90-virtual")
+set(_ks_default_archs "75-virtual;90-virtual")
 
 if(DEFINED KS_CUDA_ARCHITECTURES)
   set(_ks_archs "${KS_CUDA_ARCHITECTURES}")

@@ -2,11 +2,19 @@
 add_library(ks_build_options INTERFACE)
 add_library(ks::build_options ALIAS ks_build_options)
 target_compile_features(ks_build_options INTERFACE cxx_std_20)
+# Paths in error messages and std::source_location are relative to the repository root: the
+# source tree's absolute prefix goes, and so does the relative one from the build folder ("../"),
+# which is how ccache (cmake/KsCompilerCache.cmake) hands files under its base_dir to the compiler.
+file(RELATIVE_PATH _ks_source_from_build "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}")
+set(_ks_prefix_maps "-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=")
+if(_ks_source_from_build MATCHES "^(\\.\\./)*\\.\\.$")
+  list(APPEND _ks_prefix_maps "-fmacro-prefix-map=${_ks_source_from_build}/=")
+endif()
+list(TRANSFORM _ks_prefix_maps PREPEND "-Xcompiler=" OUTPUT_VARIABLE _ks_cuda_prefix_maps)
 target_compile_options(ks_build_options INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wpedantic -Wno-missing-field-initializers>
-  # Paths in error messages and std::source_location are relative to the repository root.
-  $<$<COMPILE_LANGUAGE:CXX,C>:-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>
-  $<$<COMPILE_LANGUAGE:CUDA>:-Xcompiler=-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=>
+  "$<$<COMPILE_LANGUAGE:CXX,C>:${_ks_prefix_maps}>"
+  "$<$<COMPILE_LANGUAGE:CUDA>:${_ks_cuda_prefix_maps}>"
   # CMake 3.25 does not know cuda_std_20 for nvcc 13: pass the standard directly.
   $<$<COMPILE_LANGUAGE:CUDA>:-std=c++20 --expt-relaxed-constexpr>)
 

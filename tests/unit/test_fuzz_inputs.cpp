@@ -7,6 +7,7 @@
 
 #include "ks/core/paths.hpp"
 #include "ks/rtc/cache.hpp"
+#include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
@@ -18,7 +19,8 @@ namespace fs = std::filesystem;
 
 namespace {
 
-const fs::path kSource = KS_TEST_SOURCE_DIR;
+// The tree the inputs are read from: KS_SOURCE_DIR when set (built tests run from another folder).
+const fs::path kSource = ks::test::sourceDir();
 
 std::vector<fs::path> filesUnder(const fs::path& dir, std::string_view extension = {})
 {

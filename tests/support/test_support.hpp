@@ -6,7 +6,7 @@
 #include "ks/cuda/driver.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/gl/egl_context.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,7 +36,7 @@ void isolateUserFolders();
 // Compares `shot` with the GPU golden image `name`.png in $KS_GPU_REFERENCE_DIR (default
 // tests/reference/gpu): at most 1% of pixels may differ by more than 8 per channel. With
 // KS_UPDATE_REFERENCES=1 it writes the reference instead and skips; a missing reference skips.
-void expectMatchesGpuReference(const ks::image::Rgba8Image& shot, const std::string& name);
+void expectMatchesGpuReference(const ks::io::Rgba8Image& shot, const std::string& name);
 
 // Skips the current test when CUDA is unavailable, printing why.
 #define KS_REQUIRE_CUDA()                                                                                  \

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-namespace ks::image {
+namespace ks::io {
 
 struct Rgba8Image {
     int width = 0, height = 0;
@@ -32,4 +32,4 @@ struct CompareResult {
 };
 CompareResult compare(const Rgba8Image& a, const Rgba8Image& b, int epsilon);
 
-} // namespace ks::image
+} // namespace ks::io

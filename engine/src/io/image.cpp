@@ -1,4 +1,4 @@
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
@@ -11,7 +11,7 @@
 #include <cstring>
 #include <string>
 
-namespace ks::image {
+namespace ks::io {
 
 void writePng(const std::filesystem::path& path, const Rgba8Image& image)
 {
@@ -62,4 +62,4 @@ CompareResult compare(const Rgba8Image& a, const Rgba8Image& b, int epsilon)
     return r;
 }
 
-} // namespace ks::image
+} // namespace ks::io

@@ -2,13 +2,17 @@
 
 #include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
 
 #include <stb_image.h>
 #include <stb_image_write.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <climits>
+#include <cstdio>
 #include <cstring>
+#include <memory>
 #include <string>
 
 namespace ks::io {
@@ -42,6 +46,79 @@ Rgba8Image readPng(const std::filesystem::path& path)
     img.pixels.assign(data, data + std::size_t(w) * h * 4);
     stbi_image_free(data);
     return img;
+}
+
+namespace {
+
+constexpr const char* kDecodable = "stb_image reads PNG, JPEG, BMP, TGA, GIF, PSD, HDR, PIC and PNM";
+
+ImageInfo infoOf(int w, int h, int n, bool is16, bool hdr)
+{
+    return {w, h, n, hdr ? Dtype::float32() : is16 ? Dtype::uint16() : Dtype::uint8()};
+}
+
+[[noreturn]] void notAnImage(const std::filesystem::path& path)
+{
+    throwUsage("readImage", path.string() + " is not an image stb_image reads (" + stbi_failure_reason() + "; " +
+                                kDecodable + ")");
+}
+
+} // namespace
+
+ImageInfo probeImage(const std::filesystem::path& path)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec)) // fopen on a FIFO could block
+        (void)paths::readFile(path, 0);             // throws the reason: missing, a directory, a FIFO, ...
+    const std::unique_ptr<FILE, int (*)(FILE*)> f(std::fopen(path.c_str(), "rb"), &std::fclose);
+    if (!f)
+        throw Error(ErrorDomain::System, "fopen", errno, "", path.string() + ": " + std::strerror(errno));
+    int w = 0, h = 0, n = 0;
+    if (!stbi_info_from_file(f.get(), &w, &h, &n))
+        notAnImage(path);
+    return infoOf(w, h, n, stbi_is_16_bit_from_file(f.get()) != 0, stbi_is_hdr_from_file(f.get()) != 0);
+}
+
+HostArray readImage(const std::filesystem::path& path, const ImageOptions& options)
+{
+    if (options.channels < 0 || options.channels > 4)
+        throwUsage("readImage", "ImageOptions::channels is " + std::to_string(options.channels) + "; 0 to 4 are");
+    const std::string file = paths::readFile(path, INT_MAX);
+    const auto* bytes = reinterpret_cast<const stbi_uc*>(file.data());
+    const int length = int(file.size());
+    int w = 0, h = 0, n = 0;
+    if (!stbi_info_from_memory(bytes, length, &w, &h, &n))
+        notAnImage(path);
+    const ImageInfo info = infoOf(w, h, n, stbi_is_16_bit_from_memory(bytes, length) != 0,
+                                  stbi_is_hdr_from_memory(bytes, length) != 0);
+    const int channels = options.channels ? options.channels : info.channels;
+    const std::uint64_t rowBytes = std::uint64_t(w) * std::uint64_t(channels) * info.dtype.size;
+    if (std::uint64_t(h) * rowBytes > options.maxBytes)
+        throwUsage("readImage", path.string() + " is " + std::to_string(w) + "x" + std::to_string(h) + "x" +
+                                    std::to_string(channels) + " " + std::string(info.dtype.name()) + ", " +
+                                    std::to_string(std::uint64_t(h) * rowBytes) + " bytes decoded; the limit is " +
+                                    std::to_string(options.maxBytes));
+
+    int dw = 0, dh = 0, dn = 0;
+    void* pixels = info.dtype == Dtype::float32()  ? static_cast<void*>(stbi_loadf_from_memory(bytes, length, &dw, &dh, &dn, channels))
+                   : info.dtype == Dtype::uint16() ? static_cast<void*>(stbi_load_16_from_memory(bytes, length, &dw, &dh, &dn, channels))
+                                                   : static_cast<void*>(stbi_load_from_memory(bytes, length, &dw, &dh, &dn, channels));
+    if (!pixels)
+        throwUsage("readImage", path.string() + ": cannot decode the image: " + stbi_failure_reason());
+    const std::unique_ptr<void, void (*)(void*)> owner(pixels, &stbi_image_free);
+    if (dw != w || dh != h)
+        throwUsage("readImage", path.string() + ": the header says " + std::to_string(w) + "x" + std::to_string(h) +
+                                    ", the decoder made " + std::to_string(dw) + "x" + std::to_string(dh));
+
+    HostArray out{info.dtype, {h, w}, std::vector<std::uint8_t>(std::size_t(h) * rowBytes)};
+    if (channels > 1)
+        out.shape.push_back(channels);
+    const auto* src = static_cast<const std::uint8_t*>(pixels);
+    for (int y = 0; y < h; ++y) {
+        const int from = options.flipVertically ? h - 1 - y : y;
+        std::memcpy(out.bytes.data() + std::size_t(y) * rowBytes, src + std::size_t(from) * rowBytes, rowBytes);
+    }
+    return out;
 }
 
 CompareResult compare(const Rgba8Image& a, const Rgba8Image& b, int epsilon)

@@ -17,7 +17,6 @@ levels='
 core 0
 cuda 1
 gl 1
-image 1
 io 1
 project 1
 proc 1

@@ -32,7 +32,7 @@ std::string captureKey(const pipeline::Pipeline& p, int stage, const std::string
 // A GL texture holds at most GL_MAX_TEXTURE_SIZE texels per side; a longer output (a 1-D buffer of
 // 10^6 elements) is shown through every k-th element (nearest), which is what a view of that many
 // elements can show anyway. The inspector reads the full records.
-image::Rgba8Image fitTextureLimit(image::Rgba8Image image)
+io::Rgba8Image fitTextureLimit(io::Rgba8Image image)
 {
     GLint limit = 0;
     glGetIntegerv(GL_MAX_TEXTURE_SIZE, &limit);
@@ -40,7 +40,7 @@ image::Rgba8Image fitTextureLimit(image::Rgba8Image image)
     if (image.width <= limit && image.height <= limit)
         return image;
     const int w = std::min(image.width, int(limit)), h = std::min(image.height, int(limit));
-    image::Rgba8Image out{w, h, std::vector<std::uint8_t>(std::size_t(w) * std::size_t(h) * 4)};
+    io::Rgba8Image out{w, h, std::vector<std::uint8_t>(std::size_t(w) * std::size_t(h) * 4)};
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
             const std::size_t sx = std::size_t(x) * std::size_t(image.width) / std::size_t(w);
@@ -129,7 +129,7 @@ void App::teachAfterFrame()
     const unsigned warp = s.device() ? unsigned(s.device()->limits.warpSize) : 32u;
     if (t.overlayMode >= 0 && (std::int64_t(c->serial) != t.overlayFrame || t.overlayMode != t.overlayTextureMode)) {
         const teach::OverlayMode mode = teach::kOverlayModes[t.overlayMode];
-        const image::Rgba8Image overlay =
+        const io::Rgba8Image overlay =
             fitTextureLimit(teach::overlayImage(c->who.records, c->width, c->height, mode, c->launch, 255, warp));
         if (t.overlayTexture.width() != overlay.width || t.overlayTexture.height() != overlay.height)
             t.overlayTexture = gl::Texture2D(overlay.width, overlay.height, GL_RGBA8, GL_NEAREST);

@@ -16,7 +16,7 @@
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/cuda/driver.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 #include "ks/rtc/compiler.hpp"
 
 #include <nlohmann/json.hpp>
@@ -160,7 +160,7 @@ int main(int argc, char** argv)
             frames.push_back(n);
         }
         if (!args.screenshot.empty())
-            ks::image::writePng(args.screenshot, session->screenshot());
+            ks::io::writePng(args.screenshot, session->screenshot());
         const std::string device = s.device() ? s.device()->name : std::string();
         session.reset();
         fs::remove_all(dir);

@@ -34,7 +34,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/gl/egl_context.hpp"
 #include "ks/gl/objects.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include <nlohmann/json.hpp>
 
@@ -212,12 +212,12 @@ void faultToNextFrame(Report& rep, const fs::path& exe, int runs, const fs::path
                 }
             }
             if (f) {
-                image::Rgba8Image img{f->width, f->height, {}};
+                io::Rgba8Image img{f->width, f->height, {}};
                 const auto* px = static_cast<const std::uint8_t*>(f->pixels);
                 const std::size_t row = std::size_t(f->width) * 4;
                 for (int y = f->height - 1; y >= 0; --y)
                     img.pixels.insert(img.pixels.end(), px + std::size_t(y) * row, px + std::size_t(y + 1) * row);
-                image::writePng(restoredPng, img);
+                io::writePng(restoredPng, img);
                 rep.note("wrote " + restoredPng.string() + ": the window after the fault, restored");
             }
         }

@@ -7,7 +7,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/gl/gl.hpp"
 #include "ks/gl/objects.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include <filesystem>
 
@@ -129,7 +129,7 @@ int runWindowed(const AppOptions& options)
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         auto capture = [&] {
             glReadBuffer(GL_BACK);
-            return image::Rgba8Image{fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)};
+            return io::Rgba8Image{fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)};
         };
         ++frame;
         recording.afterFrame(app, capture);
@@ -137,7 +137,7 @@ int runWindowed(const AppOptions& options)
         const bool lastFrame = options.framesGiven && frame >= options.frames;
         if (lastFrame && !options.screenshot.empty()) {
             glReadBuffer(GL_BACK);
-            image::writePng(options.screenshot, {fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)});
+            io::writePng(options.screenshot, {fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)});
             std::printf("kernelscope: wrote screenshot %s (%dx%d window, after %d frames)\n",
                         std::filesystem::absolute(options.screenshot).c_str(), fbw, fbh, frame);
         }

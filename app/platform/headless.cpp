@@ -9,7 +9,7 @@
 #include "ks/cuda/driver.hpp"
 #include "ks/gl/egl_context.hpp"
 #include "ks/gl/objects.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include <imgui.h>
 #include <imgui_impl_opengl3.h>
@@ -178,7 +178,7 @@ void HeadlessSession::renderFrameAt(float timeSeconds, float deltaSeconds)
     m.recording.afterFrame(m.app, [&] { return screenshot(); });
 }
 
-image::Rgba8Image HeadlessSession::screenshot()
+io::Rgba8Image HeadlessSession::screenshot()
 {
     gl::finishPolled();
     const gl::Framebuffer& drawn = m_impl->drawn();
@@ -207,7 +207,7 @@ int runHeadless(const AppOptions& options)
                     options.editAtFrame, options.frames);
     std::printf("kernelscope: %s\n", app.statusLine().c_str());
     if (!options.screenshot.empty()) {
-        image::writePng(options.screenshot, session.screenshot());
+        io::writePng(options.screenshot, session.screenshot());
         std::printf("kernelscope: wrote screenshot %s (%dx%d, after %d frames%s)\n",
                     std::filesystem::absolute(options.screenshot).c_str(), options.width, options.height,
                     options.frames, options.headlessBecauseNoDisplay ? "; no display, so ran headless" : "");

@@ -377,7 +377,7 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
         std::printf("kernelscope: wrote %s to %s\n", name.c_str(), path.string().c_str());
     }
     if (!options.screenshot.empty()) {
-        image::writePng(options.screenshot, session.composite(options.width, options.height));
+        io::writePng(options.screenshot, session.composite(options.width, options.height));
         std::printf("kernelscope: wrote screenshot %s (%dx%d, %zu views, after %d frames)\n",
                     options.screenshot.string().c_str(), options.width, options.height, views, options.frames);
     }

@@ -3,7 +3,7 @@
 
 #include "options.hpp"
 
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include <memory>
 
@@ -47,7 +47,7 @@ public:
     // commands (fence it before another process reads it).
     void readPixelsInto(unsigned buffer);
     // The window as drawn by the last frame (waits for GL).
-    image::Rgba8Image screenshot();
+    io::Rgba8Image screenshot();
 
 private:
     struct Impl;

@@ -19,11 +19,11 @@ FrameRecorder::FrameRecorder(std::filesystem::path target, int every, double tim
 
 FrameRecorder::~FrameRecorder() = default;
 
-void FrameRecorder::frameDone(int frame, const std::function<image::Rgba8Image()>& capture)
+void FrameRecorder::frameDone(int frame, const std::function<io::Rgba8Image()>& capture)
 {
     if (!active() || frame % m_every != 0)
         return;
-    const image::Rgba8Image image = capture();
+    const io::Rgba8Image image = capture();
     if (m_video) {
         if (!m_encoder)
             m_encoder = std::make_unique<VideoEncoder>(m_target, *m_video, image.width, image.height,
@@ -32,7 +32,7 @@ void FrameRecorder::frameDone(int frame, const std::function<image::Rgba8Image()
     } else {
         char name[32];
         std::snprintf(name, sizeof name, "frame_%06d.png", frame);
-        image::writePng(m_target / name, image);
+        io::writePng(m_target / name, image);
     }
     ++m_written;
 }
@@ -82,7 +82,7 @@ AppRecording::~AppRecording()
     }
 }
 
-void AppRecording::afterFrame(App& app, const std::function<image::Rgba8Image()>& capture)
+void AppRecording::afterFrame(App& app, const std::function<io::Rgba8Image()>& capture)
 {
     const RecordState& r = app.state().record;
     try {
@@ -104,7 +104,7 @@ void AppRecording::afterFrame(App& app, const std::function<image::Rgba8Image()>
             return;
         }
         m_recorder->frameDone(++m_frames, [&] {
-            image::Rgba8Image shot = capture();
+            io::Rgba8Image shot = capture();
             const std::array<float, 4> c = m_rect;
             if (c[2] <= c[0] || c[3] <= c[1])
                 return shot;
@@ -112,7 +112,7 @@ void AppRecording::afterFrame(App& app, const std::function<image::Rgba8Image()>
             const int x0 = std::clamp(int(c[0]), 0, shot.width - 2), y0 = std::clamp(int(c[1]), 0, shot.height - 2);
             const int w = (std::clamp(int(c[2]), x0 + 2, shot.width) - x0) & ~1;
             const int h = (std::clamp(int(c[3]), y0 + 2, shot.height) - y0) & ~1;
-            image::Rgba8Image crop{w, h, std::vector<std::uint8_t>(std::size_t(w) * std::size_t(h) * 4)};
+            io::Rgba8Image crop{w, h, std::vector<std::uint8_t>(std::size_t(w) * std::size_t(h) * 4)};
             for (int y = 0; y < h; ++y)
                 std::copy_n(&shot.pixels[(std::size_t(y0 + y) * std::size_t(shot.width) + std::size_t(x0)) * 4],
                             std::size_t(w) * 4, &crop.pixels[std::size_t(y) * std::size_t(w) * 4]);

@@ -6,7 +6,7 @@
 
 #include "video_encoder.hpp"
 
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include <array>
 #include <filesystem>
@@ -28,7 +28,7 @@ public:
     bool active() const { return !m_target.empty(); }
     // After frame `frame` (1-based) is drawn: records it when it is one to record. Throws ks::Error
     // when the frame cannot be written.
-    void frameDone(int frame, const std::function<image::Rgba8Image()>& capture);
+    void frameDone(int frame, const std::function<io::Rgba8Image()>& capture);
     // After the last frame: a video is finished (ffmpeg writes the file). Throws ks::Error.
     void finish();
     int written() const { return m_written; }
@@ -64,7 +64,7 @@ public:
     AppRecording& operator=(const AppRecording&) = delete;
 
     // After each frame is drawn; `capture` gives the whole window (top-left origin).
-    void afterFrame(App& app, const std::function<image::Rgba8Image()>& capture);
+    void afterFrame(App& app, const std::function<io::Rgba8Image()>& capture);
 
 private:
     std::unique_ptr<FrameRecorder> m_recorder;

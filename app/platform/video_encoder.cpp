@@ -171,7 +171,7 @@ void VideoEncoder::sendAll(const void* data, std::size_t bytes)
     }
 }
 
-void VideoEncoder::write(const image::Rgba8Image& frame)
+void VideoEncoder::write(const io::Rgba8Image& frame)
 {
     if (m_input < 0)
         throw Error(ErrorDomain::Usage, "record", 0, "", "the video " + m_file.string() + " is finished");

@@ -4,7 +4,7 @@
 // or a GIF (a palette made from the whole clip) at a fixed frame rate. KS_FFMPEG names the program
 // when it is not `ffmpeg` on the PATH.
 
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 #include "ks/proc/child_process.hpp"
 
 #include <filesystem>
@@ -41,7 +41,7 @@ public:
     double fps() const noexcept { return m_fps; }     // the file's frame rate (a GIF's: gifFrameRate)
     // One frame, rows top to bottom. A frame of another size is cropped or padded (black) to the
     // video's. Throws ks::Error (System) when ffmpeg has stopped reading (its messages included).
-    void write(const image::Rgba8Image& frame);
+    void write(const io::Rgba8Image& frame);
     // Ends the input and waits for ffmpeg to write the file. Throws ks::Error (System) with its
     // last messages when it failed.
     void finish();

@@ -14,7 +14,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/gl/gl.hpp"
 #include "ks/gl/objects.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -249,7 +249,7 @@ int runSupervisedWindow(const AppOptions& options)
         const bool lastFrame = options.framesGiven && shown >= options.frames;
         if (lastFrame && !options.screenshot.empty()) {
             glReadBuffer(GL_BACK);
-            image::writePng(options.screenshot, {fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)});
+            io::writePng(options.screenshot, {fbw, fbh, gl::readPixelsTopDown(0, 0, fbw, fbh)});
             std::printf("kernelscope: wrote screenshot %s (%dx%d window, after %d frames of the GPU process)\n",
                         std::filesystem::absolute(options.screenshot).c_str(), fbw, fbh, shown);
         }

@@ -4,6 +4,9 @@
 #include "ks/array/dtype.hpp"
 #include "ks/array/elementwise_kernel.hpp"
 #include "ks/core/error.hpp"
+#include "ks/io/data_source.hpp"
+#include "ks/io/image.hpp"
+#include "ks/io/npy.hpp"
 #include "ks/pipeline/check.hpp"
 #include "ks/pipeline/kernel_signature.hpp"
 #include "ks/project/json.hpp"
@@ -18,6 +21,7 @@
 #include <unistd.h>
 
 #include <filesystem>
+#include <iterator>
 #include <fstream>
 
 namespace ks::fuzz {
@@ -280,6 +284,56 @@ void cacheEntry(std::string_view input)
         require(rtc::encodeResult(*payload) == input, "a decoded payload encodes back to the same bytes");
 }
 
+// Data files and specs (ks/io): the bytes as an .npy file, as an image file (header probe, then the
+// decoder, which stb_image runs), and as a data spec. Each gives a ks::Error or an array whose bytes
+// are exactly its shape times its element size; a spec that parses formats back to itself, and a
+// generated one makes an array of the shape asked for.
+void data(std::string_view input)
+{
+    const fs::path& dir = fixtureDir();
+    auto promiseSize = [](const io::HostArray& a, const char* reader) {
+        const auto expected = io::byteCount(a.dtype, a.shape);
+        require(expected && a.bytes.size() == *expected,
+                std::string(reader) + " returns exactly product(shape) * itemsize bytes");
+    };
+    // Plain writes: an fsync per input (writeFileAtomically) would halve the fuzzer's rate.
+    auto writeInput = [&](const fs::path& p) { std::ofstream(p, std::ios::binary | std::ios::trunc) << input; };
+    const fs::path npy = dir / "data.npy";
+    writeInput(npy);
+    try {
+        promiseSize(io::readNpy(npy), "readNpy");
+    } catch (const Error&) {
+    }
+    const fs::path image = dir / "data.img";
+    writeInput(image);
+    try {
+        const io::ImageInfo info = io::probeImage(image);
+        io::ImageOptions options;
+        options.maxBytes = std::uint64_t(1) << 22; // the fuzzer's memory limit, not the decoder's
+        options.channels = input.size() % 5;
+        options.flipVertically = input.size() % 2 == 1;
+        const io::HostArray a = io::readImage(image, options);
+        promiseSize(a, "readImage");
+        require(a.shape.size() >= 2 && a.shape[0] == info.height && a.shape[1] == info.width && a.dtype == info.dtype,
+                "an image decodes to the size and type its header probe said");
+    } catch (const Error&) {
+    }
+    try {
+        const io::DataSpec spec = io::parseDataSpec(input);
+        const std::string text = io::formatDataSpec(spec);
+        require(io::formatDataSpec(io::parseDataSpec(text)) == text, "a formatted data spec reads back to itself");
+        if (spec.kind != io::DataKind::Npy && spec.kind != io::DataKind::Image && spec.kind != io::DataKind::Raw) {
+            io::LoadOptions options;
+            options.dtype = io::kAllDtypes[input.size() % std::size(io::kAllDtypes)];
+            options.shape = {3, std::int64_t(input.size() % 7)};
+            const io::HostArray a = io::loadData(spec, options);
+            promiseSize(a, "loadData");
+            require(a.shape == options.shape && a.dtype == options.dtype, "generated data has the type and shape asked");
+        }
+    } catch (const Error&) {
+    }
+}
+
 } // namespace
 
 const std::vector<Target>& targets()
@@ -294,6 +348,7 @@ const std::vector<Target>& targets()
         {"array_specs", arraySpecs, "ElementwiseKernel, reduction and scan specs up to generated source"},
         {"recovery", recovery, "recovery files: RecoveryStore::parse/format"},
         {"cache_entry", cacheEntry, "compile cache disk entries: decodeEntry, decodeResult"},
+        {"data", data, "data files and specs: readNpy, probeImage + readImage (stb_image), parseDataSpec"},
     };
     return all;
 }

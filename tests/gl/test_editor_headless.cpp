@@ -164,7 +164,7 @@ protected:
 };
 
 // Pixels of the editor panel (the left part of the window) within `tolerance` of `colour`.
-int countColour(const ks::image::Rgba8Image& shot, float fractionOfWidth, ImU32 colour, int tolerance = 14)
+int countColour(const ks::io::Rgba8Image& shot, float fractionOfWidth, ImU32 colour, int tolerance = 14)
 {
     const int r = int(colour & 0xFF), g = int((colour >> 8) & 0xFF), b = int((colour >> 16) & 0xFF);
     int n = 0;
@@ -177,15 +177,15 @@ int countColour(const ks::image::Rgba8Image& shot, float fractionOfWidth, ImU32 
 }
 
 // With KS_KEEP_SCREENSHOTS=DIR, writes the screenshot there for a person to look at.
-void keepScreenshot(const char* name, const ks::image::Rgba8Image& shot)
+void keepScreenshot(const char* name, const ks::io::Rgba8Image& shot)
 {
     if (const char* keep = std::getenv("KS_KEEP_SCREENSHOTS"); keep && *keep)
-        ks::image::writePng(fs::path(keep) / name, shot);
+        ks::io::writePng(fs::path(keep) / name, shot);
 }
 
 // The height of the first band of rows (from the top, within the left `fractionOfWidth` of the shot)
 // holding pixels of `colour`: the height of the first line's glyphs of that colour, blurred or not.
-int firstInkBand(const ks::image::Rgba8Image& shot, float fractionOfWidth, ImU32 colour, int tolerance)
+int firstInkBand(const ks::io::Rgba8Image& shot, float fractionOfWidth, ImU32 colour, int tolerance)
 {
     const int right = std::min(shot.width, int(float(shot.width) * fractionOfWidth));
     const int cr = int(colour & 0xFF), cg = int((colour >> 8) & 0xFF), cb = int((colour >> 16) & 0xFF);
@@ -494,7 +494,7 @@ TEST_F(EditorHeadless, NewProjectFromATemplateThroughTheFileDialog)
 }
 
 // Pixels within `tolerance` of `colour` inside a rectangle of the screenshot (x0, y0, x1, y1).
-int countColourIn(const ks::image::Rgba8Image& shot, const std::array<float, 4>& r, ImU32 colour, int tolerance)
+int countColourIn(const ks::io::Rgba8Image& shot, const std::array<float, 4>& r, ImU32 colour, int tolerance)
 {
     const int cr = int(colour & 0xFF), cg = int((colour >> 8) & 0xFF), cb = int((colour >> 16) & 0xFF);
     int n = 0;
@@ -997,7 +997,7 @@ TEST_F(EditorHeadless, TheSourceWidgetEditsFromTheMouseAndTheKeyboard)
     // The selection is drawn in ImGui's selection colour (blue) under the word: the word's box is
     // bluer with it than without.
     const auto& g = t.textGeometry;
-    auto blueness = [&](const ks::image::Rgba8Image& img) { // the mean of blue minus red over "unsigned"
+    auto blueness = [&](const ks::io::Rgba8Image& img) { // the mean of blue minus red over "unsigned"
         double sum = 0;
         int n = 0;
         for (int y = int(g[1] + 8 * g[2]) + 1; y < int(g[1] + 9 * g[2]) - 1; ++y)

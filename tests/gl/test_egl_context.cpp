@@ -2,7 +2,7 @@
 // known image read back by glReadPixels, and GL errors become exceptions naming the call.
 #include "ks/core/error.hpp"
 #include "ks/gl/objects.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 #include "ks/render/image_view.hpp"
 
 #include "test_support.hpp"
@@ -103,18 +103,18 @@ TEST_F(GlTest, ShaderCompileErrorsCarryTheLog)
 
 TEST_F(GlTest, PngRoundTripAndCompare)
 {
-    ks::image::Rgba8Image img{3, 2, {}};
+    ks::io::Rgba8Image img{3, 2, {}};
     for (int i = 0; i < 24; ++i)
         img.pixels.push_back(std::uint8_t(i * 10));
     const auto path = std::filesystem::temp_directory_path() / "ks_png_roundtrip.png";
-    ks::image::writePng(path, img);
-    const ks::image::Rgba8Image back = ks::image::readPng(path);
+    ks::io::writePng(path, img);
+    const ks::io::Rgba8Image back = ks::io::readPng(path);
     EXPECT_EQ(back.pixels, img.pixels);
-    ks::image::Rgba8Image other = img;
+    ks::io::Rgba8Image other = img;
     other.pixels[5] += 3;
-    EXPECT_EQ(ks::image::compare(img, other, 2).mismatched, 1u);
-    EXPECT_EQ(ks::image::compare(img, other, 3).mismatched, 0u);
-    EXPECT_TRUE(ks::image::compare(img, other, 2).matches(1.0 / 6.0));
-    EXPECT_FALSE(ks::image::compare(img, other, 2).matches(0.0));
+    EXPECT_EQ(ks::io::compare(img, other, 2).mismatched, 1u);
+    EXPECT_EQ(ks::io::compare(img, other, 3).mismatched, 0u);
+    EXPECT_TRUE(ks::io::compare(img, other, 2).matches(1.0 / 6.0));
+    EXPECT_FALSE(ks::io::compare(img, other, 2).matches(0.0));
     std::filesystem::remove(path);
 }

@@ -2,7 +2,7 @@
 // GPU; without CUDA the app still opens and says why.
 #include "app.hpp"
 #include "ks/core/error.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 #include "options.hpp"
 #include "platform/platforms.hpp"
 
@@ -29,7 +29,7 @@ TEST(HeadlessApp, WritesAScreenshotOfTheWholeWindow)
         throw;
     }
     ASSERT_EQ(rc, 0);
-    const ks::image::Rgba8Image shot = ks::image::readPng(options.screenshot);
+    const ks::io::Rgba8Image shot = ks::io::readPng(options.screenshot);
     EXPECT_EQ(shot.width, 800);
     EXPECT_EQ(shot.height, 500);
     std::set<std::uint32_t> colours;

@@ -2,7 +2,7 @@
 // fixed time step), for the whole app and for a project's views; each frame decodes at the run's
 // size, and the last recorded frame is the run's own screenshot, pixel for pixel.
 #include "ks/core/error.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 #include "options.hpp"
 #include "platform/platforms.hpp"
 
@@ -49,12 +49,12 @@ void expectSequence(const fs::path& dir, const std::vector<std::string>& names, 
 {
     ASSERT_EQ(filesIn(dir), names);
     for (const std::string& n : names) {
-        const ks::image::Rgba8Image frame = ks::image::readPng(dir / n);
+        const ks::io::Rgba8Image frame = ks::io::readPng(dir / n);
         EXPECT_EQ(frame.width, width) << n;
         EXPECT_EQ(frame.height, height) << n;
     }
-    const ks::image::Rgba8Image last = ks::image::readPng(dir / names.back());
-    const ks::image::Rgba8Image shot = ks::image::readPng(screenshot);
+    const ks::io::Rgba8Image last = ks::io::readPng(dir / names.back());
+    const ks::io::Rgba8Image shot = ks::io::readPng(screenshot);
     EXPECT_TRUE(last.pixels == shot.pixels) << "the last recorded frame is the run's screenshot";
 }
 

@@ -5,7 +5,7 @@
 // is not installed (build.sh installs it).
 #include "app.hpp"
 #include "ks/core/error.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 #include "options.hpp"
 #include "platform/platforms.hpp"
 #include "platform/recorder.hpp"
@@ -31,7 +31,7 @@
 #include <vector>
 
 namespace fs = std::filesystem;
-using ks::image::Rgba8Image;
+using ks::io::Rgba8Image;
 
 namespace {
 
@@ -143,7 +143,7 @@ TEST_F(RecordVideo, AHeadlessRunAsAnMp4)
     }
     const std::vector<Rgba8Image> frames = decode(options.record, 322, 200);
     ASSERT_EQ(frames.size(), 5u);
-    const Rgba8Image shot = ks::image::readPng(options.screenshot);
+    const Rgba8Image shot = ks::io::readPng(options.screenshot);
     EXPECT_LT(meanDifference(frames.back(), shot, 321, 200), 6.0) << "the last frame is the run's screenshot";
 }
 
@@ -184,7 +184,7 @@ TEST(AppRecording, TheViewportAsPngFramesFromStartToStop)
         session->renderFrame();
     EXPECT_TRUE(app.state().record.running);
     EXPECT_EQ(app.state().record.written, 5);
-    const ks::image::Rgba8Image whole = session->screenshot();
+    const ks::io::Rgba8Image whole = session->screenshot();
     app.stopRecording();
     session->renderFrame();
     EXPECT_FALSE(app.state().record.running);
@@ -194,7 +194,7 @@ TEST(AppRecording, TheViewportAsPngFramesFromStartToStop)
         pngs.push_back(e.path());
     ASSERT_EQ(pngs.size(), 5u);
     std::sort(pngs.begin(), pngs.end());
-    const ks::image::Rgba8Image last = ks::image::readPng(pngs.back());
+    const ks::io::Rgba8Image last = ks::io::readPng(pngs.back());
     EXPECT_EQ(last.width, (int(r[2]) - int(r[0])) & ~1);
     EXPECT_EQ(last.height, (int(r[3]) - int(r[1])) & ~1);
     EXPECT_LT(last.width, whole.width);

@@ -4,7 +4,7 @@
 // KS_UPDATE_REFERENCES=1). Also: stage order, restart and shader reload without CUDA.
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 #include "ks/project/project.hpp"
 #include "ks/render/view_renderer.hpp"
 #include "ks/scene/session.hpp"
@@ -43,18 +43,18 @@ TEST_P(Views, MatchReference)
     Session session(load(ks::test::sourceDir() / "tests" / "projects" / (name + ".json")), {},
                     ks::test::sourceDir() / "shaders");
     session.pipeline().frame();
-    const ks::image::Rgba8Image shot = session.composite(480, 270);
+    const ks::io::Rgba8Image shot = session.composite(480, 270);
     for (std::size_t i = 0; i < session.viewCount(); ++i)
         EXPECT_TRUE(session.viewError(i).empty()) << session.viewError(i);
     const std::filesystem::path ref = ks::test::referenceDir() / (name + ".png");
     if (const char* update = std::getenv("KS_UPDATE_REFERENCES"); update && *update == '1') {
-        ks::image::writePng(ref, shot);
+        ks::io::writePng(ref, shot);
         GTEST_SKIP() << "wrote reference " << ref;
     }
     if (!std::filesystem::exists(ref))
         GTEST_SKIP() << "no reference " << ref << "; run with KS_UPDATE_REFERENCES=1 to make it";
-    const ks::image::Rgba8Image expected = ks::image::readPng(ref);
-    const ks::image::CompareResult c = ks::image::compare(shot, expected, 8);
+    const ks::io::Rgba8Image expected = ks::io::readPng(ref);
+    const ks::io::CompareResult c = ks::io::compare(shot, expected, 8);
     EXPECT_TRUE(c.matches(0.01)) << c.mismatched << " of " << c.total << " pixels differ (max difference "
                                  << c.maxDifference << ")";
     // Not a blank picture: many distinct colours.
@@ -285,7 +285,7 @@ namespace {
 
 // The whole app, headless (1000 x 600, 3 frames), on a project of tests/projects; its screenshot,
 // or nothing with `skip` set when there is no headless GL.
-std::optional<ks::image::Rgba8Image> appScreenshot(const char* project, std::string& skip)
+std::optional<ks::io::Rgba8Image> appScreenshot(const char* project, std::string& skip)
 {
     ks::app::AppOptions options;
     options.headless = true;
@@ -307,14 +307,14 @@ std::optional<ks::image::Rgba8Image> appScreenshot(const char* project, std::str
         skip = std::string("no headless GL: ") + e.what();
         return std::nullopt;
     }
-    ks::image::Rgba8Image shot = ks::image::readPng(options.screenshot);
+    ks::io::Rgba8Image shot = ks::io::readPng(options.screenshot);
     if (const char* keep = std::getenv("KS_KEEP_SCREENSHOTS"); keep && *keep)
-        ks::image::writePng(std::filesystem::path(keep) / options.screenshot.filename(), shot);
+        ks::io::writePng(std::filesystem::path(keep) / options.screenshot.filename(), shot);
     return shot;
 }
 
 // Pixels of ink `c` (within 10 of it) in columns x0..x1 and rows y0..y1 of `shot` (ends excluded).
-int inkIn(const ks::image::Rgba8Image& shot, ImU32 c, int x0, int y0, int x1, int y1)
+int inkIn(const ks::io::Rgba8Image& shot, ImU32 c, int x0, int y0, int x1, int y1)
 {
     const int r = int(c & 0xFF), g = int((c >> 8) & 0xFF), b = int((c >> 16) & 0xFF);
     int ink = 0;
@@ -329,7 +329,7 @@ int inkIn(const ks::image::Rgba8Image& shot, ImU32 c, int x0, int y0, int x1, in
 // Pixels of the axis and colour-bar labels' ink (theme::kViewLabel) in the Views panel of a
 // 1000 x 600 app screenshot (the middle of the standard project layout); nothing else there has
 // that grey.
-int labelInkInViews(const ks::image::Rgba8Image& shot)
+int labelInkInViews(const ks::io::Rgba8Image& shot)
 {
     return inkIn(shot, ks::app::theme::kViewLabel, 320, 30, 700, 330);
 }
@@ -404,7 +404,7 @@ bool nearColour(const std::uint8_t* p, const std::array<float, 4>& c)
 }
 
 // Pixels of `shot` near colour `c` (nearColour) in rows rowLo..rowHi (the end excluded).
-int pixelsOf(const ks::image::Rgba8Image& shot, std::array<float, 4> c, int rowLo = 0, int rowHi = 1 << 30)
+int pixelsOf(const ks::io::Rgba8Image& shot, std::array<float, 4> c, int rowLo = 0, int rowHi = 1 << 30)
 {
     int n = 0;
     for (int y = std::max(0, rowLo); y < std::min(shot.height, rowHi); ++y)
@@ -425,7 +425,7 @@ TEST_F(PipelineNoCuda, PlotSeriesAutoRangeScatterAndZoom)
     const auto green = ks::render::plotSeriesColor(v, 0), orange = ks::render::plotSeriesColor(v, 1);
     ASSERT_NE(green, orange);
     const int w = 400, h = 300;
-    const ks::image::Rgba8Image line = session.composite(w, h);
+    const ks::io::Rgba8Image line = session.composite(w, h);
     ASSERT_TRUE(session.viewError(0).empty()) << session.viewError(0);
     // Auto range: -2..1 and 5% of it on each side; every element across.
     const ks::render::PlotFrame f = session.plotFrame(0);
@@ -443,12 +443,12 @@ TEST_F(PipelineNoCuda, PlotSeriesAutoRangeScatterAndZoom)
     // Zoomed to elements 0..10 and values 0.5..1.5: the -2 series is out of the frame, and so is
     // the ramp below 0.5 (elements 0..31), so the ramp's green is no more than a corner's worth.
     session.setPlotZoom(0, ks::render::PlotFrame{0, 10, 0.5, 1.5});
-    const ks::image::Rgba8Image zoomed = session.composite(w, h);
+    const ks::io::Rgba8Image zoomed = session.composite(w, h);
     EXPECT_EQ(session.plotFrame(0), (ks::render::PlotFrame{0, 10, 0.5, 1.5}));
     EXPECT_EQ(pixelsOf(zoomed, orange), 0) << "the -2 series lies outside the zoomed frame";
     EXPECT_LT(pixelsOf(zoomed, green), 10) << "elements 0..10 of the ramp are below 0.5";
     session.setPlotZoom(0, ks::render::PlotFrame{30, 63, 0.4, 1.1});
-    const ks::image::Rgba8Image zoomedRight = session.composite(w, h);
+    const ks::io::Rgba8Image zoomedRight = session.composite(w, h);
     EXPECT_GT(pixelsOf(zoomedRight, green), int(0.4 * w)) << "elements 32..63 of the ramp rise through it";
     session.setPlotZoom(0, std::nullopt);
     (void)session.composite(w, h);
@@ -456,7 +456,7 @@ TEST_F(PipelineNoCuda, PlotSeriesAutoRangeScatterAndZoom)
 
     // Scatter: a dot (3 x 3 pixels) per element, 64 of them apart along the -2 row.
     Session dots(load(dir.write("s.json", plotSeriesProject("scatter"))), {}, ks::test::sourceDir() / "shaders");
-    const ks::image::Rgba8Image scatter = dots.composite(w, h);
+    const ks::io::Rgba8Image scatter = dots.composite(w, h);
     ASSERT_TRUE(dots.viewError(0).empty()) << dots.viewError(0);
     const int dotPixels = pixelsOf(scatter, orange, rowB - 3, rowB + 4);
     EXPECT_GE(dotPixels, 64 * 6) << "64 dots of 3 x 3 pixels";
@@ -505,10 +505,10 @@ TEST_F(PipelineNoCuda, PlotLogScaleMapsDecadesEvenly)
     const auto green = ks::render::plotSeriesColor(v, 0), orange = ks::render::plotSeriesColor(v, 1),
                blue = ks::render::plotSeriesColor(v, 2);
     const int w = 400, h = 300;
-    const ks::image::Rgba8Image shot = session.composite(w, h);
+    const ks::io::Rgba8Image shot = session.composite(w, h);
     ASSERT_TRUE(session.viewError(0).empty()) << session.viewError(0);
     if (const char* keep = std::getenv("KS_KEEP_SCREENSHOTS"); keep && *keep)
-        ks::image::writePng(std::filesystem::path(keep) / "ks_plot_log_scale.png", shot);
+        ks::io::writePng(std::filesystem::path(keep) / "ks_plot_log_scale.png", shot);
     EXPECT_TRUE(session.plotFrame(0).logY);
     // The frame: columns 20..380, rows 15..285 from the top. Value 10^e lies (e + 2) / 4 of the
     // way up, so the ramp's row falls evenly with its column.
@@ -740,9 +740,9 @@ TEST(HeadlessAppProject, LogPlotHasDecadesTitlesAndZoomsByFactors)
     }
     EXPECT_GE(values, 3) << "every decade or every other one labelled";
     EXPECT_EQ(values, int(axes.gridY.size())) << "no label left out for the titles";
-    const ks::image::Rgba8Image shot = session->screenshot();
+    const ks::io::Rgba8Image shot = session->screenshot();
     if (const char* keep = std::getenv("KS_KEEP_SCREENSHOTS"); keep && *keep)
-        ks::image::writePng(std::filesystem::path(keep) / "ks_headless_app_views_plot_log.png", shot);
+        ks::io::writePng(std::filesystem::path(keep) / "ks_headless_app_views_plot_log.png", shot);
     int titles = 0;
     for (const ks::app::PlotAxisLabel& l : axes.labels) {
         if (l.kind != ks::app::PlotLabelKind::Title)

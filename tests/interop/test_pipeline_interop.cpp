@@ -5,7 +5,7 @@
 #include "app.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 #include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/scene/session.hpp"

@@ -64,7 +64,7 @@ std::filesystem::path referenceDir()
     return sourceDir() / "tests" / "reference";
 }
 
-void expectMatchesGpuReference(const ks::image::Rgba8Image& shot, const std::string& name)
+void expectMatchesGpuReference(const ks::io::Rgba8Image& shot, const std::string& name)
 {
     namespace fs = std::filesystem;
     const char* dirEnv = std::getenv("KS_GPU_REFERENCE_DIR");
@@ -72,12 +72,12 @@ void expectMatchesGpuReference(const ks::image::Rgba8Image& shot, const std::str
     const fs::path ref = dir / (name + ".png");
     if (const char* update = std::getenv("KS_UPDATE_REFERENCES"); update && *update == '1') {
         fs::create_directories(dir);
-        ks::image::writePng(ref, shot);
+        ks::io::writePng(ref, shot);
         GTEST_SKIP() << "wrote reference " << ref;
     }
     if (!fs::exists(ref))
         GTEST_SKIP() << "no GPU reference " << ref << "; run once with KS_UPDATE_REFERENCES=1 on a GPU host";
-    const auto c = ks::image::compare(shot, ks::image::readPng(ref), 8);
+    const auto c = ks::io::compare(shot, ks::io::readPng(ref), 8);
     EXPECT_TRUE(c.matches(0.01)) << name << ": " << c.mismatched << " of " << c.total << " pixels differ (max "
                                  << c.maxDifference << ")";
 }

@@ -2,11 +2,12 @@
 // Fixtures that acquire the hardware a test needs, or skip with the reason when it is missing.
 // A test never passes vacuously: no device means GTEST_SKIP() with driverStatus().reason.
 
+#include "ks/core/error.hpp"
 #include "ks/cuda/context.hpp"
 #include "ks/cuda/driver.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/gl/egl_context.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include <gtest/gtest.h>
 
@@ -36,7 +37,7 @@ void isolateUserFolders();
 // Compares `shot` with the GPU golden image `name`.png in $KS_GPU_REFERENCE_DIR (default
 // tests/reference/gpu): at most 1% of pixels may differ by more than 8 per channel. With
 // KS_UPDATE_REFERENCES=1 it writes the reference instead and skips; a missing reference skips.
-void expectMatchesGpuReference(const ks::image::Rgba8Image& shot, const std::string& name);
+void expectMatchesGpuReference(const ks::io::Rgba8Image& shot, const std::string& name);
 
 // Skips the current test when CUDA is unavailable, printing why.
 #define KS_REQUIRE_CUDA()                                                                                  \
@@ -115,5 +116,19 @@ std::string demoKernelMissingSemicolon(int* causeLine = nullptr);
 std::vector<float> randomFloats(std::size_t n, unsigned seed, float lo = -1.f, float hi = 1.f);
 // "[v0, v1, ...]" with every float exact (%.9g): initial contents for projects written in tests.
 std::string jsonNumbers(const std::vector<float>& values);
+
+// The text of the ks::Error that `f` throws (without the source location), so that a test can
+// assert what the message says; a failure when it throws nothing.
+template <class F>
+std::string errorText(F&& f)
+{
+    try {
+        f();
+    } catch (const ks::Error& e) {
+        return e.text();
+    }
+    ADD_FAILURE() << "no ks::Error was thrown";
+    return {};
+}
 
 } // namespace ks::test

@@ -202,7 +202,7 @@ TEST(Overlay, ImageMarksUnwrittenElementsAndBlends)
     const LaunchConfig l{{2, 2, 1}, {4, 4, 1}, 0};
     auto r = recordsOf2dLaunch(l, 8, 8);
     r[5].writeCount = 0;
-    const ks::image::Rgba8Image img = overlayImage(r, 8, 8, OverlayMode::BlockIdx, l, 200);
+    const ks::io::Rgba8Image img = overlayImage(r, 8, 8, OverlayMode::BlockIdx, l, 200);
     ASSERT_EQ(img.pixels.size(), 8u * 8u * 4u);
     EXPECT_EQ(img.pixels[5 * 4 + 0], kNotWrittenColor.r);
     EXPECT_EQ(img.pixels[5 * 4 + 3], kNotWrittenColor.a);
@@ -210,14 +210,14 @@ TEST(Overlay, ImageMarksUnwrittenElementsAndBlends)
     EXPECT_EQ(img.pixels[4 * 4 + 3], 200);
     EXPECT_THROW(overlayImage(r, 9, 8, OverlayMode::BlockIdx, l), ks::Error);
 
-    ks::image::Rgba8Image base{1, 1, {100, 100, 100, 255}};
-    blendOver(base, ks::image::Rgba8Image{1, 1, {200, 0, 100, 255}}, 0.5f);
+    ks::io::Rgba8Image base{1, 1, {100, 100, 100, 255}};
+    blendOver(base, ks::io::Rgba8Image{1, 1, {200, 0, 100, 255}}, 0.5f);
     EXPECT_NEAR(base.pixels[0], 150, 1);
     EXPECT_NEAR(base.pixels[1], 50, 1);
     EXPECT_NEAR(base.pixels[2], 100, 1);
     EXPECT_EQ(base.pixels[3], 255);
-    ks::image::Rgba8Image clear{1, 1, {10, 20, 30, 255}};
-    blendOver(clear, ks::image::Rgba8Image{1, 1, {200, 200, 200, 0}});
+    ks::io::Rgba8Image clear{1, 1, {10, 20, 30, 255}};
+    blendOver(clear, ks::io::Rgba8Image{1, 1, {200, 200, 200, 0}});
     EXPECT_EQ(clear.pixels, (std::vector<std::uint8_t>{10, 20, 30, 255})) << "a transparent overlay changes nothing";
     EXPECT_THROW(blendOver(clear, img), ks::Error);
 }

@@ -113,10 +113,10 @@ void Session::renderViews(const std::vector<std::array<int, 2>>& sizes)
     m_pipeline->setRenderMs(m_timer.latestMs());
 }
 
-image::Rgba8Image Session::composite(int width, int height)
+io::Rgba8Image Session::composite(int width, int height)
 {
     const std::size_t n = m_pipeline->project().tabs ? std::min<std::size_t>(1, viewCount()) : viewCount();
-    image::Rgba8Image out{width, height, std::vector<std::uint8_t>(std::size_t(width) * std::size_t(height) * 4, 0)};
+    io::Rgba8Image out{width, height, std::vector<std::uint8_t>(std::size_t(width) * std::size_t(height) * 4, 0)};
     for (std::size_t i = 3; i < out.pixels.size(); i += 4)
         out.pixels[i] = 255;
     if (n == 0)

@@ -219,7 +219,7 @@ Legend overlayLegend(OverlayMode mode, std::span<const WhoRecord> records, const
     return l;
 }
 
-image::Rgba8Image overlayImage(std::span<const WhoRecord> records, int width, int height, OverlayMode mode,
+io::Rgba8Image overlayImage(std::span<const WhoRecord> records, int width, int height, OverlayMode mode,
                                const cuda::LaunchConfig& launch, std::uint8_t opacity, unsigned warpSize)
 {
     if (width < 0 || height < 0 || std::size_t(width) * std::size_t(height) > records.size())
@@ -229,7 +229,7 @@ image::Rgba8Image overlayImage(std::span<const WhoRecord> records, int width, in
     for (const WhoRecord& r : records)
         if (r.writeCount)
             maxOrder = std::max(maxOrder, r.blockOrder);
-    image::Rgba8Image img;
+    io::Rgba8Image img;
     img.width = width;
     img.height = height;
     img.pixels.resize(std::size_t(width) * std::size_t(height) * 4);
@@ -247,7 +247,7 @@ image::Rgba8Image overlayImage(std::span<const WhoRecord> records, int width, in
     return img;
 }
 
-void blendOver(image::Rgba8Image& base, const image::Rgba8Image& overlay, float opacity)
+void blendOver(io::Rgba8Image& base, const io::Rgba8Image& overlay, float opacity)
 {
     if (base.width != overlay.width || base.height != overlay.height || base.pixels.size() != overlay.pixels.size())
         throwUsage("teach::blendOver", "the overlay is " + std::to_string(overlay.width) + " x " +

@@ -7,7 +7,7 @@
 // Contract: GL (and with CUDA the CUDA) context current for every call, construction and
 // destruction included.
 
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 #include "ks/pipeline/pipeline.hpp"
 #include "ks/render/camera.hpp"
 #include "ks/render/gpu_timer.hpp"
@@ -56,7 +56,7 @@ public:
     double finishRenderMs() { return m_timer.finishMs(); }
 
     // The views side by side (the first only when the project uses tabs) in one image.
-    image::Rgba8Image composite(int width, int height);
+    io::Rgba8Image composite(int width, int height);
 
     // Writes resource `name` as a .npy file: buffers with shape (count[, components]) or
     // (rows, cols[, components]), textures (height, width[, channels]). Not while mapped.

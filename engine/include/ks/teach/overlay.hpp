@@ -4,7 +4,7 @@
 // produces an RGBA8 image to blend over the result (a view uploads it as a texture); no device.
 
 #include "ks/cuda/module.hpp"
-#include "ks/image/png.hpp"
+#include "ks/io/image.hpp"
 
 #include <ks/teach/records.cuh>
 
@@ -82,11 +82,11 @@ Legend overlayLegend(OverlayMode mode, std::span<const WhoRecord> records, const
 // The overlay image of `records` laid out as width x height (row-major, element = y * width + x);
 // written elements get their mode colour with alpha `opacity`, unwritten ones kNotWrittenColor.
 // Throws ks::Error (Usage) when width * height exceeds the records.
-image::Rgba8Image overlayImage(std::span<const WhoRecord> records, int width, int height, OverlayMode mode,
+io::Rgba8Image overlayImage(std::span<const WhoRecord> records, int width, int height, OverlayMode mode,
                                const cuda::LaunchConfig& launch, std::uint8_t opacity = 255, unsigned warpSize = 32);
 
 // Blends `overlay` over `base` in place ("over" with the overlay's alpha scaled by `opacity`).
 // Throws ks::Error (Usage) when the sizes differ.
-void blendOver(image::Rgba8Image& base, const image::Rgba8Image& overlay, float opacity = 1.0f);
+void blendOver(io::Rgba8Image& base, const io::Rgba8Image& overlay, float opacity = 1.0f);
 
 } // namespace ks::teach

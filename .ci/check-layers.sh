@@ -20,6 +20,7 @@ gl 1
 io 1
 project 1
 proc 1
+syntax 1
 rtc 2
 interop 2
 array 3

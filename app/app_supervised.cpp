@@ -241,7 +241,7 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
                                                       [&](auto& t) { return t.get() == tab; }) -
                                          s.editor.tabs.begin());
                 if (const auto k = std::find_if(tab->kernels.begin(), tab->kernels.end(),
-                                                 [&](const rtc::KernelSignature& sig) { return sig.name == f.kernel; });
+                                                 [&](const syntax::KernelSignature& sig) { return sig.qualifiedName() == f.kernel; });
                     k != tab->kernels.end())
                     s.commands.jumpTo = JumpTo{tab->doc.path(), k->line, false};
             }

@@ -13,7 +13,7 @@
 #include "ks/rtc/compiler.hpp"
 #include "ks/rtc/diagnostics.hpp"
 #include "ks/rtc/highlight.hpp"
-#include "ks/rtc/kernel_signature.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 
 #include <array>
 #include <cstdint>
@@ -57,7 +57,7 @@ struct EditorTab {
     int widgetGeneration = 0;        // bumped when the text is replaced from outside the widget
     project::Debouncer debounce;
     BuildState build;
-    std::vector<rtc::KernelSignature> kernels; // found in the text (for the stage picker)
+    std::vector<syntax::KernelSignature> kernels; // found in the text (for the stage picker)
     std::uint64_t scannedRevision = 0;
     std::optional<project::RecoveryEntry> recovery; // unsaved edits found at open, on offer
     std::uint64_t recoveredRevision = 0;            // the revision last written to the recovery file

@@ -103,12 +103,6 @@ std::string replaceAll(std::string_view text, std::string_view needle, std::stri
     return out;
 }
 
-int lineOf(std::string_view text, std::size_t offset)
-{
-    offset = std::min(offset, text.size());
-    return 1 + int(std::count(text.begin(), text.begin() + std::ptrdiff_t(offset), '\n'));
-}
-
 std::size_t lineStart(std::string_view text, int line)
 {
     std::size_t at = 0;

@@ -34,8 +34,7 @@ int previousMatch(const std::vector<Match>& matches, std::size_t from);
 std::string replaceAll(std::string_view text, std::string_view needle, std::string_view with, FindOptions options,
                        int* count = nullptr);
 
-// The 1-based line of a byte offset, and the offset where a 1-based line starts (clamped).
-int lineOf(std::string_view text, std::size_t offset);
+// The offset where a 1-based line starts (clamped); syntax::lineOf goes the other way.
 std::size_t lineStart(std::string_view text, int line);
 
 // Ctrl+/ on the lines that [selBegin, selEnd) touches: when every non-blank one starts with "//"

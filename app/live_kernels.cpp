@@ -77,11 +77,11 @@ void App::openDocument(const std::filesystem::path& path, bool stage)
             ed.stagePath = normal;
             // A file without the kernel the viewport runs (--kernel of the user's): its first kernel
             // that fits the stage runs instead, as if picked in the editor.
-            tab->kernels = rtc::findKernels(tab->doc.text());
+            tab->kernels = syntax::findKernels(tab->doc.text());
             tab->scannedRevision = tab->doc.revision();
             const auto& kernels = tab->kernels;
             if (std::none_of(kernels.begin(), kernels.end(),
-                             [&](const rtc::KernelSignature& k) { return k.name == ed.stageKernel; })) {
+                             [&](const syntax::KernelSignature& k) { return k.qualifiedName() == ed.stageKernel; })) {
                 const auto fit = std::find_if(kernels.begin(), kernels.end(), demo::ThreadColorsDemo::fitsStage);
                 if (fit != kernels.end()) {
                     log::info("the viewport runs " + fit->name + " of " + normal.filename().string() + " (it has no " +
@@ -113,7 +113,7 @@ std::string App::stageSymbol(const EditorTab& tab, const rtc::CompileResult& res
     // A kernel that is not extern "C" has a mangled symbol: the build asked NVRTC for it.
     const std::string& name = m_state.editor.stageKernel;
     for (const auto& k : tab.kernels)
-        if (k.name == name && !k.externC && !result.loweredNames.empty() && !result.loweredNames[0].empty())
+        if (k.qualifiedName() == name && !k.externC && !result.loweredNames.empty() && !result.loweredNames[0].empty())
             return result.loweredNames[0];
     return name;
 }
@@ -129,7 +129,7 @@ void App::submitBuild(EditorTab& tab)
             tab.recoveredRevision = tab.doc.revision();
     }
     if (tab.scannedRevision != tab.doc.revision()) {
-        tab.kernels = rtc::findKernels(tab.doc.text());
+        tab.kernels = syntax::findKernels(tab.doc.text());
         tab.scannedRevision = tab.doc.revision();
     }
     rtc::CompileRequest request;
@@ -143,8 +143,8 @@ void App::submitBuild(EditorTab& tab)
     request.options.includePaths.push_back((s.dataRoot / "kernels" / "include").string());
     if (tab.doc.path() == ed.stagePath) {
         for (const auto& k : tab.kernels)
-            if (k.name == ed.stageKernel && !k.externC)
-                request.nameExpressions.push_back(k.name);
+            if (k.qualifiedName() == ed.stageKernel && !k.externC)
+                request.nameExpressions.push_back(ed.stageKernel);
     }
     tab.build.ticket = s.compiler->submit(std::move(request));
     tab.build.submittedRevision = tab.doc.revision();

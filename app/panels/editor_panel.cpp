@@ -361,7 +361,7 @@ void showMatch(FindState& f, EditorTab& tab, int i, bool select)
         return;
     f.current = i;
     const text::Match& m = f.matches[std::size_t(i)];
-    tab.jumpToLine = text::lineOf(tab.buffer, m.begin);
+    tab.jumpToLine = syntax::lineOf(tab.buffer, m.begin);
     tab.jumpFocus = false;
     if (select) {
         tab.refocusOffset = int(m.begin);
@@ -482,7 +482,7 @@ void drawGotoLine(EditorState& ed, EditorTab& tab)
     }
     if (!ImGui::BeginPopup("goto-line"))
         return;
-    const int lines = text::lineOf(tab.buffer, tab.buffer.size());
+    const int lines = syntax::lineOf(tab.buffer, tab.buffer.size());
     ImGui::Text("Go to line (1 to %d)", lines);
     if (ImGui::IsWindowAppearing())
         ImGui::SetKeyboardFocusHere();
@@ -722,14 +722,15 @@ void drawStagePicker(const EditorState& ed, const EditorTab& tab, Commands& comm
             ImGui::TextDisabled("no __global__ functions in this file");
         for (const auto& k : tab.kernels) {
             const bool fits = demo::ThreadColorsDemo::fitsStage(k);
-            std::string label = k.name + "##" + std::to_string(k.line);
-            if (ImGui::Selectable(label.c_str(), isStage && k.name == ed.stageKernel,
+            const std::string name = k.qualifiedName();
+            std::string label = name + "##" + std::to_string(k.line);
+            if (ImGui::Selectable(label.c_str(), isStage && name == ed.stageKernel,
                                   fits ? 0 : ImGuiSelectableFlags_Disabled))
-                commands.setStage = {tab.doc.path(), k.name};
+                commands.setStage = {tab.doc.path(), name};
             if (!fits && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
                 ImGui::SetTooltip("The stage launches (cudaSurfaceObject_t, int width, int height, float time);\n"
                                   "this is %s%s.",
-                                  k.display().c_str(), k.isTemplate ? " (a template)" : "");
+                                  k.display().c_str(), k.isTemplate() ? " (a template)" : "");
         }
         ImGui::EndCombo();
     }

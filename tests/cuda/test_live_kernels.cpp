@@ -26,7 +26,7 @@ namespace {
 
 struct Built {
     std::shared_ptr<const rtc::CompileResult> result;
-    std::vector<rtc::KernelSignature> kernels;
+    std::vector<syntax::KernelSignature> kernels;
     std::vector<std::string> names;
     rtc::ModuleFacts facts;
     cuda::Module module;
@@ -54,7 +54,7 @@ Built build(const std::string& source, rtc::FastCompile fastCompile = rtc::FastC
 {
     Built b;
     b.arch = cuda::queryDevice(0).archName();
-    b.kernels = rtc::findKernels(source);
+    b.kernels = syntax::findKernels(source);
     b.names = rtc::nameExpressionsFor(b.kernels);
     rtc::CompileOptions o;
     o.arch = b.arch;

@@ -70,12 +70,12 @@ unsigned userLine(const std::string& source, const std::string& text)
 {
     const std::size_t at = source.find(text);
     EXPECT_NE(at, std::string::npos) << text;
-    return static_cast<unsigned>(ks::teach::lineOf(source, at));
+    return static_cast<unsigned>(ks::syntax::lineOf(source, at));
 }
 
-ks::teach::KernelDefinition kernel(const std::string& source, const std::string& name)
+ks::syntax::KernelSignature kernel(const std::string& source, const std::string& name)
 {
-    const auto k = ks::teach::findKernel(source, name);
+    const auto k = ks::syntax::findKernel(source, name);
     if (!k)
         throw std::runtime_error("no kernel " + name);
     return *k;

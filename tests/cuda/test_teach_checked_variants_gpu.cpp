@@ -99,9 +99,9 @@ CheckedExtent bytes(std::size_t n)
 }
 constexpr CheckedExtent kValue{ks::teach::kExtentUnchecked, ks::teach::kExtentUnchecked};
 
-ks::teach::KernelDefinition kernel(const std::string& name)
+ks::syntax::KernelSignature kernel(const std::string& name)
 {
-    const auto k = ks::teach::findKernel(kKernels, name);
+    const auto k = ks::syntax::findKernel(kKernels, name);
     if (!k)
         throw std::runtime_error("no kernel " + name);
     return *k;

@@ -8,7 +8,6 @@
 #include "ks/io/image.hpp"
 #include "ks/io/npy.hpp"
 #include "ks/pipeline/check.hpp"
-#include "ks/pipeline/kernel_signature.hpp"
 #include "ks/project/json.hpp"
 #include "ks/project/project.hpp"
 #include "ks/project/recovery_store.hpp"
@@ -16,7 +15,8 @@
 #include "ks/rtc/diagnostics.hpp"
 #include "ks/rtc/highlight.hpp"
 #include "ks/rtc/include_scanner.hpp"
-#include "ks/rtc/kernel_signature.hpp"
+#include "ks/syntax/kernel_signature.hpp"
+#include "ks/syntax/type_layout.hpp"
 
 #include <unistd.h>
 
@@ -141,21 +141,30 @@ void includes(std::string_view input)
     scan.hashInto(hash);
 }
 
-// Kernel sources -> parameters: the compile service's signature reader (with type layouts) and the
-// pipeline's (kinds and value types for binding checks).
+// Kernel sources -> signatures (ks/syntax/kernel_signature.hpp): byte ranges inside the source and in
+// order, lines that agree with them, type layouts that are sound, and the binding checks' words.
 void signatures(std::string_view input)
 {
-    for (const rtc::KernelSignature& k : rtc::findKernels(input)) {
+    for (const syntax::KernelSignature& k : syntax::findKernels(input)) {
         (void)k.display();
-        for (const rtc::KernelParameter& p : k.params)
-            if (const auto layout = rtc::knownTypeLayout(p.type))
+        require(k.nameToken.begin < k.nameToken.end && k.nameToken.end <= input.size() &&
+                    input.substr(k.nameToken.begin, k.nameToken.end - k.nameToken.begin) == k.name &&
+                    k.line == syntax::lineOf(input, k.nameToken.begin),
+                "a kernel's name token spells its name on its line");
+        require(k.globalKeyword.end <= k.nameToken.begin && k.nameToken.end <= k.bodyBegin &&
+                    k.bodyBegin < input.size() && input[k.bodyBegin] == '{',
+                "__global__, the name and the body's brace come in order");
+        for (const syntax::KernelParam& p : k.params) {
+            require(p.range.begin < p.range.end && p.range.end <= k.bodyBegin &&
+                        p.line == syntax::lineOf(input, p.range.begin),
+                    "a parameter's range lies before the body, on its line");
+            if (const auto layout = syntax::knownTypeLayout(p.type))
                 require(layout->size > 0 && layout->align > 0 && (layout->align & (layout->align - 1)) == 0 &&
                             layout->size % layout->align == 0,
                         "a known type's layout is a positive size, a multiple of a power-of-two alignment");
-    }
-    for (const pipeline::KernelSignature& k : pipeline::findKernels(input))
-        for (const pipeline::KernelParam& p : k.params)
             (void)pipeline::describeParam(p);
+        }
+    }
 }
 
 // Kernel source as the editor colours it (ks/rtc/highlight.hpp): every line's spans cover it exactly,
@@ -343,7 +352,7 @@ const std::vector<Target>& targets()
         {"json", json, "the positioned JSON reader under the project reader"},
         {"diagnostics", diagnostics, "NVRTC logs: parseLog, markLikelyCauses, formatDiagnostic"},
         {"includes", includes, "#include directives and the include scanner on disk"},
-        {"signatures", signatures, "kernel source -> parameters: rtc::findKernels, pipeline::findKernels"},
+        {"signatures", signatures, "kernel source -> signatures: syntax::findKernels, knownTypeLayout"},
         {"highlight", highlight, "the editor's CUDA C++ lexer and its incremental cache: rtc::SyntaxCache"},
         {"array_specs", arraySpecs, "ElementwiseKernel, reduction and scan specs up to generated source"},
         {"recovery", recovery, "recovery files: RecoveryStore::parse/format"},

@@ -7,8 +7,8 @@
 #include "ks/core/paths.hpp"
 #include "ks/pipeline/array_stages.hpp"
 #include "ks/pipeline/check.hpp"
-#include "ks/pipeline/kernel_signature.hpp"
 #include "ks/rtc/compiler.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 
 #include <gtest/gtest.h>
 
@@ -222,8 +222,8 @@ TEST(RegisterFlags, KernelOutputsOfDiscardBuffersAreWriteDiscard)
         "inout": {"kind": "buffer", "type": "float", "count": 1000}},
       "stages": [{"kind": "kernel", "file": "roundtrip.cu", "kernel": "buffers", "cover": "in", "block": [128],
                   "args": ["in", "out", "inout", {"count": "in"}, "k"]}]})");
-    std::optional<KernelSignature> sig;
-    for (auto& k : findKernels(ks::paths::readTextFile(p.resolve(p.stages[0].file))))
+    std::optional<ks::syntax::KernelSignature> sig;
+    for (auto& k : ks::syntax::findKernels(ks::paths::readTextFile(p.resolve(p.stages[0].file))))
         if (k.name == "buffers")
             sig = k;
     ASSERT_TRUE(sig);

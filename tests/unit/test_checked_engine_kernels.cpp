@@ -36,8 +36,8 @@ void expectCheckedVariantCompiles(const std::string& what, const std::string& so
     EXPECT_FALSE(b.loweredEntry.empty());
     // Every pointer parameter is checked.
     for (std::size_t i = 0; i < b.variant.kernel.params.size(); ++i) {
-        if (b.variant.kernel.params[i].kind == ks::teach::ParamKind::Pointer) {
-            EXPECT_EQ(b.variant.checkedKinds[i], ks::teach::ParamKind::Pointer) << "parameter " << i;
+        if (b.variant.kernel.params[i].kind == ks::syntax::ParamKind::Pointer) {
+            EXPECT_EQ(b.variant.checkedKinds[i], ks::syntax::ParamKind::Pointer) << "parameter " << i;
         }
     }
 }

@@ -3,7 +3,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/demo/thread_colors_demo.hpp"
 #include "ks/rtc/compiler.hpp"
-#include "ks/rtc/kernel_signature.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 #include "ks/render/image_view.hpp"
 
 #include "test_support.hpp"
@@ -121,12 +121,12 @@ TEST(DemoKernel, TheLiveEditVariantsCompileOrFailAsIntended)
 TEST(DemoKernel, TheStageTakesSurfaceKernelsOnly)
 {
     using ks::demo::ThreadColorsDemo;
-    const auto kernels = ks::rtc::findKernels(ks::test::demoKernelSource());
+    const auto kernels = ks::syntax::findKernels(ks::test::demoKernelSource());
     ASSERT_EQ(kernels.size(), 2u);
     EXPECT_EQ(kernels[0].name, ThreadColorsDemo::kDefaultKernel);
     EXPECT_TRUE(ThreadColorsDemo::fitsStage(kernels[0]));
     EXPECT_FALSE(ThreadColorsDemo::fitsStage(kernels[1])) << "a uchar4* is not a surface";
-    const auto more = ks::rtc::findKernels(
+    const auto more = ks::syntax::findKernels(
         "extern \"C\" __global__ void a(const cudaSurfaceObject_t s, const int w, int h, float t) {}\n"
         "template <class T> __global__ void b(cudaSurfaceObject_t s, int w, int h, T t) {}\n"
         "__global__ void c(cudaSurfaceObject_t s, int w, int h) {}\n");

@@ -2,6 +2,8 @@
 // next/previous with wrap-around, replace all, line lookups, and Ctrl+/ comment toggling.
 #include "editor_text.hpp"
 
+#include "ks/syntax/kernel_signature.hpp"
+
 #include <gtest/gtest.h>
 
 using namespace ks::app::text;
@@ -48,10 +50,10 @@ TEST(EditorText, ReplaceAllCountsAndKeepsTheRest)
 TEST(EditorText, LinesOfOffsets)
 {
     const std::string s = "a\nbc\n\nd";
-    EXPECT_EQ(lineOf(s, 0), 1);
-    EXPECT_EQ(lineOf(s, 2), 2);
-    EXPECT_EQ(lineOf(s, 5), 3);
-    EXPECT_EQ(lineOf(s, 999), 4);
+    EXPECT_EQ(ks::syntax::lineOf(s, 0), 1);
+    EXPECT_EQ(ks::syntax::lineOf(s, 2), 2);
+    EXPECT_EQ(ks::syntax::lineOf(s, 5), 3);
+    EXPECT_EQ(ks::syntax::lineOf(s, 999), 4);
     EXPECT_EQ(lineStart(s, 1), 0u);
     EXPECT_EQ(lineStart(s, 2), 2u);
     EXPECT_EQ(lineStart(s, 4), 6u);

@@ -23,7 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using ks::app::FindFaultResult;
 using Outcome = ks::app::FindFaultResult::Outcome;
-using ks::teach::ParamKind;
+using ks::syntax::ParamKind;
 using ks::project::ArgBinding;
 
 ArgBinding bind(ArgBinding::Kind kind, std::string name)

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-using ks::rtc::LexState;
+using ks::syntax::LexState;
 using ks::rtc::SyntaxCache;
 using ks::rtc::SyntaxClass;
 using ks::rtc::SyntaxSpan;

@@ -1,23 +1,15 @@
-// Kernel facts without a device: signatures from source, host layouts of parameter types (against
-// the host compiler's own <vector_types.h>), ptxas' report, PTX parameter layouts, and the whole
-// collection on real NVRTC builds, mismatches included.
+// Kernel facts without a device: ptxas' report, PTX parameter layouts, and the whole collection on
+// real NVRTC builds, mismatches included. Signatures and type layouts: test_kernel_scan.cpp.
+#include "ks/core/paths.hpp"
 #include "ks/rtc/kernel_facts.hpp"
 
-#include <vector_types.h>
+#include "test_support.hpp"
 
 #include <gtest/gtest.h>
 
 using namespace ks::rtc;
 
 namespace {
-
-const KernelSignature* byName(const std::vector<KernelSignature>& ks, const std::string& name)
-{
-    for (const auto& k : ks)
-        if (k.name == name)
-            return &k;
-    return nullptr;
-}
 
 const KernelFacts* factsOf(const ModuleFacts& m, const std::string& name)
 {
@@ -39,7 +31,7 @@ std::string problems(const ModuleFacts& m)
 ModuleFacts build(const std::string& source, const std::string& arch = "sm_90",
                   FastCompile fastCompile = FastCompile::Off)
 {
-    const auto kernels = findKernels(source);
+    const auto kernels = ks::syntax::findKernels(source);
     const auto names = nameExpressionsFor(kernels);
     CompileOptions o;
     o.arch = arch;
@@ -49,145 +41,14 @@ ModuleFacts build(const std::string& source, const std::string& arch = "sm_90",
     return collectFacts(kernels, names, r, arch);
 }
 
-const std::string kMixed = R"src(// kernels of every shape the scanner knows
-#include <cuda_fp16.h>
-/* __global__ void commented_out(int x) {} */
-#define NOT_A_KERNEL "__global__ void in_a_string()"
-
-extern "C" __global__ void plain(float* __restrict__ out, const float* in, int n, float scale = 2.0f)
+// Kernels of every shape the scanner knows (a seed of the `signatures` fuzz target, which
+// test_kernel_scan.cpp reads too).
+std::string mixed()
 {
-    int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n) out[i] = in[i] * scale;
+    return ks::paths::readTextFile(ks::test::sourceDir() / "tests" / "fuzz" / "corpus" / "signatures" / "mixed.cu");
 }
-
-extern "C" {
-__global__ void vectors(float3 v, int2 i, double2 d, char c, short s, unsigned long long u, float* out)
-{
-    out[0] = v.x + i.y + d.x + c + s + u;
-}
-}
-
-namespace outer { namespace inner {
-__global__ void __launch_bounds__(128, 2) bounded(int* data, int /*unused*/, float arr[])
-{
-    data[threadIdx.x] = int(arr[threadIdx.x]);
-}
-} }
-
-template <typename T, int N>
-__global__ void scaled(T* data, T factor)
-{
-    data[threadIdx.x % N] *= factor;
-}
-template __global__ void scaled<float, 4>(float*, float);
-template __global__ void scaled<double, 8>(double*, double);
-
-__global__ void declared_only(int* p);
-
-__global__ void cpp_kernel(half h, unsigned int count, long long* out)
-{
-    out[count] = (long long)__half2float(h);
-}
-)src";
 
 } // namespace
-
-TEST(KernelSignatures, FindsEveryShapeWithNamesTypesAndQualifiers)
-{
-    const auto ks = findKernels(kMixed);
-    ASSERT_EQ(ks.size(), 5u);
-
-    const auto* plain = byName(ks, "plain");
-    ASSERT_TRUE(plain);
-    EXPECT_TRUE(plain->externC);
-    EXPECT_EQ(plain->line, 6);
-    EXPECT_EQ(plain->display(), "plain(float* __restrict__ out, const float* in, int n, float scale)");
-
-    const auto* vectors = byName(ks, "vectors");
-    ASSERT_TRUE(vectors);
-    EXPECT_TRUE(vectors->externC) << "inside an extern \"C\" block";
-    ASSERT_EQ(vectors->params.size(), 7u);
-    EXPECT_EQ(vectors->params[5].type, "unsigned long long");
-    EXPECT_EQ(vectors->params[5].name, "u");
-
-    const auto* bounded = byName(ks, "outer::inner::bounded");
-    ASSERT_TRUE(bounded);
-    EXPECT_FALSE(bounded->externC);
-    EXPECT_EQ(bounded->launchBounds, "128, 2");
-    ASSERT_EQ(bounded->params.size(), 3u);
-    EXPECT_EQ(bounded->params[1].type, "int");
-    EXPECT_EQ(bounded->params[1].name, "");
-    EXPECT_EQ(bounded->params[2].type, "float*") << "arrays decay";
-    EXPECT_EQ(bounded->params[2].name, "arr");
-
-    const auto* scaled = byName(ks, "scaled");
-    ASSERT_TRUE(scaled);
-    EXPECT_TRUE(scaled->isTemplate);
-    EXPECT_EQ(scaled->display(), "scaled(T* data, T factor)");
-
-    EXPECT_TRUE(byName(ks, "cpp_kernel"));
-    EXPECT_FALSE(byName(ks, "declared_only")) << "declarations have no body";
-    EXPECT_FALSE(byName(ks, "commented_out"));
-    EXPECT_FALSE(byName(ks, "in_a_string"));
-}
-
-TEST(KernelSignatures, TemplateArgumentsWithCommasAndDefaultsStayInOneParameter)
-{
-    const auto ks = findKernels("template <class A, class B> struct Pair {};\n"
-                                "__global__ void k(Pair<int, float>* p, int n = (1, 2), const unsigned char* const c) {}\n"
-                                "__global__ void none(void) {}\n");
-    ASSERT_EQ(ks.size(), 2u);
-    ASSERT_EQ(ks[0].params.size(), 3u);
-    EXPECT_EQ(ks[0].params[0].type, "Pair<int, float>*");
-    EXPECT_EQ(ks[0].params[1].name, "n");
-    EXPECT_EQ(ks[0].params[2].type, "const unsigned char* const");
-    EXPECT_TRUE(ks[1].params.empty());
-}
-
-TEST(KernelSignatures, KnownLayoutsMatchTheHostCompilersVectorTypes)
-{
-#define KS_EXPECT_LAYOUT(T)                                                                                \
-    do {                                                                                                   \
-        const auto l = knownTypeLayout(#T);                                                                \
-        ASSERT_TRUE(l) << #T;                                                                              \
-        EXPECT_EQ(l->size, sizeof(T)) << #T;                                                               \
-        EXPECT_EQ(l->align, alignof(T)) << #T;                                                             \
-    } while (0)
-    KS_EXPECT_LAYOUT(char1);
-    KS_EXPECT_LAYOUT(char2);
-    KS_EXPECT_LAYOUT(char3);
-    KS_EXPECT_LAYOUT(uchar4);
-    KS_EXPECT_LAYOUT(short2);
-    KS_EXPECT_LAYOUT(ushort3);
-    KS_EXPECT_LAYOUT(short4);
-    KS_EXPECT_LAYOUT(int1);
-    KS_EXPECT_LAYOUT(int2);
-    KS_EXPECT_LAYOUT(int3);
-    KS_EXPECT_LAYOUT(uint4);
-    KS_EXPECT_LAYOUT(long2);
-    KS_EXPECT_LAYOUT(ulong3);
-    KS_EXPECT_LAYOUT(longlong2);
-    KS_EXPECT_LAYOUT(ulonglong3);
-    KS_EXPECT_LAYOUT(float1);
-    KS_EXPECT_LAYOUT(float2);
-    KS_EXPECT_LAYOUT(float3);
-    KS_EXPECT_LAYOUT(float4);
-    KS_EXPECT_LAYOUT(double1);
-    KS_EXPECT_LAYOUT(double2);
-    KS_EXPECT_LAYOUT(double3);
-    KS_EXPECT_LAYOUT(double4_16a);
-    KS_EXPECT_LAYOUT(double4_32a);
-    KS_EXPECT_LAYOUT(longlong4_16a);
-    KS_EXPECT_LAYOUT(dim3);
-    KS_EXPECT_LAYOUT(unsigned long long);
-    KS_EXPECT_LAYOUT(signed char);
-    KS_EXPECT_LAYOUT(bool);
-    KS_EXPECT_LAYOUT(double);
-#undef KS_EXPECT_LAYOUT
-    EXPECT_EQ(knownTypeLayout("const float* __restrict__"), (TypeLayout{8, 8}));
-    EXPECT_EQ(knownTypeLayout("MyStruct"), std::nullopt);
-    EXPECT_EQ(knownTypeLayout("float5"), std::nullopt);
-}
 
 TEST(KernelFactsParsing, PtxasReportAttributesSpillsToTheirEntry)
 {
@@ -249,7 +110,7 @@ TEST(KernelFactsParsing, PtxEntriesGiveParameterSizesAndAlignments)
 
 TEST(KernelFacts, ARealBuildAgreesWithTheSourceEverywhere)
 {
-    const ModuleFacts m = build(kMixed);
+    const ModuleFacts m = build(mixed());
     EXPECT_EQ(problems(m), "");
     EXPECT_GT(m.cubinBytes, 0u);
     EXPECT_GT(m.ptxBytes, 0u);
@@ -297,7 +158,7 @@ TEST(KernelFacts, ARealBuildAgreesWithTheSourceEverywhere)
 TEST(KernelFacts, TheSameSourceBuiltTwiceKeepsItsResourceReport)
 {
     for (int round = 0; round < 2; ++round) {
-        const ModuleFacts m = build(kMixed);
+        const ModuleFacts m = build(mixed());
         const KernelFacts* plain = factsOf(m, "plain");
         ASSERT_TRUE(plain);
         EXPECT_TRUE(plain->resourcesKnown) << "round " << round;
@@ -310,7 +171,7 @@ TEST(KernelFacts, TheSameSourceBuiltTwiceKeepsItsResourceReport)
 TEST(KernelFacts, FastCompileBuildsGiveTheSameKernelsAndParameters)
 {
     const std::string source =
-        kMixed + "extern \"C\" __global__ void calls(float* p) { p[threadIdx.x] = sinf(p[threadIdx.x]); }\n";
+        mixed() + "extern \"C\" __global__ void calls(float* p) { p[threadIdx.x] = sinf(p[threadIdx.x]); }\n";
     const ModuleFacts full = build(source);
     const ModuleFacts fast = build(source, "sm_90", FastCompile::Max);
     EXPECT_EQ(problems(fast), "");
@@ -335,17 +196,17 @@ TEST(KernelFacts, MismatchesBetweenSourceAndPtxAreReported)
     const CompileResult r = compile("extern \"C\" __global__ void k(float4 v, float* out) { out[0] = v.w; }\n", "x.cu", o);
     ASSERT_TRUE(r.ok) << r.log;
     // What the scanner would have seen in a source that disagrees with the build.
-    const auto wrongType = findKernels("extern \"C\" __global__ void k(float3 v, float* out) {}\n");
+    const auto wrongType = ks::syntax::findKernels("extern \"C\" __global__ void k(float3 v, float* out) {}\n");
     ModuleFacts m = collectFacts(wrongType, {}, r, "sm_90");
     ASSERT_EQ(m.kernels.size(), 1u);
     ASSERT_EQ(m.kernels[0].problems.size(), 1u);
     EXPECT_NE(m.kernels[0].problems[0].find("parameter 1 'v' (float3): 12 bytes on the host, 16 in the PTX"),
               std::string::npos)
         << m.kernels[0].problems[0];
-    const auto wrongCount = findKernels("extern \"C\" __global__ void k(float4 v) {}\n");
+    const auto wrongCount = ks::syntax::findKernels("extern \"C\" __global__ void k(float4 v) {}\n");
     m = collectFacts(wrongCount, {}, r, "sm_90");
     EXPECT_NE(problems(m).find("declares 1 parameters, the PTX has 2"), std::string::npos) << problems(m);
-    const auto missing = findKernels("extern \"C\" __global__ void gone(int) {}\n");
+    const auto missing = ks::syntax::findKernels("extern \"C\" __global__ void gone(int) {}\n");
     m = collectFacts(missing, {}, r, "sm_90");
     EXPECT_NE(problems(m).find("no entry 'gone'"), std::string::npos) << problems(m);
     EXPECT_NE(problems(m).find("k: not found in the source"), std::string::npos) << problems(m);

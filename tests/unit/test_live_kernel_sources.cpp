@@ -10,7 +10,7 @@ TEST(LiveKernelSources, AllCompileForHopperWithConsistentFacts)
 {
     using namespace ks::rtc;
     for (const char* source : ks::test::live_kernels::kAll) {
-        const auto kernels = findKernels(source);
+        const auto kernels = ks::syntax::findKernels(source);
         const auto names = nameExpressionsFor(kernels);
         CompileOptions o;
         o.arch = "sm_90";

@@ -1,8 +1,7 @@
-// Host-side pieces of the frame pipeline: kernel signatures, register flags, argument packing,
+// Host-side pieces of the frame pipeline: register flags, argument packing,
 // launch shapes, the .npy writer, colour maps and the camera.
 #include "ks/core/paths.hpp"
 #include "ks/io/npy.hpp"
-#include "ks/pipeline/kernel_signature.hpp"
 #include "ks/pipeline/kernel_stage.hpp"
 #include "ks/pipeline/resources.hpp"
 #include "ks/render/camera.hpp"
@@ -21,41 +20,6 @@ using ks::project::ScalarType;
 using ks::project::ValueType;
 using ks::scene::dumpDescr;
 using ks::scene::dumpShape;
-
-TEST(KernelSignature, FindsKernelsAndParameters)
-{
-    const auto ks = findKernels(R"(
-// __global__ void commented(int x)
-extern "C" __global__ void __launch_bounds__(256) a(const float4* __restrict__ p, float *q,
-    unsigned int n, float2 c, cudaSurfaceObject_t s, cudaTextureObject_t t)
-{ }
-template <class T> __global__ void b(T* x) {}
-__global__ void c(void) {}
-__global__ void d(MyStruct s, int** pp) {}
-)");
-    ASSERT_EQ(ks.size(), 4u);
-    const KernelSignature& a = ks[0];
-    EXPECT_EQ(a.name, "a");
-    EXPECT_TRUE(a.externC);
-    EXPECT_EQ(a.line, 3);
-    ASSERT_EQ(a.params.size(), 6u);
-    EXPECT_EQ(a.params[0].kind, KernelParam::Kind::Pointer);
-    EXPECT_TRUE(a.params[0].constPointee);
-    EXPECT_EQ(a.params[0].name, "p");
-    EXPECT_TRUE((*a.params[0].type == ValueType{ScalarType::Float32, 4}));
-    EXPECT_FALSE(a.params[1].constPointee);
-    EXPECT_EQ(a.params[2].kind, KernelParam::Kind::Value);
-    EXPECT_TRUE((*a.params[2].type == ValueType{ScalarType::UInt32, 1}));
-    EXPECT_EQ(a.params[2].line, 4);
-    EXPECT_TRUE((*a.params[3].type == ValueType{ScalarType::Float32, 2}));
-    EXPECT_EQ(a.params[4].kind, KernelParam::Kind::Surface);
-    EXPECT_EQ(a.params[5].kind, KernelParam::Kind::Texture);
-    EXPECT_TRUE(ks[1].templated);
-    EXPECT_FALSE(ks[1].externC);
-    EXPECT_TRUE(ks[2].params.empty());
-    EXPECT_EQ(ks[3].params[0].kind, KernelParam::Kind::Unknown);
-    EXPECT_EQ(ks[3].params[1].kind, KernelParam::Kind::Unknown);
-}
 
 TEST(ValueTypes, ParseSizesAndNames)
 {
@@ -99,15 +63,15 @@ TEST(RegisterFlags, UsesFromTheShippedProjects)
     const auto loaded = ks::project::loadProject(ks::test::sourceDir() / "projects" / "heat.json");
     ASSERT_TRUE(loaded.ok());
     const auto& p = *loaded.project;
-    std::vector<std::optional<KernelSignature>> sigs;
+    std::vector<std::optional<ks::syntax::KernelSignature>> sigs;
     for (const auto& s : p.stages) {
         sigs.emplace_back();
         if (s.kind == ks::project::StageKind::Kernel)
-            for (auto& k : findKernels(ks::paths::readTextFile(p.resolve(s.file))))
+            for (auto& k : ks::syntax::findKernels(ks::paths::readTextFile(p.resolve(s.file))))
                 if (k.name == s.kernel)
                     sigs.back() = k;
     }
-    std::vector<const KernelSignature*> ptrs;
+    std::vector<const ks::syntax::KernelSignature*> ptrs;
     for (auto& s : sigs)
         ptrs.push_back(s ? &*s : nullptr);
     const auto uses = deriveUses(p, ptrs);

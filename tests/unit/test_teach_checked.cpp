@@ -4,9 +4,9 @@
 // teaching sentence.
 #include "ks/core/paths.hpp"
 #include "ks/rtc/compiler.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 #include "ks/teach/fault_report.hpp"
 #include "ks/teach/instrument.hpp"
-#include "ks/teach/kernel_source.hpp"
 
 #include "kernel_options.hpp"
 #include "test_support.hpp"
@@ -19,8 +19,8 @@
 namespace {
 
 using ks::teach::CheckedFault;
-using ks::teach::KernelDefinition;
-using ks::teach::ParamKind;
+using ks::syntax::KernelSignature;
+using ks::syntax::ParamKind;
 using ks::teach::VariantKind;
 
 ks::rtc::CompileOptions hopper()
@@ -113,7 +113,7 @@ void forEachShippedKernelWithAResource(Fn fn)
             continue;
         const std::string src = ks::paths::readTextFile(entry.path());
         const std::string file = entry.path().filename().string();
-        for (const auto& k : ks::teach::findKernels(src)) {
+        for (const auto& k : ks::syntax::findKernels(src)) {
             const bool hasResource = std::any_of(k.params.begin(), k.params.end(), [](const auto& p) {
                 return p.kind == ParamKind::Pointer || p.type.find("cudaSurfaceObject_t") != std::string::npos;
             });
@@ -126,7 +126,7 @@ void forEachShippedKernelWithAResource(Fn fn)
 std::vector<std::string> kernelNames(const std::string& src)
 {
     std::vector<std::string> names;
-    for (const auto& k : ks::teach::findKernels(src))
+    for (const auto& k : ks::syntax::findKernels(src))
         names.push_back(k.name);
     return names;
 }
@@ -245,7 +245,7 @@ TEST(Checked, TemplateKernelCompiles)
 TEST(Checked, EveryShippedKernelCompilesChecked)
 {
     int checked = 0;
-    forEachShippedKernelWithAResource([&](const std::string& src, const std::string& file, const KernelDefinition& k) {
+    forEachShippedKernelWithAResource([&](const std::string& src, const std::string& file, const KernelSignature& k) {
         SCOPED_TRACE(file + ": " + k.name);
         const auto b = ks::teach::buildVariant({src, file, k.name, VariantKind::Checked, ""}, hopper(),
                                                k.isTemplate() ? "float" : "");
@@ -332,7 +332,7 @@ TEST(CheckedTeaching, TimelineChecksItsBlockRecords)
 TEST(CheckedTeaching, EveryShippedKernelCompilesInBothCheckedTeachingVariants)
 {
     int who = 0, timeline = 0;
-    forEachShippedKernelWithAResource([&](const std::string& src, const std::string& file, const KernelDefinition& k) {
+    forEachShippedKernelWithAResource([&](const std::string& src, const std::string& file, const KernelSignature& k) {
         for (VariantKind kind : {VariantKind::WhoWrote, VariantKind::BlockTimeline}) {
             if (kind == VariantKind::WhoWrote && ks::teach::outputCandidates(k).empty())
                 continue;
@@ -354,7 +354,7 @@ TEST(CheckedTeaching, EveryShippedKernelCompilesInBothCheckedTeachingVariants)
 // (the line would be the generated wrapper's, not the user's).
 TEST(FaultReport, TheInstrumentationsOwnPointersAreNamedAndNotBlamedOnTheKernel)
 {
-    const auto k = ks::teach::findKernel(kMixed, "mixed");
+    const auto k = ks::syntax::findKernel(kMixed, "mixed");
     ASSERT_TRUE(k);
     ks::teach::CheckedRecord r{};
     r.claimed = 1;
@@ -455,7 +455,7 @@ TEST(FaultReport, Surfaces)
 
 TEST(FaultReport, CheckedRunNamesTheParameterAndCountsTheRest)
 {
-    const auto k = ks::teach::findKernel(kMixed, "mixed");
+    const auto k = ks::syntax::findKernel(kMixed, "mixed");
     ASSERT_TRUE(k);
     ks::teach::CheckedRecord r{};
     EXPECT_EQ(ks::teach::describeCheckedRun(r, *k), "no access was out of bounds or misaligned");

@@ -2,8 +2,8 @@
 // the user's lines, and every variant of every sample kernel compiles with NVRTC for sm_90.
 #include "ks/core/paths.hpp"
 #include "ks/rtc/compiler.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 #include "ks/teach/instrument.hpp"
-#include "ks/teach/kernel_source.hpp"
 
 #include "kernel_options.hpp"
 #include "test_support.hpp"
@@ -15,7 +15,7 @@
 
 namespace {
 
-using ks::teach::ParamKind;
+using ks::syntax::ParamKind;
 using ks::teach::VariantKind;
 
 ks::rtc::CompileOptions hopper()
@@ -45,69 +45,6 @@ extern "C" __global__ void escape(float* out, int n)
 )";
 
 } // namespace
-
-TEST(KernelSource, FindsKernelsParametersAndOutputs)
-{
-    const std::string src = R"src(#define NOT_A_KERNEL __global__ void fake(int* p) {}
-// __global__ void commented(float* x) {}
-const char* s = "__global__ void in_string(float*)";
-extern "C" __global__ void declared_only(float* p);
-extern "C" {
-__global__ void __launch_bounds__(128, 2)
-k1(float* out,   // the output
-   const float* __restrict__ in,
-   int n, cudaSurfaceObject_t surf, unsigned long long raw)
-{
-    if (n) { out[0] = in[0]; }
-}
-}
-template <class T> __global__ void k2(T* p, float) { p[0] = T(); }
-)src";
-    const auto kernels = ks::teach::findKernels(src);
-    ASSERT_EQ(kernels.size(), 2u);
-    const auto& k1 = kernels[0];
-    EXPECT_EQ(k1.name, "k1");
-    EXPECT_EQ(k1.line, 7);
-    EXPECT_TRUE(k1.externC);
-    EXPECT_FALSE(k1.isTemplate());
-    ASSERT_EQ(k1.attributes.size(), 1u);
-    EXPECT_EQ(k1.attributes[0], "__launch_bounds__(128, 2)");
-    ASSERT_EQ(k1.params.size(), 5u);
-    EXPECT_EQ(k1.params[0].name, "out");
-    EXPECT_EQ(k1.params[0].type, "float*");
-    EXPECT_EQ(k1.params[0].kind, ParamKind::Pointer);
-    EXPECT_EQ(k1.params[0].elementType, "float");
-    EXPECT_EQ(k1.params[1].declaration, "const float* __restrict__ in");
-    EXPECT_TRUE(k1.params[1].pointeeConst);
-    EXPECT_EQ(k1.params[2].kind, ParamKind::Value);
-    EXPECT_EQ(k1.params[3].kind, ParamKind::Surface);
-    EXPECT_EQ(k1.params[4].kind, ParamKind::Surface);
-    EXPECT_EQ(ks::teach::outputCandidates(k1), (std::vector<std::size_t>{0, 3, 4}));
-
-    const auto& k2 = kernels[1];
-    EXPECT_EQ(k2.name, "k2");
-    EXPECT_FALSE(k2.externC);
-    EXPECT_EQ(k2.templateParameters, "class T");
-    EXPECT_EQ(k2.templateParameterNames, std::vector<std::string>{"T"});
-    ASSERT_EQ(k2.params.size(), 2u);
-    EXPECT_EQ(k2.params[1].name, "");
-    EXPECT_EQ(k2.params[1].type, "float");
-    EXPECT_FALSE(ks::teach::findKernel(src, "declared_only"));
-    EXPECT_FALSE(ks::teach::findKernel(src, "fake"));
-}
-
-TEST(KernelSource, BlankingKeepsOffsetsAndLines)
-{
-    const std::string src = "a /* x\ny */ b // c\n#define X 1 \\\n  2\n\"q\\\"s\" 1'000 'c'\n";
-    const std::string b = ks::teach::blankNonCode(src);
-    ASSERT_EQ(b.size(), src.size());
-    EXPECT_EQ(std::count(b.begin(), b.end(), '\n'), std::count(src.begin(), src.end(), '\n'));
-    EXPECT_EQ(b.find('x'), std::string::npos);
-    EXPECT_EQ(b.find("define"), std::string::npos);
-    EXPECT_EQ(b.find('q'), std::string::npos);
-    EXPECT_NE(b.find("1'000"), std::string::npos);
-    EXPECT_EQ(ks::teach::lineOf(src, src.find('b')), 2);
-}
 
 TEST(Instrument, KeepsTheUsersLinesAndPrefixesGeneratedNames)
 {
@@ -227,12 +164,12 @@ TEST(TeachingKernels, EveryFileCompilesAsShippedForHopper)
         ++files;
         const std::string src = ks::paths::readTextFile(entry.path());
         std::vector<std::string> instantiate; // templates are compiled by instantiating them
-        for (const auto& k : ks::teach::findKernels(src))
+        for (const auto& k : ks::syntax::findKernels(src))
             if (k.isTemplate())
-                instantiate.push_back(k.qualifier() + k.name + "<float>");
+                instantiate.push_back(k.qualifiedName() + "<float>");
         const auto plain = ks::rtc::compile(src, entry.path().filename().string(), hopper(), instantiate);
         EXPECT_TRUE(plain.ok) << entry.path() << "\n" << plain.log;
-        for (const auto& k : ks::teach::findKernels(src))
+        for (const auto& k : ks::syntax::findKernels(src))
             if (!k.isTemplate()) {
                 EXPECT_NE(plain.ptx.find(".entry " + k.name), std::string::npos) << k.name;
             }

@@ -85,10 +85,10 @@ LoadOutcome ThreadColorsDemo::load(std::shared_ptr<const rtc::CompileResult> bui
     return LoadOutcome::Swapped;
 }
 
-bool ThreadColorsDemo::fitsStage(const rtc::KernelSignature& k)
+bool ThreadColorsDemo::fitsStage(const syntax::KernelSignature& k)
 {
     static constexpr std::string_view kTypes[] = {"cudaSurfaceObject_t", "int", "int", "float"};
-    if (k.isTemplate || k.params.size() != std::size(kTypes))
+    if (k.isTemplate() || k.params.size() != std::size(kTypes))
         return false;
     for (std::size_t i = 0; i < std::size(kTypes); ++i) {
         std::string_view type = k.params[i].type;

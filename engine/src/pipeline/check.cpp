@@ -36,11 +36,34 @@ bool valueCompatible(const ValueType& have, const ValueType& want)
 
 } // namespace
 
-std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b, const KernelParam& param)
+std::optional<project::ValueType> paramValueType(const syntax::KernelParam& param)
+{
+    if (param.kind != syntax::ParamKind::Pointer && param.kind != syntax::ParamKind::Value)
+        return std::nullopt;
+    return project::parseValueType(param.baseType);
+}
+
+std::string describeParam(const syntax::KernelParam& p)
+{
+    std::string what;
+    switch (p.kind) {
+    case syntax::ParamKind::Pointer: what = p.pointeeConst ? "a read-only pointer" : "a pointer"; break;
+    case syntax::ParamKind::Value: what = paramValueType(p) ? "a value" : ""; break;
+    case syntax::ParamKind::Surface: what = "a surface object"; break;
+    case syntax::ParamKind::Texture: what = "a texture object"; break;
+    case syntax::ParamKind::Unknown: break;
+    }
+    if (what.empty())
+        what = "a parameter of a type Kernelscope cannot bind";
+    return "'" + p.type + (p.name.empty() ? "" : " " + p.name) + "' (" + what + ")";
+}
+
+std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b, const syntax::KernelParam& param)
 {
     using Kind = ArgBinding::Kind;
     const std::string paramText = describeParam(param);
-    if (param.kind == KernelParam::Kind::Unknown)
+    const std::optional<ValueType> paramType = paramValueType(param);
+    if (param.kind == syntax::ParamKind::Unknown || (param.kind == syntax::ParamKind::Value && !paramType))
         return "parameter " + paramText + " has a type Kernelscope cannot bind";
     switch (b.kind) {
     case Kind::Resource: {
@@ -48,20 +71,20 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
         if (!r)
             return "\"" + b.name + "\" is not a resource";
         if (r->isTexture()) {
-            if (param.kind == KernelParam::Kind::Surface || param.kind == KernelParam::Kind::Texture)
+            if (param.kind == syntax::ParamKind::Surface || param.kind == syntax::ParamKind::Texture)
                 return std::nullopt; // bound by the parameter's kind
             return "texture \"" + b.name + "\" needs a cudaSurfaceObject_t or cudaTextureObject_t parameter, not " +
                    paramText;
         }
-        if (param.kind != KernelParam::Kind::Pointer)
+        if (param.kind != syntax::ParamKind::Pointer)
             return "buffer \"" + b.name + "\" is passed as a pointer, but the kernel takes " + paramText;
-        if (param.type && !(*param.type == r->element))
+        if (paramType && !(*paramType == r->element))
             return "buffer \"" + b.name + "\" holds " + typeText(r->element) + " but the kernel takes " + paramText;
         return std::nullopt;
     }
     case Kind::Surface:
     case Kind::Texture: {
-        const KernelParam::Kind want = b.kind == Kind::Surface ? KernelParam::Kind::Surface : KernelParam::Kind::Texture;
+        const syntax::ParamKind want = b.kind == Kind::Surface ? syntax::ParamKind::Surface : syntax::ParamKind::Texture;
         if (param.kind != want)
             return std::string(b.kind == Kind::Surface ? "a surface object" : "a texture object") + " of \"" + b.name +
                    "\" is passed, but the kernel takes " + paramText;
@@ -94,9 +117,9 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
             what = std::string(b.kind == Kind::Count ? "the element count" : b.kind == Kind::Width ? "the width" : "the height") +
                    " of \"" + b.name + "\"";
         }
-        if (param.kind != KernelParam::Kind::Value)
+        if (param.kind != syntax::ParamKind::Value)
             return what + " is a value of type " + typeText(have) + ", but the kernel takes " + paramText;
-        if (!valueCompatible(have, *param.type))
+        if (!valueCompatible(have, *paramType))
             return what + " has type " + typeText(have) + ", but the kernel takes " + paramText;
         return std::nullopt;
     }
@@ -104,7 +127,7 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
     return std::nullopt;
 }
 
-std::vector<Problem> checkStageBindings(const Project& p, const StageDesc& s, const KernelSignature& k)
+std::vector<Problem> checkStageBindings(const Project& p, const StageDesc& s, const syntax::KernelSignature& k)
 {
     std::vector<Problem> out;
     const std::filesystem::path file = p.file;
@@ -193,10 +216,10 @@ std::vector<Problem> checkProject(const Project& p, rtc::CompileCache& cache, co
             out.push_back({p.file, s.filePos, "cannot read kernel file: " + e.text()});
             continue;
         }
-        const auto kernels = findKernels(source);
-        const KernelSignature* sig = nullptr;
+        const auto kernels = syntax::findKernels(source);
+        const syntax::KernelSignature* sig = nullptr;
         for (const auto& k : kernels)
-            if (k.name == s.kernel && !k.templated)
+            if (k.name == s.kernel && !k.isTemplate())
                 sig = &k;
         if (!sig) {
             std::string names;

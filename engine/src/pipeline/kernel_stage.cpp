@@ -1,6 +1,7 @@
 #include "ks/pipeline/kernel_stage.hpp"
 
 #include "ks/pipeline/array_stages.hpp"
+#include "ks/pipeline/check.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
@@ -65,7 +66,7 @@ std::array<std::int64_t, 2> resourceExtent(const project::ResourceDesc& r)
     return {r.count, 1};
 }
 
-KernelStage::KernelStage(project::StageDesc desc, std::optional<KernelSignature> signature, bool cuda)
+KernelStage::KernelStage(project::StageDesc desc, std::optional<syntax::KernelSignature> signature, bool cuda)
     : Stage(std::move(desc)), m_signature(std::move(signature)), m_cuda(cuda)
 {
 }
@@ -132,9 +133,11 @@ cuda::LaunchConfig KernelStage::launchConfig(const ResourceSet& resources) const
 ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const
 {
     const ArgBinding& b = desc().args[i];
-    const KernelParam* param = m_signature && i < m_signature->params.size() ? &m_signature->params[i] : nullptr;
+    const syntax::KernelParam* param = m_signature && i < m_signature->params.size() ? &m_signature->params[i] : nullptr;
     auto value = [&](ValueType own, const std::array<double, 4>& v) {
-        return packValue(param && param->kind == KernelParam::Kind::Value && param->type ? *param->type : own, v);
+        const std::optional<ValueType> type =
+            param && param->kind == syntax::ParamKind::Value ? paramValueType(*param) : std::nullopt;
+        return packValue(type ? *type : own, v);
     };
     const ValueType i32{ScalarType::Int32, 1};
     switch (b.kind) {
@@ -147,7 +150,7 @@ ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const
         if (!r->isTexture())
             return packPointer(r->pointer);
         const bool surface = b.kind == ArgBinding::Kind::Surface ||
-                             (b.kind == ArgBinding::Kind::Resource && param && param->kind == KernelParam::Kind::Surface);
+                             (b.kind == ArgBinding::Kind::Resource && param && param->kind == syntax::ParamKind::Surface);
         if (surface && r->surfaceObject.empty())
             throwUsage("KernelStage", "texture \"" + b.name + "\" has no surface object (not registered for surface access)");
         if (!surface && r->textureObject.empty())
@@ -216,10 +219,10 @@ std::optional<double> KernelStage::bytesMoved(const ResourceSet& resources) cons
         const Resource* r = resources.find(b.name);
         if (!r)
             continue;
-        const KernelParam* p = m_signature && i < m_signature->params.size() ? &m_signature->params[i] : nullptr;
+        const syntax::KernelParam* p = m_signature && i < m_signature->params.size() ? &m_signature->params[i] : nullptr;
         const double size = double(r->desc.bytes());
         any = true;
-        if (r->isTexture() || (p && p->constPointee))
+        if (r->isTexture() || (p && p->pointeeConst))
             bytes += size;
         else
             bytes += 2 * size;

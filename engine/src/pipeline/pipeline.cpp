@@ -16,22 +16,22 @@ using project::StageKind;
 
 namespace {
 
-std::optional<KernelSignature> signatureOf(const project::Project& p, const project::StageDesc& s)
+std::optional<syntax::KernelSignature> signatureOf(const project::Project& p, const project::StageDesc& s)
 {
     if (s.kind != StageKind::Kernel)
         return std::nullopt;
     try {
-        for (KernelSignature& k : findKernels(paths::readTextFile(p.resolve(s.file))))
-            if (k.name == s.kernel && !k.templated)
+        for (syntax::KernelSignature& k : syntax::findKernels(paths::readTextFile(p.resolve(s.file))))
+            if (k.name == s.kernel && !k.isTemplate())
                 return std::move(k);
     } catch (const Error&) {
     }
     return std::nullopt;
 }
 
-std::vector<const KernelSignature*> pointers(const std::vector<std::optional<KernelSignature>>& v)
+std::vector<const syntax::KernelSignature*> pointers(const std::vector<std::optional<syntax::KernelSignature>>& v)
 {
-    std::vector<const KernelSignature*> out;
+    std::vector<const syntax::KernelSignature*> out;
     for (const auto& s : v)
         out.push_back(s ? &*s : nullptr);
     return out;

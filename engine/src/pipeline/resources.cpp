@@ -128,7 +128,7 @@ GlFormat glFormat(TextureFormat f)
     return {GL_RGBA8, GL_RGBA, GL_UNSIGNED_BYTE, 4};
 }
 
-std::vector<ResourceUse> deriveUses(const project::Project& p, const std::vector<const KernelSignature*>& signatures)
+std::vector<ResourceUse> deriveUses(const project::Project& p, const std::vector<const syntax::KernelSignature*>& signatures)
 {
     std::vector<ResourceUse> uses(p.resources.size());
     auto use = [&](const std::string& name) -> ResourceUse* {
@@ -141,27 +141,27 @@ std::vector<ResourceUse> deriveUses(const project::Project& p, const std::vector
         const project::StageDesc& s = p.stages[si];
         switch (s.kind) {
         case StageKind::Kernel: {
-            const KernelSignature* sig = si < signatures.size() ? signatures[si] : nullptr;
+            const syntax::KernelSignature* sig = si < signatures.size() ? signatures[si] : nullptr;
             for (std::size_t ai = 0; ai < s.args.size(); ++ai) {
                 const ArgBinding& a = s.args[ai];
-                const KernelParam* param = sig && ai < sig->params.size() ? &sig->params[ai] : nullptr;
+                const syntax::KernelParam* param = sig && ai < sig->params.size() ? &sig->params[ai] : nullptr;
                 ResourceUse* u = use(a.name);
                 if (!u)
                     continue;
                 const bool texture = p.resource(a.name)->isTexture();
                 if (a.kind == ArgBinding::Kind::Surface ||
                     (texture && a.kind == ArgBinding::Kind::Resource && param &&
-                     param->kind == KernelParam::Kind::Surface))
+                     param->kind == syntax::ParamKind::Surface))
                     u->surface = true;
                 else if (a.kind == ArgBinding::Kind::Texture ||
                          (texture && a.kind == ArgBinding::Kind::Resource && param &&
-                          param->kind == KernelParam::Kind::Texture))
+                          param->kind == syntax::ParamKind::Texture))
                     u->textureRead = true;
                 else if (a.kind == ArgBinding::Kind::Resource) {
                     // `const T*` only reads. `T*` writes; whether it also reads is the project's word:
                     // "discard" says the kernel overwrites every element without reading the old ones.
                     // Without a signature assume both: never register read-only or write-discard wrongly.
-                    const bool readOnly = param && param->constPointee;
+                    const bool readOnly = param && param->pointeeConst;
                     const bool known = param != nullptr;
                     u->cudaReads = u->cudaReads || readOnly || !known;
                     u->cudaWrites = u->cudaWrites || !readOnly;

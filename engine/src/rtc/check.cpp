@@ -99,7 +99,7 @@ CheckReport checkFile(const CheckRequest& request)
         return report;
     }
 
-    const std::vector<KernelSignature> kernels = findKernels(source);
+    const std::vector<syntax::KernelSignature> kernels = syntax::findKernels(source);
     const std::vector<std::string> names = nameExpressionsFor(kernels);
     if (request.useCache)
         report.cacheDirectory = request.cacheDirectory.empty() ? CompileCache::defaultDirectory() : request.cacheDirectory;

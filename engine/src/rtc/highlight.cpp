@@ -125,242 +125,43 @@ SyntaxClass classify(std::string_view w)
     return SyntaxClass::Plain;
 }
 
-bool identStart(unsigned char c)
+// The class of a token of a line.
+SyntaxClass classOf(const syntax::Token& t, std::string_view line)
 {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' || c >= 0x80;
+    switch (t.kind) {
+    case syntax::TokenKind::Identifier: return classify(t.text(line));
+    case syntax::TokenKind::Number: return SyntaxClass::Number;
+    case syntax::TokenKind::String:
+    case syntax::TokenKind::Char:
+    case syntax::TokenKind::HeaderName: return SyntaxClass::String;
+    case syntax::TokenKind::Comment: return SyntaxClass::Comment;
+    case syntax::TokenKind::Directive: return SyntaxClass::Preprocessor;
+    case syntax::TokenKind::Punct: return SyntaxClass::Plain;
+    }
+    return SyntaxClass::Plain;
 }
-
-bool identChar(unsigned char c)
-{
-    return identStart(c) || (c >= '0' && c <= '9');
-}
-
-bool isDigit(char c)
-{
-    return c >= '0' && c <= '9';
-}
-
-// Whether the byte at `i` continues a run of plain text (it starts no token of another class).
-bool startsPlain(std::string_view s, std::size_t i)
-{
-    const char c = s[i];
-    if (identStart(static_cast<unsigned char>(c)) || isDigit(c) || c == '"' || c == '\'' || c == '/' || c == '<' ||
-        c == '#')
-        return false;
-    return !(c == '.' && i + 1 < s.size() && isDigit(s[i + 1]));
-}
-
-class LineLexer {
-public:
-    LineLexer(std::string_view line, std::vector<SyntaxSpan>& out) : m_s(line), m_out(out) {}
-
-    LexState run(const LexState& entry)
-    {
-        LexState exit;
-        std::size_t i = 0;
-        switch (entry.open) {
-        case LexState::Open::Nothing:
-            break;
-        case LexState::Open::BlockComment:
-            i = blockCommentFrom(0, exit);
-            break;
-        case LexState::Open::LineComment:
-            emit(0, m_s.size(), SyntaxClass::Comment);
-            if (!m_s.empty() && m_s.back() == '\\')
-                exit.open = LexState::Open::LineComment;
-            return exit;
-        case LexState::Open::String:
-        case LexState::Open::Char:
-            i = quotedFrom(0, entry.open == LexState::Open::String ? '"' : '\'', 0, exit);
-            break;
-        case LexState::Open::RawString:
-            i = rawBodyFrom(0, 0, entry.rawDelimiter, exit);
-            break;
-        }
-        if (exit.open != LexState::Open::Nothing)
-            return exit;
-
-        const std::size_t firstNonSpace = m_s.find_first_not_of(" \t\r\f\v");
-        const bool directiveLine = entry.open == LexState::Open::Nothing && firstNonSpace != std::string_view::npos &&
-                                   m_s[firstNonSpace] == '#';
-        bool includeLine = false;
-        while (i < m_s.size()) {
-            const char c = m_s[i];
-            const char next = i + 1 < m_s.size() ? m_s[i + 1] : '\0';
-            if (directiveLine && i == firstNonSpace) {
-                std::size_t j = m_s.find_first_not_of(" \t", i + 1);
-                j = j == std::string_view::npos ? m_s.size() : j;
-                std::size_t k = j;
-                while (k < m_s.size() && identChar(static_cast<unsigned char>(m_s[k])))
-                    ++k;
-                const std::string_view word = m_s.substr(j, k - j);
-                includeLine = word == "include" || word == "include_next" || word == "import";
-                emit(i, k, SyntaxClass::Preprocessor);
-                i = k;
-            } else if (includeLine && c == '<') {
-                const std::size_t close = m_s.find('>', i + 1);
-                const std::size_t end = close == std::string_view::npos ? m_s.size() : close + 1;
-                emit(i, end, SyntaxClass::String);
-                i = end;
-                includeLine = false;
-            } else if (c == '/' && next == '/') {
-                emit(i, m_s.size(), SyntaxClass::Comment);
-                if (m_s.back() == '\\')
-                    exit.open = LexState::Open::LineComment;
-                return exit;
-            } else if (c == '/' && next == '*') {
-                i = blockCommentFrom(i, exit, 2);
-                if (exit.open != LexState::Open::Nothing)
-                    return exit;
-            } else if (c == '"' || c == '\'') {
-                i = quotedFrom(i + 1, c, i, exit);
-                if (exit.open != LexState::Open::Nothing)
-                    return exit;
-            } else if (isDigit(c) || (c == '.' && isDigit(next))) {
-                i = number(i);
-            } else if (identStart(static_cast<unsigned char>(c))) {
-                std::size_t k = i;
-                while (k < m_s.size() && identChar(static_cast<unsigned char>(m_s[k])))
-                    ++k;
-                const std::string_view word = m_s.substr(i, k - i);
-                const char after = k < m_s.size() ? m_s[k] : '\0';
-                if (after == '"' && isRawPrefix(word)) {
-                    i = rawStringFrom(i, k, exit);
-                    if (exit.open != LexState::Open::Nothing)
-                        return exit;
-                } else if ((after == '"' || after == '\'') && isPrefix(word)) {
-                    i = quotedFrom(k + 1, after, i, exit);
-                    if (exit.open != LexState::Open::Nothing)
-                        return exit;
-                } else {
-                    emit(i, k, classify(word));
-                    i = k;
-                }
-            } else { // white space, operators, punctuation: up to what could start a token
-                std::size_t k = i + 1;
-                while (k < m_s.size() && startsPlain(m_s, k))
-                    ++k;
-                emit(i, k, SyntaxClass::Plain);
-                i = k;
-            }
-        }
-        return exit;
-    }
-
-private:
-    static bool isPrefix(std::string_view w) { return w == "u8" || w == "u" || w == "U" || w == "L"; }
-    static bool isRawPrefix(std::string_view w)
-    {
-        return w == "R" || w == "u8R" || w == "uR" || w == "UR" || w == "LR";
-    }
-
-    void emit(std::size_t b, std::size_t e, SyntaxClass cls)
-    {
-        if (e <= b)
-            return;
-        if (!m_out.empty() && m_out.size() > m_first && m_out.back().cls == cls && m_out.back().end == b) {
-            m_out.back().end = std::uint32_t(e);
-            return;
-        }
-        m_out.push_back({std::uint32_t(b), std::uint32_t(e), cls});
-    }
-
-    // A block comment whose body starts at `from + skip`; returns where lexing goes on.
-    std::size_t blockCommentFrom(std::size_t from, LexState& exit, std::size_t skip = 0)
-    {
-        const std::size_t close = m_s.find("*/", from + skip);
-        if (close == std::string_view::npos) {
-            emit(from, m_s.size(), SyntaxClass::Comment);
-            exit.open = LexState::Open::BlockComment;
-            return m_s.size();
-        }
-        emit(from, close + 2, SyntaxClass::Comment);
-        return close + 2;
-    }
-
-    // A quoted literal whose body starts at `body` (the span starts at `spanBegin`).
-    std::size_t quotedFrom(std::size_t body, char quote, std::size_t spanBegin, LexState& exit)
-    {
-        std::size_t k = body;
-        while (k < m_s.size()) {
-            if (m_s[k] == '\\') {
-                if (k + 1 == m_s.size()) { // continues on the next line
-                    emit(spanBegin, m_s.size(), SyntaxClass::String);
-                    exit.open = quote == '"' ? LexState::Open::String : LexState::Open::Char;
-                    return m_s.size();
-                }
-                k += 2;
-                continue;
-            }
-            if (m_s[k] == quote) {
-                emit(spanBegin, k + 1, SyntaxClass::String);
-                return k + 1;
-            }
-            ++k;
-        }
-        emit(spanBegin, m_s.size(), SyntaxClass::String); // unterminated: the compiler says so
-        return m_s.size();
-    }
-
-    // R"delim( ... )delim": `quote` is the index of the '"' after the prefix that starts at `begin`.
-    std::size_t rawStringFrom(std::size_t begin, std::size_t quote, LexState& exit)
-    {
-        const std::size_t open = m_s.find('(', quote + 1);
-        const std::string_view delim =
-            open == std::string_view::npos ? std::string_view() : m_s.substr(quote + 1, open - quote - 1);
-        const bool valid = open != std::string_view::npos && delim.size() <= 16 &&
-                           delim.find_first_of(" \t\\)\"") == std::string_view::npos;
-        if (!valid)
-            return quotedFrom(quote + 1, '"', begin, exit);
-        return rawBodyFrom(open + 1, begin, std::string(delim), exit);
-    }
-
-    std::size_t rawBodyFrom(std::size_t body, std::size_t spanBegin, const std::string& delim, LexState& exit)
-    {
-        const std::string close = ")" + delim + "\"";
-        const std::size_t at = m_s.find(close, body);
-        if (at == std::string_view::npos) {
-            emit(spanBegin, m_s.size(), SyntaxClass::String);
-            exit.open = LexState::Open::RawString;
-            exit.rawDelimiter = delim;
-            return m_s.size();
-        }
-        emit(spanBegin, at + close.size(), SyntaxClass::String);
-        return at + close.size();
-    }
-
-    // A pp-number: digits, letters, '.', digit separators, and a sign after an exponent letter
-    // (e/E in decimal numbers, p/P in hexadecimal ones).
-    std::size_t number(std::size_t i)
-    {
-        const bool hex = m_s[i] == '0' && i + 1 < m_s.size() && (m_s[i + 1] == 'x' || m_s[i + 1] == 'X');
-        std::size_t k = i + 1;
-        while (k < m_s.size()) {
-            const char c = m_s[k];
-            if ((c == '+' || c == '-') &&
-                (hex ? (m_s[k - 1] == 'p' || m_s[k - 1] == 'P') : (m_s[k - 1] == 'e' || m_s[k - 1] == 'E'))) {
-                ++k;
-            } else if (identChar(static_cast<unsigned char>(c)) || c == '.' ||
-                       (c == '\'' && k + 1 < m_s.size() && identChar(static_cast<unsigned char>(m_s[k + 1])))) {
-                ++k;
-            } else {
-                break;
-            }
-        }
-        emit(i, k, SyntaxClass::Number);
-        return k;
-    }
-
-    std::string_view m_s;
-    std::vector<SyntaxSpan>& m_out;
-    std::size_t m_first = m_out.size(); // spans before this belong to other lines: never merged into
-};
 
 } // namespace
 
-LexState lexLine(std::string_view line, const LexState& entry, std::vector<SyntaxSpan>& out)
+syntax::LexState lexLine(std::string_view line, const syntax::LexState& entry, std::vector<SyntaxSpan>& out)
 {
-    return LineLexer(line, out).run(entry);
+    const std::size_t first = out.size(); // spans before it belong to other lines: never merged into
+    auto emit = [&](std::size_t b, std::size_t e, SyntaxClass cls) {
+        if (e <= b)
+            return;
+        if (out.size() > first && out.back().cls == cls && out.back().end == b)
+            out.back().end = std::uint32_t(e);
+        else
+            out.push_back({std::uint32_t(b), std::uint32_t(e), cls});
+    };
+    syntax::Lexer lexer(line, entry);
+    std::size_t at = 0; // white space between tokens is plain
+    for (syntax::Token t; lexer.next(t); at = t.end) {
+        emit(at, t.begin, SyntaxClass::Plain);
+        emit(t.begin, t.end, classOf(t, line));
+    }
+    emit(at, line.size(), SyntaxClass::Plain);
+    return lexer.exitState();
 }
 
 std::size_t SyntaxCache::update(std::string_view text, std::size_t needLines)
@@ -410,7 +211,7 @@ std::size_t SyntaxCache::ensure(std::size_t needLines)
     if (until <= m_upToDate)
         return 0; // bracket matching asks for each line it looks at
     std::size_t lexed = 0;
-    LexState state = m_upToDate > 0 ? m_lines[m_upToDate - 1].exit : LexState{};
+    syntax::LexState state = m_upToDate > 0 ? m_lines[m_upToDate - 1].exit : syntax::LexState{};
     for (std::size_t i = m_upToDate; i < until; ++i) {
         Line& l = m_lines[i];
         if (!l.lexed || !(l.entry == state)) { // a line that starts as it did keeps its spans

@@ -2,11 +2,10 @@
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
+#include "ks/syntax/lexer.hpp"
 
 #include <algorithm>
-#include <cctype>
 #include <set>
-#include <sstream>
 
 namespace ks::rtc {
 namespace fs = std::filesystem;
@@ -15,66 +14,6 @@ namespace {
 
 constexpr int kMaxDepth = 64;        // deeper nesting is a cycle the guards would stop anyway
 constexpr std::size_t kMaxFiles = 4096;
-
-// Removes comments (keeping newlines, so that nothing shifts between lines) and joins continued
-// lines. String and character literals are kept as they are.
-std::string stripComments(std::string_view in)
-{
-    std::string out;
-    out.reserve(in.size());
-    enum class State { Code, Line, Block, String, Char } state = State::Code;
-    for (std::size_t i = 0; i < in.size(); ++i) {
-        const char c = in[i];
-        const char next = i + 1 < in.size() ? in[i + 1] : '\0';
-        if (c == '\\' && next == '\n') { // continuation: the logical line goes on
-            ++i;
-            continue;
-        }
-        switch (state) {
-        case State::Code:
-            if (c == '/' && next == '/') {
-                state = State::Line;
-                ++i;
-            } else if (c == '/' && next == '*') {
-                state = State::Block;
-                out += ' ';
-                ++i;
-            } else {
-                if (c == '"')
-                    state = State::String;
-                else if (c == '\'')
-                    state = State::Char;
-                out += c;
-            }
-            break;
-        case State::Line:
-            if (c == '\n') {
-                state = State::Code;
-                out += c;
-            }
-            break;
-        case State::Block:
-            if (c == '*' && next == '/') {
-                state = State::Code;
-                ++i;
-            } else if (c == '\n') {
-                out += c;
-            }
-            break;
-        case State::String:
-        case State::Char:
-            out += c;
-            if (c == '\\' && next != '\0') {
-                out += next;
-                ++i;
-            } else if ((state == State::String && c == '"') || (state == State::Char && c == '\'') || c == '\n') {
-                state = State::Code;
-            }
-            break;
-        }
-    }
-    return out;
-}
 
 bool isUnder(const fs::path& file, const std::vector<fs::path>& dirs)
 {
@@ -189,35 +128,37 @@ private:
 std::vector<std::string> findIncludeDirectives(std::string_view text)
 {
     std::vector<std::string> out;
-    const std::string clean = stripComments(text);
-    std::istringstream lines(clean);
-    std::string line;
-    while (std::getline(lines, line)) {
-        std::size_t i = line.find_first_not_of(" \t");
-        if (i == std::string::npos || line[i] != '#')
+    syntax::Lexer lexer(text);
+    syntax::Token t;
+    bool more = lexer.next(t);
+    while (more) {
+        const std::string_view directive = t.text(text);
+        if (t.kind != syntax::TokenKind::Directive) {
+            more = lexer.next(t);
             continue;
-        i = line.find_first_not_of(" \t", i + 1);
-        if (i == std::string::npos || line.compare(i, 7, "include") != 0)
-            continue;
-        i += 7;
-        if (line.compare(i, 5, "_next") == 0)
-            i += 5;
-        if (i < line.size() && (std::isalnum(static_cast<unsigned char>(line[i])) || line[i] == '_'))
-            continue; // #includes, #include_foo: not a directive we know
-        i = line.find_first_not_of(" \t", i);
-        if (i == std::string::npos)
-            continue;
-        const char open = line[i];
-        const char close = open == '"' ? '"' : open == '<' ? '>' : '\0';
-        if (close) {
-            const std::size_t end = line.find(close, i + 1);
-            if (end != std::string::npos) {
-                out.push_back(line.substr(i, end - i + 1));
-                continue;
-            }
         }
-        const std::size_t last = line.find_last_not_of(" \t\r");
-        out.push_back(line.substr(i, last - i + 1));
+        std::string word; // the directive's name, without the '#', blanks and line splices
+        for (const char c : directive.substr(1))
+            if (c != ' ' && c != '\t' && c != '\\' && c != '\n')
+                word += c;
+        // What follows the name, comments left out: "x.cuh" or <x.cuh> (nothing after it counts),
+        // or a macro's tokens.
+        std::string spelled;
+        std::size_t last = 0;
+        bool header = false;
+        while ((more = lexer.next(t)) && t.inDirective && t.kind != syntax::TokenKind::Directive) {
+            if (t.kind == syntax::TokenKind::Comment || header)
+                continue;
+            const std::string_view x = t.text(text);
+            if (spelled.empty() && (t.kind == syntax::TokenKind::HeaderName || x.front() == '"'))
+                header = true;
+            else if (!spelled.empty() && t.begin > last)
+                spelled += ' ';
+            spelled += x;
+            last = t.end;
+        }
+        if ((word == "include" || word == "include_next") && !spelled.empty())
+            out.push_back(std::move(spelled));
     }
     return out;
 }

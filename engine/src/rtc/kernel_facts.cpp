@@ -2,6 +2,7 @@
 
 #include "ks/core/numbers.hpp"
 #include "ks/rtc/symbols.hpp"
+#include "ks/syntax/type_layout.hpp"
 
 #include <sys/wait.h>
 #include <unistd.h>
@@ -35,9 +36,9 @@ std::size_t ptxTypeBytes(const std::string& t)
 }
 
 // The parameter types of a demangled "name(type, type<a, b>, ...)".
-std::vector<KernelParameter> parametersOfDemangled(const std::string& demangled)
+std::vector<syntax::KernelParam> parametersOfDemangled(const std::string& demangled)
 {
-    std::vector<KernelParameter> params;
+    std::vector<syntax::KernelParam> params;
     const std::size_t close = demangled.rfind(')');
     if (close == std::string::npos)
         return params;
@@ -64,7 +65,7 @@ std::vector<KernelParameter> parametersOfDemangled(const std::string& demangled)
         if ((c == ',' && depth == 0) || i == close) {
             const std::size_t a = current.find_first_not_of(' ');
             if (a != std::string::npos && current != "void")
-                params.push_back({current.substr(a), ""});
+                params.push_back({.type = current.substr(a)});
             current.clear();
         } else {
             current += c;
@@ -101,7 +102,7 @@ void crossCheck(KernelFacts& k)
         return;
     }
     for (std::size_t i = 0; i < k.params.size(); ++i) {
-        const auto layout = knownTypeLayout(k.params[i].type);
+        const auto layout = syntax::knownTypeLayout(k.params[i].type);
         if (!layout)
             continue;
         const PtxParameter& p = k.ptxParams[i];
@@ -244,16 +245,17 @@ Occupancy KernelFacts::occupancy(const OccupancyLimits& limits, int blockSize, i
     return theoreticalOccupancy(limits, in);
 }
 
-std::vector<std::string> nameExpressionsFor(const std::vector<KernelSignature>& kernels)
+std::vector<std::string> nameExpressionsFor(const std::vector<syntax::KernelSignature>& kernels)
 {
     std::vector<std::string> names;
-    for (const KernelSignature& k : kernels)
-        if (!k.externC && !k.isTemplate && std::find(names.begin(), names.end(), k.name) == names.end())
-            names.push_back(k.name);
+    for (const syntax::KernelSignature& k : kernels)
+        if (const std::string name = k.qualifiedName();
+            !k.externC && !k.isTemplate() && std::find(names.begin(), names.end(), name) == names.end())
+            names.push_back(name);
     return names;
 }
 
-ModuleFacts collectFacts(const std::vector<KernelSignature>& kernels, const std::vector<std::string>& nameExpressions,
+ModuleFacts collectFacts(const std::vector<syntax::KernelSignature>& kernels, const std::vector<std::string>& nameExpressions,
                          const CompileResult& result, const std::string& arch)
 {
     ModuleFacts facts;
@@ -285,14 +287,15 @@ ModuleFacts collectFacts(const std::vector<KernelSignature>& kernels, const std:
         return false;
     };
 
-    for (const KernelSignature& sig : kernels) {
-        if (sig.isTemplate) {
+    for (const syntax::KernelSignature& sig : kernels) {
+        const std::string sigName = sig.qualifiedName();
+        if (sig.isTemplate()) {
             // One entry per instantiation NVRTC emitted.
             bool any = false;
             for (std::size_t i = 0; i < entries.size(); ++i) {
                 const std::string demangled = demangle(entries[i].symbol);
                 const std::string name = nameOfDemangled(demangled);
-                if (name.rfind(sig.name + "<", 0) != 0)
+                if (name.rfind(sigName + "<", 0) != 0)
                     continue;
                 KernelFacts k;
                 k.name = name;
@@ -305,31 +308,30 @@ ModuleFacts collectFacts(const std::vector<KernelSignature>& kernels, const std:
             }
             if (!any) {
                 KernelFacts k;
-                k.name = sig.name;
+                k.name = sigName;
                 k.signature = sig;
                 k.params = sig.params;
                 k.problems.push_back("a template kernel with no instantiation in this file: nothing to launch "
                                      "(instantiate it, e.g. `template __global__ void " +
-                                     sig.name + "<float>(...);`)");
+                                     sigName + "<float>(...);`)");
                 facts.kernels.push_back(std::move(k));
             }
             continue;
         }
         KernelFacts k;
-        k.name = sig.name;
+        k.name = sigName;
         k.signature = sig;
         k.params = sig.params;
         if (sig.externC) {
-            const std::size_t colon = sig.name.rfind("::");
-            k.symbol = colon == std::string::npos ? sig.name : sig.name.substr(colon + 2);
+            k.symbol = sig.name;
         } else {
-            const auto it = std::find(nameExpressions.begin(), nameExpressions.end(), sig.name);
+            const auto it = std::find(nameExpressions.begin(), nameExpressions.end(), sigName);
             const std::size_t index = std::size_t(it - nameExpressions.begin());
             if (it != nameExpressions.end() && index < result.loweredNames.size())
                 k.symbol = result.loweredNames[index];
         }
         if (k.symbol.empty())
-            k.problems.push_back("NVRTC has no lowered name for '" + sig.name +
+            k.problems.push_back("NVRTC has no lowered name for '" + sigName +
                                  "': it is not in the compiled module (inside #if 0, or not a name expression)");
         else if (!complete(k))
             k.problems.push_back("no entry '" + k.symbol + "' in the PTX (is it compiled out by #if?)");

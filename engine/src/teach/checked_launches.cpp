@@ -59,12 +59,12 @@ void CheckedLaunches::launch(const array::GeneratedLaunch& kernel, const cuda::L
     Count& counted = m_counts[kernel.name];
     ++counted.launches;
     if (counted.parameterNames.empty())
-        for (const KernelParam& p : v.kernel.kernel.params)
+        for (const syntax::KernelParam& p : v.kernel.kernel.params)
             counted.parameterNames.push_back(p.name);
     std::vector<void*> arguments(params, params + count);
     std::vector<CheckedExtent> extents(count, CheckedExtent{kExtentUnchecked, kExtentUnchecked});
     for (std::size_t i = 0; i < count; ++i) {
-        if (v.kernel.checkedKinds[i] != ParamKind::Pointer)
+        if (v.kernel.checkedKinds[i] != syntax::ParamKind::Pointer)
             continue;
         ++counted.pointerArguments;
         const CUdeviceptr p = *static_cast<const CUdeviceptr*>(params[i]);

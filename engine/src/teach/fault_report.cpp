@@ -99,7 +99,7 @@ std::string describeFault(const CheckedFault& f, std::string_view paramName)
     return s;
 }
 
-std::string checkedParameterName(unsigned param, const KernelDefinition& kernel, VariantKind variant,
+std::string checkedParameterName(unsigned param, const syntax::KernelSignature& kernel, VariantKind variant,
                                  bool* instrumentation)
 {
     const std::vector<std::string> own = ownCheckedParameters(variant);
@@ -109,7 +109,7 @@ std::string checkedParameterName(unsigned param, const KernelDefinition& kernel,
     return param < kernel.params.size() ? kernel.params[param].name : theirs ? own[param - kernel.params.size()] : "";
 }
 
-std::string describeCheckedRun(const CheckedRecord& record, const KernelDefinition& kernel, VariantKind variant)
+std::string describeCheckedRun(const CheckedRecord& record, const syntax::KernelSignature& kernel, VariantKind variant)
 {
     if (!record.claimed)
         return "no access was out of bounds or misaligned";

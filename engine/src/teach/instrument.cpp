@@ -6,7 +6,7 @@ namespace ks::teach {
 namespace {
 
 struct Edit {
-    SourceRange range;
+    syntax::SourceRange range;
     std::string replacement;
 };
 
@@ -34,7 +34,7 @@ std::string applyEdits(std::string_view source, std::vector<Edit> edits)
     return out;
 }
 
-std::string userArguments(const KernelDefinition& k)
+std::string userArguments(const syntax::KernelSignature& k)
 {
     if (!k.isTemplate())
         return "";
@@ -45,7 +45,7 @@ std::string userArguments(const KernelDefinition& k)
 }
 
 // "template <typename T>\n" or "extern \"C\" ", then "__global__ void <attributes> <name>(<user params>, "
-std::string wrapperHead(const KernelDefinition& k, const std::string& name)
+std::string wrapperHead(const syntax::KernelSignature& k, const std::string& name)
 {
     std::string h;
     if (k.isTemplate())
@@ -61,7 +61,7 @@ std::string wrapperHead(const KernelDefinition& k, const std::string& name)
     return h;
 }
 
-std::string openNamespaces(const KernelDefinition& k)
+std::string openNamespaces(const syntax::KernelSignature& k)
 {
     std::string s;
     for (const std::string& n : k.namespaces)
@@ -69,7 +69,7 @@ std::string openNamespaces(const KernelDefinition& k)
     return s;
 }
 
-std::string closeNamespaces(const KernelDefinition& k)
+std::string closeNamespaces(const syntax::KernelSignature& k)
 {
     std::string s;
     for (std::size_t i = 0; i < k.namespaces.size(); ++i)
@@ -78,7 +78,7 @@ std::string closeNamespaces(const KernelDefinition& k)
 }
 
 // The call of the user's code; `arguments[i]`, where not empty, replaces the wrapper's ks_p<i>.
-std::string callUser(const KernelDefinition& k, const std::vector<std::string>& arguments)
+std::string callUser(const syntax::KernelSignature& k, const std::vector<std::string>& arguments)
 {
     std::string c = "    ks_user_" + k.name + userArguments(k) + "(";
     for (std::size_t i = 0; i < k.params.size(); ++i) {
@@ -88,9 +88,33 @@ std::string callUser(const KernelDefinition& k, const std::vector<std::string>& 
     return c + ");\n";
 }
 
-bool isSurfaceObject(const KernelParam& p)
+// A parameter the rewriter wraps as a pointer: T*, and T** (a pointer to the T* it reads and
+// writes; the scanner's Unknown, as every pointer of more than one level is).
+bool isDataPointer(const syntax::KernelParam& p)
 {
-    return p.kind == ParamKind::Surface && p.type.find("cudaSurfaceObject_t") != std::string::npos;
+    return p.kind == syntax::ParamKind::Pointer || (p.kind == syntax::ParamKind::Unknown && p.pointerDepth >= 2);
+}
+
+bool isSurfaceObject(const syntax::KernelParam& p)
+{
+    return p.kind == syntax::ParamKind::Surface && p.baseType == "cudaSurfaceObject_t";
+}
+
+// The pointee of a pointer parameter as written, qualifiers kept: "const float" of
+// "const float* __restrict__".
+std::string pointee(const syntax::KernelParam& p)
+{
+    std::string t = p.type.substr(0, p.type.rfind('*'));
+    while (!t.empty() && t.back() == ' ')
+        t.pop_back();
+    return t;
+}
+
+// "ns::inner::" of a kernel in namespaces, "" at global scope.
+std::string qualifier(const syntax::KernelSignature& k)
+{
+    const std::string q = k.qualifiedName();
+    return q.substr(0, q.size() - k.name.size());
 }
 
 // The check context of parameter `index` (the user's, or the variant's own after them).
@@ -103,25 +127,25 @@ std::string checkContext(std::size_t index)
 // Checked: every pointer parameter becomes a CheckedPtr, every cudaSurfaceObject_t a CheckedSurface,
 // in the user's code (edits) and in the wrapper's call (arguments); all but parameter `skip` (the
 // recorded output of a checked "who wrote it" variant, checked through its context).
-void checkParameters(const KernelDefinition& k, std::vector<Edit>& edits, std::vector<std::string>& arguments,
-                     std::vector<ParamKind>& checkedKinds, std::size_t skip)
+void checkParameters(const syntax::KernelSignature& k, std::vector<Edit>& edits, std::vector<std::string>& arguments,
+                     std::vector<syntax::ParamKind>& checkedKinds, std::size_t skip)
 {
     for (std::size_t i = 0; i < k.params.size(); ++i) {
         if (i == skip)
             continue;
-        const KernelParam& p = k.params[i];
+        const syntax::KernelParam& p = k.params[i];
         const std::string index = std::to_string(i);
         const std::string name = p.name.empty() ? "ks_unnamed_" + index : p.name;
         const std::string context = checkContext(i);
-        if (p.kind == ParamKind::Pointer) {
-            const std::string type = "ks::teach::CheckedPtr<" + p.elementType + ">";
+        if (isDataPointer(p)) {
+            const std::string type = "ks::teach::CheckedPtr<" + pointee(p) + ">";
             edits.push_back({p.range, type + " " + name});
             arguments[i] = type + "(ks_p" + index + ", " + context + ")";
-            checkedKinds[i] = ParamKind::Pointer;
+            checkedKinds[i] = syntax::ParamKind::Pointer;
         } else if (isSurfaceObject(p)) {
             edits.push_back({p.range, "ks::teach::CheckedSurface " + name});
             arguments[i] = "ks::teach::CheckedSurface{ks_p" + index + ", " + context + "}";
-            checkedKinds[i] = ParamKind::Surface;
+            checkedKinds[i] = syntax::ParamKind::Surface;
         }
     }
 }
@@ -163,17 +187,30 @@ std::string InstrumentedKernel::nameExpression(std::string_view templateArgument
     return entry + "<" + std::string(templateArguments) + ">";
 }
 
+std::vector<std::size_t> outputCandidates(const syntax::KernelSignature& kernel)
+{
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < kernel.params.size(); ++i) {
+        const syntax::KernelParam& p = kernel.params[i];
+        if ((isDataPointer(p) && !p.pointeeConst) || p.kind == syntax::ParamKind::Surface ||
+            (p.kind == syntax::ParamKind::Value &&
+             (p.baseType == "unsigned long long" || p.baseType == "unsigned long long int")))
+            out.push_back(i);
+    }
+    return out;
+}
+
 InstrumentedKernel instrument(const InstrumentRequest& req)
 {
     InstrumentedKernel v;
     v.kind = req.kind;
-    const std::optional<KernelDefinition> found = findKernel(req.source, req.kernel);
+    const std::optional<syntax::KernelSignature> found = syntax::findKernel(req.source, req.kernel);
     if (!found) {
         v.error = "no __global__ kernel named '" + req.kernel + "' is defined in " + req.fileName;
         return v;
     }
     v.kernel = *found;
-    const KernelDefinition& k = v.kernel;
+    const syntax::KernelSignature& k = v.kernel;
     if (k.templateParameterPack) {
         v.error = "kernel '" + k.name + "' has a template parameter pack, which instrumentation does not support";
         return v;
@@ -182,7 +219,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
     std::vector<Edit> edits;
     edits.push_back({k.globalKeyword, "__device__"});
     edits.push_back({k.nameToken, "ks_user_" + k.name});
-    for (const SourceRange& r : k.attributeRanges)
+    for (const syntax::SourceRange& r : k.attributeRanges)
         edits.push_back({r, ""});
 
     // For the user's call, by parameter; "" passes ks_p<i>.
@@ -190,7 +227,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
     const std::size_t none = k.params.size();
     const bool checks = req.kind == VariantKind::Checked || req.checked;
     if (checks)
-        v.checkedKinds.assign(k.params.size(), ParamKind::Value);
+        v.checkedKinds.assign(k.params.size(), syntax::ParamKind::Value);
     v.outputIndex = none;
     if (req.kind == VariantKind::WhoWrote) {
         const std::vector<std::size_t> candidates = outputCandidates(k);
@@ -217,13 +254,13 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
                 return v;
             }
         }
-        const KernelParam& out = k.params[v.outputIndex];
-        v.outputKind = out.kind;
+        const syntax::KernelParam& out = k.params[v.outputIndex];
+        v.outputKind = isDataPointer(out) ? syntax::ParamKind::Pointer : syntax::ParamKind::Surface;
         const std::string paramName = out.name.empty() ? "ks_unnamed_output" : out.name;
         const std::string raw = "ks_p" + std::to_string(v.outputIndex);
         // The plain variant's types keep their short names (the user may meet them in a diagnostic).
-        if (out.kind == ParamKind::Pointer) {
-            const std::string type = "ks::teach::RecordingPtr<" + out.elementType +
+        if (isDataPointer(out)) {
+            const std::string type = "ks::teach::RecordingPtr<" + pointee(out) +
                                      (req.checked ? ", ks::teach::CheckedWhoContext>" : ">");
             edits.push_back({out.range, type + " " + paramName});
             arguments[v.outputIndex] = type + "(" + raw + ", ks_ctx)";
@@ -237,7 +274,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
             checkParameters(k, edits, arguments, v.checkedKinds, v.outputIndex);
             // Checked through the context; its extent comes in the user's parameter's place.
             v.checkedKinds[v.outputIndex] =
-                out.kind == ParamKind::Pointer || isSurfaceObject(out) ? out.kind : ParamKind::Value;
+                isDataPointer(out) || isSurfaceObject(out) ? v.outputKind : syntax::ParamKind::Value;
         }
     } else if (checks) {
         checkParameters(k, edits, arguments, v.checkedKinds, none);
@@ -252,7 +289,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
     s += openNamespaces(k);
     const std::string name = std::string(wrapperPrefix(req.kind)) + k.name;
     s += wrapperHead(k, name);
-    v.entry = k.isTemplate() ? k.qualifier() + name : name; // extern "C": no qualifier
+    v.entry = k.isTemplate() ? qualifier(k) + name : name; // extern "C": no qualifier
     // The checked teaching variants take the extents and the record after their own parameters and
     // reach their own pointers through checked ones (indices after the user's parameters).
     const std::string checkParams =
@@ -272,7 +309,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
              "    __syncthreads();\n";
         if (req.checked) {
             const std::string o = std::to_string(v.outputIndex);
-            const std::string base = v.outputKind == ParamKind::Pointer ? "(const char*)ks_p" + o : "nullptr";
+            const std::string base = v.outputKind == syntax::ParamKind::Pointer ? "(const char*)ks_p" + o : "nullptr";
             s += "    const ks::teach::CheckedWhoContext ks_ctx{ks_recordsChecked, ks_recordCount, ks_rowWidth, "
                  "ks_countersChecked, ks_blockOrder, " + base + ", " + checkContext(v.outputIndex) + "};\n";
         } else {

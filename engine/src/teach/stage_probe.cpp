@@ -37,12 +37,9 @@ std::vector<OutputChoice> StageProbe::outputChoices(const pipeline::Pipeline& p,
         return out;
     const auto& params = k->signature()->params;
     const auto& args = k->desc().args;
-    for (std::size_t i = 0; i < params.size() && i < args.size(); ++i) {
-        const bool writable = (params[i].kind == pipeline::KernelParam::Kind::Pointer && !params[i].constPointee) ||
-                              params[i].kind == pipeline::KernelParam::Kind::Surface;
-        if (writable && bindsResource(args[i]) && p.resources().find(args[i].name))
+    for (const std::size_t i : outputCandidates(*k->signature()))
+        if (i < args.size() && bindsResource(args[i]) && p.resources().find(args[i].name))
             out.push_back({params[i].name, args[i].name});
-    }
     return out;
 }
 
@@ -171,8 +168,8 @@ void StageProbe::run(const Built& built, const pipeline::KernelStage& stage, pip
     if (capture.checks) {
         // The kinds the scanner saw, padded to the launch's arguments (a signature the scanner
         // could not read in full leaves the rest unchecked).
-        std::vector<ParamKind> kinds = built.checkedKinds;
-        kinds.resize(arguments.size(), ParamKind::Value);
+        std::vector<syntax::ParamKind> kinds = built.checkedKinds;
+        kinds.resize(arguments.size(), syntax::ParamKind::Value);
         const pipeline::ResourceSet& resources = *ctx.resources;
         capture.bindings = checkedBindings(stage.desc(), kinds, [&resources](std::string_view name) {
             const pipeline::Resource* r = resources.find(name);

@@ -17,8 +17,8 @@
 #include "ks/gl/objects.hpp"
 #include "ks/interop/graphics_resource.hpp"
 #include "ks/rtc/compiler.hpp"
-#include "ks/rtc/kernel_signature.hpp"
 #include "ks/rtc/live_module.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 
 #include <cstdint>
 #include <filesystem>
@@ -54,7 +54,7 @@ public:
     static constexpr const char* kDefaultKernel = "thread_colors_surface";
 
     // Whether `k` can be the stage's kernel: (cudaSurfaceObject_t, int, int, float), not a template.
-    static bool fitsStage(const rtc::KernelSignature& k);
+    static bool fitsStage(const syntax::KernelSignature& k);
 
     // `cudaReady`: a CUDA context is current on this thread (on the device rendering GL). Nothing
     // runs until load() gets a good build. Throws ks::Error for GL/CUDA failures (registration).

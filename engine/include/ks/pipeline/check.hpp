@@ -5,9 +5,9 @@
 // position or at the kernel file's line. In the pipeline layer because it uses the pipeline's
 // planning (kernel signatures, array stage plans); the project layer stays below the pipeline.
 
-#include "ks/pipeline/kernel_signature.hpp"
 #include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 
 #include <optional>
 #include <string>
@@ -15,13 +15,22 @@
 
 namespace ks::pipeline {
 
+// The value type bindings see in a kernel parameter: the pointee of a Pointer, the type of a Value
+// (project::parseValueType of its base type); nullopt for other kinds and for a type that is no
+// CUDA scalar or vector type (a user struct, a template parameter, half).
+std::optional<project::ValueType> paramValueType(const syntax::KernelParam& param);
+
+// "'const float4* p' (a read-only pointer)": a kernel parameter in a message. A Value of a type
+// without a value type is "a parameter of a type Kernelscope cannot bind", as an Unknown is.
+std::string describeParam(const syntax::KernelParam& param);
+
 // Why `binding` cannot feed `param` of a kernel in `project`; nullopt when it can.
 std::optional<std::string> bindingMismatch(const project::Project& project, const project::ArgBinding& binding,
-                                           const KernelParam& param);
+                                           const syntax::KernelParam& param);
 
 // The argument list of `stage` against `signature`: count and each binding.
 std::vector<project::Problem> checkStageBindings(const project::Project& project, const project::StageDesc& stage,
-                                                 const KernelSignature& signature);
+                                                 const syntax::KernelSignature& signature);
 
 // Why kernel stage `s`'s launch (its block, and its grid or the grid that covers its resource)
 // cannot run on any CUDA GPU (compute capability 7.5 and newer); nullopt when it can. The rule is

@@ -5,9 +5,9 @@
 // only when it built and loaded, so the last good module keeps running (live editing).
 
 #include "ks/cuda/module.hpp"
-#include "ks/pipeline/kernel_signature.hpp"
 #include "ks/pipeline/stage.hpp"
 #include "ks/rtc/service.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 
 #include <memory>
 
@@ -35,7 +35,7 @@ class KernelStage : public Stage {
 public:
     // `signature` may be null (the kernel was not found in the source: args are packed by their
     // own types). `cuda`: modules are loaded (false: compile-only, as on a machine without a GPU).
-    KernelStage(project::StageDesc desc, std::optional<KernelSignature> signature, bool cuda);
+    KernelStage(project::StageDesc desc, std::optional<syntax::KernelSignature> signature, bool cuda);
 
     // The text to build instead of the file's (the editor's unsaved text of it); empty: the file.
     void setSourceText(std::string text) { m_sourceText = std::move(text); }
@@ -47,7 +47,7 @@ public:
     // module otherwise. Returns whether the new module is now the running one.
     bool adopt(std::shared_ptr<const rtc::CompileResult> result);
     const rtc::CompileResult* lastBuild() const { return m_lastBuild.get(); }
-    const KernelSignature* signature() const { return m_signature ? &*m_signature : nullptr; }
+    const syntax::KernelSignature* signature() const { return m_signature ? &*m_signature : nullptr; }
     const cuda::Function* function() const { return m_function.empty() ? nullptr : &m_function; }
     // How many builds this stage has adopted: changes with every new running module (function()
     // points at the same member whatever module runs, so it cannot tell builds apart).
@@ -65,7 +65,7 @@ public:
 private:
     ArgSlot argument(std::size_t i, const FrameContext& ctx) const;
 
-    std::optional<KernelSignature> m_signature;
+    std::optional<syntax::KernelSignature> m_signature;
     bool m_cuda = false;
     std::shared_ptr<const rtc::CompileResult> m_lastBuild;
     std::shared_ptr<const rtc::CompileResult> m_runningBuild;

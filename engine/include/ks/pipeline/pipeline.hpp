@@ -209,7 +209,7 @@ private:
     project::Project m_project;
     PipelineOptions m_options;
     FrameClock m_clock;
-    std::vector<std::optional<KernelSignature>> m_signatures;
+    std::vector<std::optional<syntax::KernelSignature>> m_signatures;
     ResourceSet m_resources;
     std::vector<std::unique_ptr<Stage>> m_stages;
     ParameterValues m_parameters;

@@ -28,8 +28,8 @@
 #include "ks/cuda/surface.hpp"
 #include "ks/gl/objects.hpp"
 #include "ks/interop/graphics_resource.hpp"
-#include "ks/pipeline/kernel_signature.hpp"
 #include "ks/project/project.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 
 #include <array>
 #include <cstddef>
@@ -52,7 +52,7 @@ struct ResourceUse {
 // The uses of every resource of `project` (by index), given the signature of each kernel stage's
 // kernel (same order as project.stages; null for stages that are not kernels or not found).
 std::vector<ResourceUse> deriveUses(const project::Project& project,
-                                    const std::vector<const KernelSignature*>& signatures);
+                                    const std::vector<const syntax::KernelSignature*>& signatures);
 
 // The register flags for a resource used as `use`; nullopt when CUDA never touches it.
 std::optional<interop::RegisterFlags> deriveRegisterFlags(const project::ResourceDesc& desc, const ResourceUse& use);

@@ -1,6 +1,6 @@
 #pragma once
-// Syntax classes of CUDA C++ source for the editor's colours: a small line-oriented lexer (a
-// lexer, not a parser: it does not expand macros or know declared types) and a cache that keeps
+// Syntax classes of CUDA C++ source for the editor's colours, over the engine's one lexer
+// (ks/syntax/lexer.hpp: it does not expand macros or know declared types), and a cache that keeps
 // each line's result and re-lexes only what an edit changed.
 //
 // Classes: C++ keywords, built-in and CUDA vector types, CUDA qualifiers (__global__, __shared__,
@@ -8,9 +8,11 @@
 // warpSize), CUDA functions and intrinsics (__syncthreads, atomicAdd, __shfl_sync, __ldg ...),
 // preprocessor directives, string and character literals (raw strings too), numbers and comments.
 // What spans lines (block comments, raw strings, a backslash at the end of a // comment or a
-// string) is carried from line to line in a LexState.
+// string) is carried from line to line in a syntax::LexState.
 //
 // Not thread-safe; plain value types, no GPU, no GL.
+
+#include "ks/syntax/lexer.hpp"
 
 #include <cstdint>
 #include <string>
@@ -40,17 +42,9 @@ struct SyntaxSpan {
     bool operator==(const SyntaxSpan&) const = default;
 };
 
-// What an unfinished line leaves open for the next one.
-struct LexState {
-    enum class Open : std::uint8_t { Nothing, BlockComment, LineComment, String, Char, RawString };
-    Open open = Open::Nothing;
-    std::string rawDelimiter; // RawString: the d of R"d( ... )d"
-    bool operator==(const LexState&) const = default;
-};
-
 // Classifies one line (no '\n' in it) that starts in `entry`; appends its spans to `out` and
 // returns the state the next line starts in.
-LexState lexLine(std::string_view line, const LexState& entry, std::vector<SyntaxSpan>& out);
+syntax::LexState lexLine(std::string_view line, const syntax::LexState& entry, std::vector<SyntaxSpan>& out);
 
 // The spans of every line of a text, kept between edits. update() compares the new text with the
 // one it has, line by line from both ends, and lexes only the lines in between plus those after
@@ -77,8 +71,8 @@ public:
 private:
     struct Line {
         std::string text;
-        LexState entry;
-        LexState exit;
+        syntax::LexState entry;
+        syntax::LexState exit;
         std::vector<SyntaxSpan> spans;
         bool lexed = false; // spans and exit are those of `text` from `entry`
     };

@@ -9,8 +9,8 @@
 // cuFuncGetAttribute, cuOccupancy*) and reports where it disagrees.
 
 #include "ks/rtc/compiler.hpp"
-#include "ks/rtc/kernel_signature.hpp"
 #include "ks/rtc/occupancy.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 
 #include <cstddef>
 #include <optional>
@@ -56,8 +56,9 @@ std::vector<PtxEntry> parsePtxEntries(std::string_view ptx);
 struct KernelFacts {
     std::string name;   // as the user knows it: "saxpy", "ns::scale<float>"
     std::string symbol; // what cuModuleGetFunction takes (the lowered name)
-    std::optional<KernelSignature> signature; // from the source, when found there
-    std::vector<KernelParameter> params;      // from the source, or the demangled symbol
+    std::optional<syntax::KernelSignature> signature; // from the source, when found there
+    // From the source, or the demangled symbol (types only: no names, kinds or ranges).
+    std::vector<syntax::KernelParam> params;
     std::vector<PtxParameter> ptxParams;
     PtxasKernelReport resources;
     bool resourcesKnown = false; // ptxas reported this kernel
@@ -83,11 +84,11 @@ struct ModuleFacts {
 // The name expressions to give NVRTC for `kernels` (the non-template C++ ones: their lowered names
 // are then known; extern "C" names need none; template kernels need their arguments, which only
 // the user knows).
-std::vector<std::string> nameExpressionsFor(const std::vector<KernelSignature>& kernels);
+std::vector<std::string> nameExpressionsFor(const std::vector<syntax::KernelSignature>& kernels);
 
 // Facts of a successful `result`, compiled from source holding `kernels` with `nameExpressions`
 // (in the order given to rtc::compile) for `arch`.
-ModuleFacts collectFacts(const std::vector<KernelSignature>& kernels, const std::vector<std::string>& nameExpressions,
+ModuleFacts collectFacts(const std::vector<syntax::KernelSignature>& kernels, const std::vector<std::string>& nameExpressions,
                          const CompileResult& result, const std::string& arch);
 
 // SASS of a CUBIN through cuobjdump -sass (else nvdisasm), found on PATH or in the toolkit's bin

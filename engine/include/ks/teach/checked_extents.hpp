@@ -5,7 +5,7 @@
 // else is not checked (kExtentUnchecked). Pure: no device, no GL.
 
 #include "ks/project/project.hpp"
-#include "ks/teach/kernel_source.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 
 #include <ks/teach/records.cuh>
 
@@ -28,7 +28,7 @@ using ResourceLookup = std::function<const project::ResourceDesc*(std::string_vi
 // `checkedKinds`: InstrumentedKernel::checkedKinds of the stage's checked variant (one per
 // parameter). A parameter with no binding, or bound to something that is not a resource of the
 // matching kind (a buffer for a pointer, a texture for a surface), is not checked.
-CheckedBindings checkedBindings(const project::StageDesc& stage, const std::vector<ParamKind>& checkedKinds,
+CheckedBindings checkedBindings(const project::StageDesc& stage, const std::vector<syntax::ParamKind>& checkedKinds,
                                 const ResourceLookup& find);
 
 } // namespace ks::teach

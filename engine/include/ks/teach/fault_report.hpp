@@ -5,8 +5,8 @@
 //   elements), at line 12
 // Pure functions of the record the device filled (kernels/include/ks/teach/records.cuh); no device.
 
+#include "ks/syntax/kernel_signature.hpp"
 #include "ks/teach/instrument.hpp"
-#include "ks/teach/kernel_source.hpp"
 
 #include <ks/teach/records.cuh>
 
@@ -22,7 +22,7 @@ std::string describeFault(const CheckedFault& fault, std::string_view paramName)
 // The name of parameter `param` of a checked launch of `kernel`: the kernel's own ("" when unnamed),
 // or, past them, one of the `variant`'s own pointers (ownCheckedParameters), or "" when neither.
 // `instrumentation`, when given, says whether it is one of the variant's own.
-std::string checkedParameterName(unsigned param, const KernelDefinition& kernel, VariantKind variant,
+std::string checkedParameterName(unsigned param, const syntax::KernelSignature& kernel, VariantKind variant,
                                  bool* instrumentation = nullptr);
 
 // What a checked launch found: "no access was out of bounds or misaligned" when nothing was
@@ -30,7 +30,7 @@ std::string checkedParameterName(unsigned param, const KernelDefinition& kernel,
 // more accesses were refused. `variant`: the kind of variant that ran; for a checked teaching
 // variant, a refused access of its own pointers (ownCheckedParameters) is named and said to be
 // the instrumentation's, not the kernel's.
-std::string describeCheckedRun(const CheckedRecord& record, const KernelDefinition& kernel,
+std::string describeCheckedRun(const CheckedRecord& record, const syntax::KernelSignature& kernel,
                                VariantKind variant = VariantKind::Checked);
 
 } // namespace ks::teach

@@ -44,7 +44,7 @@
 
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/compiler.hpp"
-#include "ks/teach/kernel_source.hpp"
+#include "ks/syntax/kernel_signature.hpp"
 
 #include <string>
 #include <string_view>
@@ -59,7 +59,7 @@ inline constexpr std::string_view kGeneratedFileName = "ks_generated";
 struct InstrumentRequest {
     std::string source;
     std::string fileName; // as the user knows it; diagnostics of the user's code carry it
-    std::string kernel;   // unqualified name of the kernel
+    std::string kernel;   // name of the kernel, unqualified or qualified (syntax::findKernel)
     VariantKind kind = VariantKind::WhoWrote;
     // WhoWrote: the parameter whose writes are recorded, by name; empty picks the first candidate
     // (a pointer to non-const elements or a surface).
@@ -74,13 +74,15 @@ struct InstrumentedKernel {
     VariantKind kind = VariantKind::WhoWrote;
     std::string source;  // the whole variant, ready for rtc::compile with the user's file name
     std::string entry;   // the wrapper's qualified name: "ks_who_k"; a template needs <arguments>
-    KernelDefinition kernel;
+    syntax::KernelSignature kernel;
     std::size_t outputIndex = 0; // WhoWrote: the recorded parameter
-    ParamKind outputKind = ParamKind::Value;
+    // WhoWrote: Pointer, or Surface for a surface recorded through its handle (a
+    // cudaSurfaceObject_t, or an unsigned long long that holds one); else Value.
+    syntax::ParamKind outputKind = syntax::ParamKind::Value;
     // Checked, and checked teaching variants: per parameter, Pointer or Surface where the variant
-    // checks it, else Value (a parameter of type unsigned long long is a Surface to the scanner but
-    // is not checked); empty for a variant that checks nothing.
-    std::vector<ParamKind> checkedKinds;
+    // checks it (a cudaSurfaceObject_t; an unsigned long long handle is not checked), else Value;
+    // empty for a variant that checks nothing.
+    std::vector<syntax::ParamKind> checkedKinds;
 
     // The kernel's name for the driver: `entry` for a non-template kernel (extern "C"), else the
     // name expression entry<templateArguments> whose lowered name NVRTC reports.
@@ -88,6 +90,10 @@ struct InstrumentedKernel {
 };
 
 InstrumentedKernel instrument(const InstrumentRequest& request);
+
+// Parameters of `kernel` that can be recorded as an output: pointers (T*, T**) to non-const
+// elements, surfaces, and unsigned long long values (a surface handle passed as the integer it is).
+std::vector<std::size_t> outputCandidates(const syntax::KernelSignature& kernel);
 
 // The names of a checked teaching variant's own pointers, in the order of their extents and
 // CheckedFault::param indices after the user's parameters: {"ks_records", "ks_counters"},

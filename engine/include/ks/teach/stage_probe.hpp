@@ -55,7 +55,7 @@ struct ProbeCapture {
     bool checks = false;               // the variant ran checked (Checked, or a checked teaching variant)
     CheckedRecord checked{};           // checks: the launch's first refused access and count
     CheckedBindings bindings;          // checks: what each user parameter was checked against
-    KernelDefinition definition;       // checks: the kernel as the scanner read it (parameter names)
+    syntax::KernelSignature definition;       // checks: the kernel as the scanner read it (parameter names)
 };
 
 // A kernel stage's parameters that can be recorded (non-const pointers and surfaces bound to a
@@ -92,8 +92,8 @@ private:
         cuda::Module module;
         cuda::Function function;
         std::size_t outputIndex = 0;
-        std::vector<ParamKind> checkedKinds; // Checked
-        KernelDefinition definition;
+        std::vector<syntax::ParamKind> checkedKinds; // Checked
+        syntax::KernelSignature definition;
     };
     std::shared_ptr<const Built> build(const pipeline::Pipeline& pipeline, const pipeline::KernelStage& stage,
                        const ProbeRequest& request, std::string& outputParam);

@@ -3,6 +3,7 @@
 #include "ks/syntax/lexer.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <iterator>
 
 namespace ks::syntax {
@@ -462,6 +463,100 @@ std::optional<KernelSignature> findKernel(std::string_view source, std::string_v
         if (k.name == name || k.qualifiedName() == name)
             return std::move(k);
     return std::nullopt;
+}
+
+NameExpression splitNameExpression(std::string_view expression)
+{
+    auto trim = [](std::string_view t) {
+        while (!t.empty() && std::isspace(static_cast<unsigned char>(t.front())))
+            t.remove_prefix(1);
+        while (!t.empty() && std::isspace(static_cast<unsigned char>(t.back())))
+            t.remove_suffix(1);
+        return std::string(t);
+    };
+    const std::size_t lt = expression.find('<');
+    std::string_view e = expression;
+    while (!e.empty() && std::isspace(static_cast<unsigned char>(e.back())))
+        e.remove_suffix(1);
+    if (lt == std::string_view::npos || e.empty() || e.back() != '>')
+        return {trim(expression), {}};
+    NameExpression out{trim(e.substr(0, lt)), {}};
+    int depth = 0;
+    std::size_t start = lt + 1;
+    for (std::size_t i = lt + 1; i + 1 < e.size(); ++i) {
+        const char c = e[i];
+        depth += c == '<' || c == '(' ? 1 : c == '>' || c == ')' ? -1 : 0;
+        if (c == ',' && depth == 0) {
+            out.templateArguments.push_back(trim(e.substr(start, i - start)));
+            start = i + 1;
+        }
+    }
+    out.templateArguments.push_back(trim(e.substr(start, e.size() - 1 - start)));
+    return out;
+}
+
+KernelSignature instantiate(KernelSignature kernel, const std::vector<std::string>& arguments)
+{
+    for (KernelParam& p : kernel.params)
+        for (std::size_t t = 0; t < kernel.templateParameterNames.size() && t < arguments.size(); ++t)
+            if (p.baseType == kernel.templateParameterNames[t]) {
+                const std::string& name = kernel.templateParameterNames[t];
+                p.baseType = arguments[t];
+                // The written type too, word by word: "const T*" -> "const double*".
+                for (std::size_t at = p.type.find(name); at != std::string::npos; at = p.type.find(name, at)) {
+                    const bool before = at > 0 && (std::isalnum(static_cast<unsigned char>(p.type[at - 1])) ||
+                                                   p.type[at - 1] == '_');
+                    const std::size_t end = at + name.size();
+                    const bool after = end < p.type.size() &&
+                                       (std::isalnum(static_cast<unsigned char>(p.type[end])) || p.type[end] == '_');
+                    if (before || after) {
+                        at = end;
+                        continue;
+                    }
+                    p.type.replace(at, name.size(), arguments[t]);
+                    at += arguments[t].size();
+                }
+                if (p.kind == ParamKind::Value && (p.baseType == "cudaSurfaceObject_t" || p.baseType == "CUsurfObject"))
+                    p.kind = ParamKind::Surface;
+                else if (p.kind == ParamKind::Value &&
+                         (p.baseType == "cudaTextureObject_t" || p.baseType == "CUtexObject"))
+                    p.kind = ParamKind::Texture;
+            }
+    return kernel;
+}
+
+std::optional<KernelSignature> findKernelByExpression(std::string_view source, std::string_view expression,
+                                                      std::string* why)
+{
+    const NameExpression e = splitNameExpression(expression);
+    std::vector<KernelSignature> kernels = findKernels(source);
+    auto fail = [&](std::string text) -> std::optional<KernelSignature> {
+        if (why)
+            *why = std::move(text);
+        return std::nullopt;
+    };
+    for (KernelSignature& k : kernels) {
+        if (k.name != e.name && k.qualifiedName() != e.name)
+            continue;
+        const std::string shown = k.qualifiedName();
+        if (k.isTemplate() && e.templateArguments.empty())
+            return fail("kernel " + shown + " is a template (template<" + k.templateParameters +
+                        ">): name an instantiation, for example " + shown + "<float>");
+        if (!k.isTemplate() && !e.templateArguments.empty())
+            return fail("kernel " + shown + " is not a template; name it " + shown);
+        if (k.templateParameterPack)
+            return fail("kernel " + shown + " takes a template parameter pack, which cannot be named here");
+        if (k.isTemplate() && e.templateArguments.size() != k.templateParameterNames.size())
+            return fail("kernel " + shown + " has " + std::to_string(k.templateParameterNames.size()) +
+                        " template parameters (" + k.templateParameters + "); " +
+                        std::to_string(e.templateArguments.size()) + " given");
+        return instantiate(std::move(k), e.templateArguments);
+    }
+    std::string names;
+    for (const KernelSignature& k : kernels)
+        names += (names.empty() ? "" : ", ") + k.qualifiedName() + (k.isTemplate() ? "<...>" : "");
+    return fail("no kernel \"" + e.name + "\"" + (names.empty() ? std::string(" (no __global__ function is defined)")
+                                                                  : "; it has " + names));
 }
 
 int lineOf(std::string_view source, std::size_t offset)

@@ -80,6 +80,26 @@ std::vector<KernelSignature> findKernels(std::string_view source);
 // The first definition whose unqualified or qualified name is `name`, or nullopt.
 std::optional<KernelSignature> findKernel(std::string_view source, std::string_view name);
 
+// A kernel's name as C++ and NVRTC's name expressions write it, split: "ns::scale<double, 4>" is
+// {"ns::scale", {"double", "4"}}; a name without '<' has no arguments.
+struct NameExpression {
+    std::string name;
+    std::vector<std::string> templateArguments;
+};
+NameExpression splitNameExpression(std::string_view expression);
+
+// `kernel` with its template parameters replaced by `arguments` wherever a parameter's type names
+// one ("T* data" of scale<double> is "double* data"): what binds and launches an instantiation.
+// Throws nothing; the caller checks the argument count (templateParameterNames.size()).
+KernelSignature instantiate(KernelSignature kernel, const std::vector<std::string>& arguments);
+
+// The kernel a project stage names by expression ("saxpy", "ns::square", "scale<double>"),
+// instantiated when it is a template given its arguments. nullopt, with `why` (when given) saying
+// what is wrong, when there is no such kernel, a template lacks its arguments or has another
+// number of them, or a non-template is given some.
+std::optional<KernelSignature> findKernelByExpression(std::string_view source, std::string_view expression,
+                                                      std::string* why = nullptr);
+
 // 1-based line of byte `offset` of `source` (an offset past the end counts as the end).
 int lineOf(std::string_view source, std::size_t offset);
 

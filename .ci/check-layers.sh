@@ -18,7 +18,7 @@ core 0
 cuda 1
 gl 1
 io 1
-project 1
+project 2
 proc 1
 syntax 1
 rtc 2

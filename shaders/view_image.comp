@@ -26,8 +26,14 @@ vec3 imageColor(vec2 uv)
         return textureLod(u_image, uv, 0.0).rgb;
     ivec2 p = clamp(ivec2(uv * vec2(u_size)), ivec2(0), u_size - 1);
     int i = p.y * u_size.x + p.x;
-    if (u_mode == 1) {
-        float v = uintBitsToFloat(words[i]) * u_scale;
+    if (u_mode == 1 || u_mode >= 4) {
+        // One value per element through the colour map: float (1), uchar (4), int (5), uint (6).
+        uint w = words[u_mode == 4 ? i >> 2 : i];
+        float raw = u_mode == 1 ? uintBitsToFloat(w)
+                  : u_mode == 4 ? float((w >> (8u * uint(i & 3))) & 0xFFu)
+                  : u_mode == 5 ? float(int(w))
+                                : float(w);
+        float v = raw * u_scale;
         float t = u_range.y == u_range.x ? 0.5 : clamp((v - u_range.x) / (u_range.y - u_range.x), 0.0, 1.0);
         return textureLod(u_colormap, vec2((t * 255.0 + 0.5) / 256.0, 0.5), 0.0).rgb;
     }

@@ -162,7 +162,7 @@ TEST(ProjectParse, EveryViewInputTheRendererRefusesIsRefusedOnReading)
               std::string::npos);
     EXPECT_NE(problemFor("\"a\": {\"kind\": \"buffer\", \"type\": \"float2\", \"shape\": [4, 4]}",
                          "{\"kind\": \"image\", \"name\": \"i\", \"source\": \"a\"}")
-                  .find("shows float (through a colour map), float4 or uchar4 buffers; it holds float2"),
+                  .find("shows float, uchar, int or uint buffers (through a colour map), float4 or uchar4; it holds float2"),
               std::string::npos);
     EXPECT_NE(problemFor("\"a\": {\"kind\": \"buffer\", \"type\": \"float\", \"shape\": [1, 8]}",
                          "{\"kind\": \"heightfield\", \"name\": \"h\", \"source\": \"a\"}")
@@ -429,7 +429,12 @@ TEST(ProjectParse, PlotSeriesStyleAndAutoRange)
                   .find("\"range\" of a view is [low, high] or \"auto\", found \"tight\""),
               std::string::npos);
     const std::string image = "{\"kind\": \"image\", \"name\": \"m\", \"source\": \"t\", ";
-    EXPECT_NE(problemFor(image + "\"range\": \"auto\"}").find("\"range\": \"auto\" is for plot views"), std::string::npos);
+    // An automatic range is for plots and images (of float buffers), not points or height fields.
+    const LoadResult points = parseProject(
+        minimal(buffers, views("{\"kind\": \"points\", \"name\": \"m\", \"source\": \"a\", \"range\": \"auto\"}")), kFile);
+    ASSERT_FALSE(points.problems.empty());
+    EXPECT_NE(points.problems[0].message.find("\"range\": \"auto\" is for plot and image views"), std::string::npos)
+        << points.problems[0].message;
     EXPECT_NE(problemFor(image + "\"style\": \"line\"}").find("\"style\" is for plot views"), std::string::npos);
     EXPECT_NE(problemFor(image + "\"series\": [\"a\"]}").find("\"series\" is for plot views"), std::string::npos);
 }

@@ -214,6 +214,37 @@ HostArray readRaw(const std::filesystem::path& path, Dtype dtype, const std::vec
     return a;
 }
 
+DataHeader probeData(const DataSpec& spec)
+{
+    switch (spec.kind) {
+    case DataKind::Npy: {
+        const NpyInfo info = probeNpy(spec.path);
+        return {info.dtype, info.shape, false};
+    }
+    case DataKind::Image: {
+        const ImageInfo info = probeImage(spec.path);
+        std::vector<std::int64_t> shape{info.height, info.width};
+        if (info.channels > 1)
+            shape.push_back(info.channels);
+        return {info.dtype, shape, true};
+    }
+    case DataKind::Raw: {
+        const std::optional<std::uint64_t> expected = byteCount(spec.dtype, spec.shape);
+        std::error_code ec;
+        const std::uint64_t size = std::filesystem::file_size(spec.path, ec);
+        if (ec)
+            paths::readFile(spec.path, 1); // says why it cannot be read
+        if (!expected || size != *expected)
+            throwUsage("readRaw", spec.path.string() + " holds " + std::to_string(size) + " bytes; " +
+                                      shapeText(spec.shape) + " " + std::string(spec.dtype.name()) + " is " +
+                                      (expected ? std::to_string(*expected) + " bytes" : std::string("too large")));
+        return {spec.dtype, spec.shape, false};
+    }
+    default: break;
+    }
+    throwUsage("probeData", "'" + formatDataSpec(spec) + "' is generated data: it takes the shape of what it fills");
+}
+
 HostArray generate(DataKind kind, Dtype dtype, const std::vector<std::int64_t>& shape, std::uint64_t seed,
                    double number)
 {

@@ -1,10 +1,13 @@
 #include "ks/io/npy.hpp"
 
+#include <fstream>
+
 #include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 
 #include <algorithm>
+#include <fstream>
 #include <optional>
 
 namespace ks::io {
@@ -213,12 +216,17 @@ void writeNpy(const std::filesystem::path& path, const HostArray& array)
     writeNpy(path, array.dtype.descr(), array.shape, array.bytes.data(), array.bytes.size());
 }
 
-HostArray readNpy(const std::filesystem::path& path)
-{
-    return parseNpy(paths::readFile(path, kMaxDataFileBytes), path.string());
-}
+namespace {
 
-HostArray parseNpy(std::string_view file, std::string_view name)
+// The header of an .npy file whose first bytes are `file` (at least the header, or all of a short
+// file): its dtype, order, shape and where the data starts.
+struct Parsed {
+    Header header;
+    std::size_t dataStart = 0;
+    std::uint64_t dataBytes = 0;
+};
+
+Parsed parseHeader(std::string_view file, std::string_view name)
 {
     const std::string file_(name);
     if (file.substr(0, kMagic.size()) != kMagic)
@@ -239,22 +247,86 @@ HostArray parseNpy(std::string_view file, std::string_view name)
     if (file.size() - start < headerLength)
         throwUsage("readNpy", file_ + " is truncated: its header is " + std::to_string(headerLength) +
                                   " bytes, the file ends " + std::to_string(file.size() - start) + " bytes into it");
-    const Header h = readHeader(file.substr(start, headerLength), name);
-
-    const std::optional<std::uint64_t> expected = byteCount(h.dtype, h.shape);
+    Parsed p;
+    p.header = readHeader(file.substr(start, headerLength), name);
+    const std::optional<std::uint64_t> expected = byteCount(p.header.dtype, p.header.shape);
     if (!expected)
-        throwUsage("readNpy", file_ + ": the shape " + shapeText(h.shape) + " in its header is too large");
-    const std::string_view data = file.substr(start + headerLength);
-    if (data.size() != *expected)
-        throwUsage("readNpy", file_ + " holds " + std::to_string(data.size()) + " bytes of data, its header says " +
-                                  shapeText(h.shape) + " " + h.descr + " = " + std::to_string(*expected) + " bytes");
+        throwUsage("readNpy", file_ + ": the shape " + shapeText(p.header.shape) + " in its header is too large");
+    p.dataStart = start + headerLength;
+    p.dataBytes = *expected;
+    return p;
+}
 
-    HostArray a{h.dtype, h.shape, std::vector<std::uint8_t>(data.begin(), data.end())};
-    if (h.order == ByteOrder::Big && h.dtype.size > 1)
+void checkDataSize(const Parsed& p, std::uint64_t have, std::string_view name)
+{
+    if (have != p.dataBytes)
+        throwUsage("readNpy", std::string(name) + " holds " + std::to_string(have) + " bytes of data, its header says " +
+                                  shapeText(p.header.shape) + " " + p.header.descr + " = " +
+                                  std::to_string(p.dataBytes) + " bytes");
+}
+
+HostArray finish(const Parsed& p, std::vector<std::uint8_t> bytes)
+{
+    HostArray a{p.header.dtype, p.header.shape, std::move(bytes)};
+    if (p.header.order == ByteOrder::Big && p.header.dtype.size > 1)
         swapByteOrder(a);
-    if (h.fortranOrder && h.shape.size() > 1)
-        a.bytes = fortranToC(a.bytes, h.shape, h.dtype.size);
+    if (p.header.fortranOrder && p.header.shape.size() > 1)
+        a.bytes = fortranToC(a.bytes, p.header.shape, p.header.dtype.size);
     return a;
+}
+
+// The first bytes of a file: enough for any header a writer makes (numpy pads to 64; a version
+// 2.0 header may be up to 4 GiB, which no array needs).
+constexpr std::size_t kHeaderBytes = std::size_t(1) << 20;
+
+std::string fileStart(const std::filesystem::path& path, std::uint64_t* size)
+{
+    std::error_code ec;
+    *size = std::filesystem::file_size(path, ec);
+    if (ec)
+        return paths::readFile(path, kHeaderBytes); // says why it cannot be read
+    std::ifstream in(path, std::ios::binary);
+    std::string head(std::size_t(std::min<std::uint64_t>(*size, kHeaderBytes)), '\0');
+    if (!in.read(head.data(), std::streamsize(head.size())))
+        return paths::readFile(path, kHeaderBytes);
+    return head;
+}
+
+} // namespace
+
+NpyInfo probeNpy(const std::filesystem::path& path)
+{
+    std::uint64_t size = 0;
+    const std::string head = fileStart(path, &size);
+    const Parsed p = parseHeader(head, path.string());
+    checkDataSize(p, size - std::min<std::uint64_t>(size, p.dataStart), path.string());
+    return {p.header.dtype, p.header.shape, p.header.fortranOrder};
+}
+
+HostArray readNpy(const std::filesystem::path& path)
+{
+    // The header first, then the data read once, straight into the array.
+    std::uint64_t size = 0;
+    const std::string head = fileStart(path, &size);
+    const Parsed p = parseHeader(head, path.string());
+    checkDataSize(p, size - std::min<std::uint64_t>(size, p.dataStart), path.string());
+    if (p.dataBytes > kMaxDataFileBytes)
+        throwUsage("readNpy", path.string() + " holds " + std::to_string(p.dataBytes) + " bytes of data; at most " +
+                                  std::to_string(kMaxDataFileBytes) + " are read");
+    std::vector<std::uint8_t> bytes(std::size_t(p.dataBytes));
+    std::ifstream in(path, std::ios::binary);
+    in.seekg(std::streamoff(p.dataStart));
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size())))
+        throw Error(ErrorDomain::System, "readNpy", 0, "", path.string() + ": the data could not be read");
+    return finish(p, std::move(bytes));
+}
+
+HostArray parseNpy(std::string_view file, std::string_view name)
+{
+    const Parsed p = parseHeader(file, name);
+    const std::string_view data = file.substr(std::min(file.size(), p.dataStart));
+    checkDataSize(p, data.size(), name);
+    return finish(p, std::vector<std::uint8_t>(data.begin(), data.end()));
 }
 
 } // namespace ks::io

@@ -374,6 +374,54 @@ void readParameters(const Json& json, Project& p, Context& ctx)
     }
 }
 
+// A resource's "init" as a data source: a string parseDataSpec reads ("zeros", "random:3",
+// "photo.png"), or {"file": F} with "dtype" and "shape" for raw files, or {"random": "uniform" |
+// "normal", "seed": N}. Files are relative to the project and kept absolute.
+std::optional<io::DataSpec> readDataSource(const Json& json, Context& ctx, const std::string& what)
+{
+    const fs::path base = ctx.file.parent_path();
+    try {
+        if (json.isString()) {
+            io::DataSpec spec = io::parseDataSpec(json.string());
+            if (spec.kind == io::DataKind::Number) {
+                ctx.error(json.pos(), what + ": a number is written as a number, not a string");
+                return std::nullopt;
+            }
+            if (!spec.path.empty())
+                spec.path = base / spec.path;
+            return spec;
+        }
+        ObjectReader r(json, ctx, what);
+        if (!r.ok())
+            return std::nullopt;
+        io::DataSpec spec;
+        if (const Json* random = r.get("random")) {
+            const std::string kind = r.choice("random", {"uniform", "normal"}, "uniform");
+            spec.kind = kind == "normal" ? io::DataKind::Normal : io::DataKind::Random;
+            spec.seed = std::uint64_t(r.integer("seed", 0, std::int64_t(1) << 53).value_or(0));
+            (void)random;
+        } else if (const Json* file = r.typed("file", Json::Type::String, true)) {
+            const std::string dtype = r.string("dtype");
+            const std::vector<double> shape = r.numbers("shape", 1, 8, true);
+            std::string text = file->string();
+            if (!dtype.empty() || !shape.empty()) {
+                text += ":" + dtype + ":";
+                for (std::size_t i = 0; i < shape.size(); ++i)
+                    text += (i ? "x" : "") + numberText(shape[i]);
+            }
+            spec = io::parseDataSpec(text);
+            if (spec.kind == io::DataKind::Raw && (dtype.empty() || shape.empty()))
+                ctx.error(file->pos(), what + ": a raw file needs \"dtype\" and \"shape\"");
+            spec.path = base / spec.path;
+        }
+        r.finish();
+        return spec;
+    } catch (const Error& e) {
+        ctx.error(json.pos(), what + ": " + e.text());
+        return std::nullopt;
+    }
+}
+
 void readResources(const Json& json, Project& p, Context& ctx)
 {
     if (!json.isObject()) {
@@ -402,21 +450,32 @@ void readResources(const Json& json, Project& p, Context& ctx)
             if (auto t = readType(r, "type", ctx, true))
                 d.element = *t;
             const auto count = r.integer("count", 1, std::int64_t(1) << 40);
-            const std::vector<double> shape = r.numbers("shape", 2, 2, true);
+            // numpy's way: [count] is 1-D, [height, width] 2-D.
+            const std::vector<double> shape = r.numbers("shape", 1, 2, true);
+            std::optional<std::int64_t> flat;
             if (!shape.empty()) {
                 constexpr double kMostElements = double(std::int64_t(1) << 40); // as "count"
-                if (shape[0] < 1 || shape[1] < 1)
+                const double total = shape.size() == 2 ? shape[0] * shape[1] : shape[0];
+                if (std::any_of(shape.begin(), shape.end(), [](double x) { return x < 1; }))
                     ctx.error(r.json().find("shape")->pos(), "\"shape\" of resource " + inQuotes(m.key) +
-                                                                 " must be two positive integers [height, width]");
-                else if (shape[0] > kMostElements || shape[1] > kMostElements ||
-                         shape[0] * shape[1] > kMostElements)
+                                                                 " must be positive integers, [count] or [height, width]");
+                else if (total > kMostElements || shape[0] > kMostElements)
                     ctx.error(r.json().find("shape")->pos(),
-                              "\"shape\" of resource " + inQuotes(m.key) + " holds " + numberText(shape[0]) + " x " +
-                                  numberText(shape[1]) + " elements; a buffer holds at most 1099511627776");
-                else
+                              "\"shape\" of resource " + inQuotes(m.key) + " holds " + numberText(shape[0]) +
+                                  (shape.size() == 2 ? " x " + numberText(shape[1]) : std::string()) +
+                                  " elements; a buffer holds at most 1099511627776");
+                else if (shape.size() == 2)
                     d.shape = std::array<std::int64_t, 2>{std::int64_t(shape[0]), std::int64_t(shape[1])};
+                else
+                    flat = std::int64_t(shape[0]);
             }
-            if (d.shape) {
+            if (flat) {
+                d.count = *flat;
+                if (count && *count != d.count)
+                    ctx.error(r.json().find("count")->pos(), "\"count\" of resource " + inQuotes(m.key) + " is " +
+                                                                 std::to_string(*count) + " but its shape holds " +
+                                                                 std::to_string(d.count));
+            } else if (d.shape) {
                 d.count = (*d.shape)[0] * (*d.shape)[1];
                 if (count && *count != d.count)
                     ctx.error(r.json().find("count")->pos(), "\"count\" of resource " + inQuotes(m.key) + " is " +
@@ -448,8 +507,18 @@ void readResources(const Json& json, Project& p, Context& ctx)
             }
         }
         if (const Json* init = r.get("init")) {
-            if (d.kind == ResourceKind::Texture) {
-                ctx.error(init->pos(), "\"init\" is for buffers; texture " + inQuotes(m.key) + " starts cleared");
+            const bool source = init->isString() || init->isObject();
+            if (source) {
+                d.data = readDataSource(*init, ctx, "\"init\" of resource " + inQuotes(m.key));
+                if (d.data && d.kind == ResourceKind::Texture && d.data->kind != io::DataKind::Image &&
+                    d.data->kind != io::DataKind::Zeros) {
+                    ctx.error(init->pos(), "\"init\" of texture " + inQuotes(m.key) + " is an image file or " +
+                                               "\"zeros\", not " + inQuotes(io::formatDataSpec(*d.data)));
+                    d.data.reset();
+                }
+            } else if (d.kind == ResourceKind::Texture) {
+                ctx.error(init->pos(), "\"init\" of texture " + inQuotes(m.key) + " is an image file " +
+                                           "({\"file\": \"photo.png\"}); numbers are for buffers");
             } else if (init->isNumber()) {
                 d.init.push_back(init->number());
             } else if (init->isArray()) {
@@ -460,8 +529,9 @@ void readResources(const Json& json, Project& p, Context& ctx)
                 if (d.init.size() != init->items().size() || d.init.size() != scalars)
                     ctx.error(init->pos(), "\"init\" of buffer " + inQuotes(m.key) + " must be one number or " +
                                                std::to_string(scalars) + " numbers (count x components)");
-            } else {
-                r.mismatch("init", *init, "a number or an array of numbers");
+            } else if (!source) {
+                r.mismatch("init", *init, "a number, an array of numbers, a data source (\"zeros\", \"ones\", "
+                                          "\"range\", \"random\", \"normal\") or {\"file\": ...}");
             }
         }
         r.finish();
@@ -570,6 +640,9 @@ void readStages(const Json& json, Project& p, Context& ctx)
             }
             s.kernel = r.string("kernel", true);
             s.cover = r.string("cover");
+            s.coverFlat = r.boolean("coverFlat", false);
+            if (s.coverFlat && s.cover.empty())
+                ctx.error(r.json().find("coverFlat")->pos(), "\"coverFlat\" goes with \"cover\"");
             // Each dimension a whole number CUDA could launch at all (1..1024 for a block, 1..2^31-1
             // for a grid); the launch as a whole is checked against CUDA's limits by --validate
             // (pipeline::checkProject) and against the device's at run time.
@@ -654,8 +727,9 @@ void readViews(const Json& json, Project& p, Context& ctx)
         if (const Json* range = r.get("range"); range && range->isString()) {
             if (range->string() != "auto")
                 ctx.error(range->pos(), "\"range\" of a view is [low, high] or \"auto\", found " + inQuotes(range->string()));
-            else if (!plot)
-                ctx.error(range->pos(), "\"range\": \"auto\" is for plot views; a " + kind + " view takes [low, high]");
+            else if (!plot && v.kind != ViewKind::Image)
+                ctx.error(range->pos(), "\"range\": \"auto\" is for plot and image views; a " + kind +
+                                            " view takes [low, high]");
             else
                 v.autoRange = true;
         } else {
@@ -833,6 +907,14 @@ void resolveNames(Project& p, Context& ctx)
 
 void checkFiles(const Project& p, Context& ctx)
 {
+    for (const ResourceDesc& r : p.resources) {
+        if (!r.data || r.data->path.empty())
+            continue;
+        std::error_code ec;
+        if (!fs::is_regular_file(r.data->path, ec))
+            ctx.error(r.pos, "the data of resource " + inQuotes(r.name) + ", " + r.data->path.string() +
+                                 (fs::exists(r.data->path, ec) ? ", is not a file" : ", was not found"));
+    }
     for (const StageDesc& s : p.stages) {
         if (s.kind != StageKind::Kernel || s.file.empty())
             continue;
@@ -910,6 +992,26 @@ namespace {
 
 using OJson = nlohmann::ordered_json;
 
+// What readDataSource reads back: files relative to `dir`.
+OJson dataSourceJson(const io::DataSpec& spec, const fs::path& dir)
+{
+    switch (spec.kind) {
+    case io::DataKind::Npy:
+    case io::DataKind::Image: return OJson{{"file", fs::proximate(spec.path, dir).generic_string()}};
+    case io::DataKind::Raw: {
+        std::string dtype = std::string(spec.dtype.name());
+        if (spec.order == io::ByteOrder::Big)
+            dtype = ">" + spec.dtype.descr().substr(1);
+        return OJson{{"file", fs::proximate(spec.path, dir).generic_string()}, {"dtype", dtype}, {"shape", spec.shape}};
+    }
+    case io::DataKind::Random:
+    case io::DataKind::Normal:
+        return OJson{{"random", spec.kind == io::DataKind::Normal ? "normal" : "uniform"}, {"seed", spec.seed}};
+    case io::DataKind::Number: return spec.number;
+    default: return io::formatDataSpec(spec);
+    }
+}
+
 OJson values(const std::array<double, 4>& v, const ValueType& t)
 {
     auto one = [&](double x) { return isFloat(t.scalar) ? OJson(x) : OJson(std::int64_t(x)); };
@@ -972,7 +1074,9 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
             o["discard"] = true;
         if (r.sharedInterop)
             o["interop"] = "shared";
-        if (r.init.size() == 1)
+        if (r.data)
+            o["init"] = dataSourceJson(*r.data, dir);
+        else if (r.init.size() == 1)
             o["init"] = r.init[0];
         else if (!r.init.empty())
             o["init"] = r.init;
@@ -993,7 +1097,9 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
             o["kernel"] = s.kernel;
             if (!s.cover.empty())
                 o["cover"] = s.cover;
-            else
+            if (s.coverFlat)
+                o["coverFlat"] = true;
+            if (s.cover.empty())
                 o["grid"] = dims(s.grid);
             o["block"] = dims(s.block);
             if (s.sharedBytes)
@@ -1110,8 +1216,12 @@ std::optional<std::string> viewInputProblem(ViewKind kind, ViewInput input, cons
     if (kind == ViewKind::Image) {
         if (texture)
             return std::nullopt;
-        if (!(float1 || float4 || uchar4))
-            return view + " shows float (through a colour map), float4 or uchar4 buffers; " + holds;
+        const bool mapped = element.components == 1 && (element.scalar == ScalarType::UInt8 ||
+                                                          element.scalar == ScalarType::Int32 ||
+                                                          element.scalar == ScalarType::UInt32);
+        if (!(float1 || float4 || uchar4 || mapped))
+            return view + " shows float, uchar, int or uint buffers (through a colour map), float4 or uchar4; " +
+                   holds;
         if (rows == 0)
             return view + " of a buffer needs a 2-D buffer (with \"shape\"); it is 1-D";
         return std::nullopt;

@@ -184,13 +184,27 @@ void ViewRenderer::drawImage(const project::ViewDesc& v, const ViewInputs& in, c
     } else {
         requireDrawable(v, project::ViewInput::Source, s);
         w = s.cols, h = s.rows;
-        mode = isFloatVector(s.element, 1) ? 1 : isFloatVector(s.element, 4) ? 2 : 3; // float, float4, uchar4
+        using project::ScalarType;
+        const bool one = s.element.components == 1;
+        mode = isFloatVector(s.element, 1) ? 1 : isFloatVector(s.element, 4) ? 2
+               : one && s.element.scalar == ScalarType::UInt8 ? 4
+               : one && s.element.scalar == ScalarType::Int32 ? 5
+               : one && s.element.scalar == ScalarType::UInt32 ? 6
+                                                                : 3; // float, float4, uchar, int, uint, uchar4
     }
+    // "range": "auto" on a float buffer: the values' own range this frame (scaled as they are).
+    std::array<float, 2> range = v.range;
+    if (v.autoRange && mode == 1)
+        if (const auto found = plotValueRange(v, in)) {
+            range = {float((*found)[0]), float((*found)[1])};
+            if (!(range[1] > range[0])) // one value everywhere: it sits mid-map
+                range = {range[0] - 0.5f, range[0] + 0.5f};
+        }
     const gl::ShaderProgram& p = program("image").program;
     glUseProgram(p.name());
     glUniform1i(p.uniform("u_mode"), mode);
     glUniform2i(p.uniform("u_size"), w, h);
-    glUniform2f(p.uniform("u_range"), v.range[0], v.range[1]);
+    glUniform2f(p.uniform("u_range"), range[0], range[1]);
     glUniform1f(p.uniform("u_scale"), v.scale);
     glUniform1i(p.uniform("u_image"), 0);
     glUniform1i(p.uniform("u_colormap"), 1);

@@ -59,6 +59,17 @@ struct LoadOptions {
 // generated kind that `options.dtype` cannot hold (normal into an integer type).
 HostArray loadData(const DataSpec& spec, const LoadOptions& options = {});
 
+// What a file spec holds, from its header alone (no data is read): the element type and the shape
+// ((height, width) or (height, width, channels) for images, as readImage gives them), and whether
+// it is an image. Raw files: their spec's dtype and shape, checked against the file's size.
+// Throws as the readers do; generated kinds and numbers have no header (Usage).
+struct DataHeader {
+    Dtype dtype;
+    std::vector<std::int64_t> shape;
+    bool image = false;
+};
+DataHeader probeData(const DataSpec& spec);
+
 // Raw elements of `dtype` in C order, `order` bytes first. Throws ks::Error (Usage) naming the file
 // when its size is not product(shape) * dtype.size ("a.raw holds 100 bytes; (64, 64) float32 is
 // 16384 bytes"), or (System) when it cannot be read.

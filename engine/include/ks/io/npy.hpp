@@ -34,4 +34,13 @@ HostArray readNpy(const std::filesystem::path& path);
 // The same for the bytes of a file; `name` is the file in messages.
 HostArray parseNpy(std::string_view file, std::string_view name);
 
+// What an .npy file holds, from its header alone (the data's size is checked against the file's):
+// for learning a shape without reading 256 MiB. Throws as readNpy does.
+struct NpyInfo {
+    Dtype dtype;
+    std::vector<std::int64_t> shape; // as the header says (a Fortran-order file reads as this shape too)
+    bool fortranOrder = false;
+};
+NpyInfo probeNpy(const std::filesystem::path& path);
+
 } // namespace ks::io

@@ -7,6 +7,7 @@
 // missing file, unknown name) is a Problem with the file, the line:column in it and what was
 // expected. A load with problems gives no project, so the caller keeps the one it has.
 
+#include "ks/io/data_source.hpp"
 #include "ks/project/json.hpp"
 #include "ks/project/value_type.hpp"
 
@@ -53,8 +54,11 @@ struct ResourceDesc {
     // no map/unmap, ordered by the host) and GL copies it into the texture before anything draws or
     // reads it. Faster where mapping is the frame's largest cost; see docs/projects.md.
     bool sharedInterop = false;
-    // Initial contents: empty (zeros), one value (every scalar), or every scalar in order.
+    // Initial contents: empty (zeros), one value (every scalar), or every scalar in order; or, when
+    // `data` is set, a data source: a file (an image for textures) or generated values. Paths in
+    // `data` are absolute.
     std::vector<double> init;
+    std::optional<io::DataSpec> data;
 
     std::size_t bytes() const noexcept; // storage size
     bool isTexture() const noexcept { return kind == ResourceKind::Texture; }
@@ -103,6 +107,7 @@ struct StageDesc {
     SourcePos filePos;
     std::string kernel;
     std::string cover;                     // a resource: grid = ceil(its extent / block)
+    bool coverFlat = false;                // cover its element count with grid.x alone (a 1-D kernel on a 2-D buffer)
     std::array<unsigned, 3> block{256, 1, 1};
     std::array<unsigned, 3> grid{1, 1, 1}; // when cover is empty
     unsigned sharedBytes = 0;
@@ -152,7 +157,7 @@ struct ViewDesc {
     PlotStyle style = PlotStyle::Line; // plot: a line through the values, or a dot per value
     std::string colormap = "viridis";
     std::array<float, 2> range{0, 1};
-    bool autoRange = false; // plot: "range": "auto", the values' own range each frame
+    bool autoRange = false; // plot, image of a float buffer: "range": "auto", the values' own range each frame
     // plot: values up a linear or a log10 axis (then the range is positive), and the axis titles.
     PlotScale yScale = PlotScale::Linear;
     std::string xLabel, yLabel;

@@ -216,18 +216,10 @@ std::vector<Problem> checkProject(const Project& p, rtc::CompileCache& cache, co
             out.push_back({p.file, s.filePos, "cannot read kernel file: " + e.text()});
             continue;
         }
-        const auto kernels = syntax::findKernels(source);
-        const syntax::KernelSignature* sig = nullptr;
-        for (const auto& k : kernels)
-            if (k.name == s.kernel && !k.isTemplate())
-                sig = &k;
+        std::string why;
+        const std::optional<syntax::KernelSignature> sig = syntax::findKernelByExpression(source, s.kernel, &why);
         if (!sig) {
-            std::string names;
-            for (const auto& k : kernels)
-                names += (names.empty() ? "" : ", ") + k.name;
-            out.push_back({p.file, s.pos,
-                           "kernel \"" + s.kernel + "\" is not a (non-template) __global__ function of " +
-                               s.file.string() + (names.empty() ? "" : "; it has " + names)});
+            out.push_back({p.file, s.pos, "kernel \"" + s.kernel + "\" of " + s.file.string() + ": " + why});
         } else {
             auto bindings = checkStageBindings(p, s, *sig);
             out.insert(out.end(), bindings.begin(), bindings.end());

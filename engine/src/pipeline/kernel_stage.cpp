@@ -118,6 +118,8 @@ cuda::LaunchConfig launchConfigOf(const project::StageDesc& d, const project::Re
     const cuda::Dim3 block{d.block[0], d.block[1], d.block[2]};
     if (cover) {
         const auto e = resourceExtent(*cover);
+        if (d.coverFlat)
+            return {coverGrid(e[0] * e[1], 1, d.block), block, d.sharedBytes};
         return {coverGrid(e[0], e[1], d.block), block, d.sharedBytes};
     }
     return {{d.grid[0], d.grid[1], d.grid[2]}, block, d.sharedBytes};

@@ -21,9 +21,7 @@ std::optional<syntax::KernelSignature> signatureOf(const project::Project& p, co
     if (s.kind != StageKind::Kernel)
         return std::nullopt;
     try {
-        for (syntax::KernelSignature& k : syntax::findKernels(paths::readTextFile(p.resolve(s.file))))
-            if (k.name == s.kernel && !k.isTemplate())
-                return std::move(k);
+        return syntax::findKernelByExpression(paths::readTextFile(p.resolve(s.file)), s.kernel);
     } catch (const Error&) {
     }
     return std::nullopt;

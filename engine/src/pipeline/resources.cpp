@@ -88,14 +88,14 @@ std::string mirrorCopySource(TextureFormat f)
            "}\n";
 }
 
-// Zeros into a shared texture's CUDA array (textures start cleared); returns once written.
+// A shared texture's first contents into its CUDA array (zeros, or its image); returns once written.
 void clearArray(CUarray array, const ResourceDesc& d)
 {
     const std::size_t row = std::size_t(d.width) * glFormat(d.format).texelBytes;
-    const std::vector<std::uint8_t> zeros(row * std::size_t(d.height), 0);
+    const std::vector<std::uint8_t> texels = initialTexels(d);
     CUDA_MEMCPY2D c{};
     c.srcMemoryType = CU_MEMORYTYPE_HOST;
-    c.srcHost = zeros.data();
+    c.srcHost = texels.data();
     c.srcPitch = row;
     c.dstMemoryType = CU_MEMORYTYPE_ARRAY;
     c.dstArray = array;
@@ -350,8 +350,8 @@ void ResourceSet::createTexture(Resource& r)
     const ResourceDesc& d = r.desc;
     const GlFormat f = glFormat(d.format);
     r.texture = gl::Texture2D(d.width, d.height, f.internalFormat, GL_NEAREST);
-    std::vector<std::uint8_t> zeros(std::size_t(d.width) * std::size_t(d.height) * f.texelBytes, 0);
-    r.texture.upload(f.format, f.type, zeros.data());
+    const std::vector<std::uint8_t> texels = initialTexels(d);
+    r.texture.upload(f.format, f.type, texels.data());
 }
 
 void ResourceSet::createMirror(Resource& r)
@@ -397,12 +397,14 @@ void ResourceSet::createBuffers()
             r->buffer.size = r->desc.bytes();
             size += (r->desc.bytes() + alignment - 1) / alignment * alignment;
         }
-        std::vector<std::uint8_t> data(std::max<std::size_t>(size, 1), 0);
+        // Each member's first contents go straight from where they were read (a 256 MiB .npy is
+        // one host copy, not two) into its range of the shared buffer.
+        b->buffer = gl::Buffer(std::max<std::size_t>(size, 1));
         for (Resource* r : b->members) {
             const std::vector<std::uint8_t> init = initialBytes(r->desc);
-            std::copy(init.begin(), init.end(), data.begin() + std::ptrdiff_t(r->buffer.offset));
+            if (!init.empty())
+                b->buffer.upload(init.data(), init.size(), r->buffer.offset);
         }
-        b->buffer = gl::Buffer(data.size(), data.data());
         if (b->flags)
             b->registration = interop::GraphicsResource::registerBuffer(b->buffer.name(), *b->flags);
         for (Resource* r : b->members) {
@@ -412,8 +414,80 @@ void ResourceSet::createBuffers()
     }
 }
 
+io::Dtype dtypeOf(ScalarType s)
+{
+    switch (s) {
+    case ScalarType::Int8: return io::Dtype::int8();
+    case ScalarType::UInt8: return io::Dtype::uint8();
+    case ScalarType::Int16: return io::Dtype::int16();
+    case ScalarType::UInt16: return io::Dtype::uint16();
+    case ScalarType::Int32: return io::Dtype::int32();
+    case ScalarType::UInt32: return io::Dtype::uint32();
+    case ScalarType::Int64: return io::Dtype::int64();
+    case ScalarType::UInt64: return io::Dtype::uint64();
+    case ScalarType::Float32: return io::Dtype::float32();
+    case ScalarType::Float64: return io::Dtype::float64();
+    }
+    return io::Dtype::float32();
+}
+
+namespace {
+
+// A buffer's data source, read or made as its element type and shape. An image's channels are
+// asked for as the element's components (gray for uchar, RGBA for uchar4), and an 8- or 16-bit
+// image in a float buffer is scaled to [0, 1]; anything else must match the element as it is.
+std::vector<std::uint8_t> dataBytes(const ResourceDesc& d)
+{
+    const io::DataSpec& spec = *d.data;
+    const io::Dtype want = dtypeOf(d.element.scalar);
+    const int components = d.element.components;
+    io::LoadOptions o;
+    o.dtype = want;
+    o.shape = d.shape ? std::vector<std::int64_t>{(*d.shape)[0], (*d.shape)[1]} : std::vector<std::int64_t>{d.count};
+    if (components > 1)
+        o.shape.push_back(components);
+    o.image.channels = components;
+    io::HostArray a = io::loadData(spec, o);
+    const std::string source = spec.path.empty() ? io::formatDataSpec(spec) : spec.path.filename().string();
+    const std::string target = "buffer \"" + d.name + "\" (" + project::cudaTypeName(d.element) + ")";
+    if (spec.kind == io::DataKind::Image && a.dtype != want && want.kind == io::DtypeKind::Float)
+        a = io::convert(a, want, io::Scale::Normalize);
+    io::requireElement(a, source, want, components, target);
+    if (a.bytes.size() != d.bytes())
+        throwUsage("initial data", source + " holds " + std::to_string(a.elementCount()) + " values " +
+                                       io::shapeText(a.shape) + "; " + target + " holds " +
+                                       std::to_string(d.count * components) + " (" + std::to_string(d.count) +
+                                       " elements)");
+    return std::move(a.bytes);
+}
+
+} // namespace
+
+std::vector<std::uint8_t> initialTexels(const ResourceDesc& d)
+{
+    std::vector<std::uint8_t> texels;
+    if (!d.data || d.data->kind != io::DataKind::Image) {
+        texels.assign(d.bytes(), 0);
+        return texels;
+    }
+    io::ImageOptions o;
+    o.channels = d.format == TextureFormat::R32F ? 1 : 4;
+    io::HostArray a = io::readImage(d.data->path, o);
+    const std::string source = d.data->path.filename().string();
+    if (a.shape.size() < 2 || a.shape[0] != d.height || a.shape[1] != d.width)
+        throwUsage("initial data", source + " is " + std::to_string(a.shape.size() >= 2 ? a.shape[1] : 0) + " x " +
+                                       std::to_string(a.shape.empty() ? 0 : a.shape[0]) + "; texture \"" + d.name +
+                                       "\" is " + std::to_string(d.width) + " x " + std::to_string(d.height));
+    const io::Dtype want = d.format == TextureFormat::Rgba8 ? io::Dtype::uint8() : io::Dtype::float32();
+    if (a.dtype != want)
+        a = io::convert(a, want, io::Scale::Normalize);
+    return std::move(a.bytes);
+}
+
 std::vector<std::uint8_t> initialBytes(const ResourceDesc& d)
 {
+    if (d.data)
+        return dataBytes(d);
     const std::size_t bytes = d.bytes();
     std::vector<std::uint8_t> data(bytes, 0);
     if (d.init.empty())
@@ -449,8 +523,8 @@ void ResourceSet::resetContents()
         // Same storage (registrations stay valid); initial contents uploaded again.
         if (r->isTexture()) {
             const GlFormat f = glFormat(r->desc.format);
-            std::vector<std::uint8_t> zeros(r->desc.bytes(), 0);
-            r->texture.upload(f.format, f.type, zeros.data());
+            const std::vector<std::uint8_t> texels = initialTexels(r->desc);
+            r->texture.upload(f.format, f.type, texels.data());
             if (Resource::Mirror* m = r->mirror.get()) {
                 KS_CU(cuCtxSynchronize); // queued frames may still write the array
                 clearArray(m->array.get(), r->desc);

@@ -1,11 +1,13 @@
 #include "ks/scene/session.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/io/image.hpp"
 #include "ks/io/npy.hpp"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cctype>
 
 namespace ks::scene {
 
@@ -174,7 +176,37 @@ void Session::dump(const std::string& name, const std::filesystem::path& path) c
         throwUsage("--dump", "the project has no resource \"" + name + "\" (it has " + names + ")");
     }
     const std::vector<std::uint8_t> bytes = m_pipeline->resources().download(name);
-    io::writeNpy(path, dumpDescr(r->desc), dumpShape(r->desc), bytes.data(), bytes.size());
+    std::string ext = path.extension().string();
+    std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+    if (ext != ".png") {
+        io::writeNpy(path, dumpDescr(r->desc), dumpShape(r->desc), bytes.data(), bytes.size());
+        return;
+    }
+    // A picture of an 8-bit image: an rgba8 texture, or a 2-D buffer of uchar (gray), uchar3 or
+    // uchar4. Anything else has no one right picture: .npy keeps its values.
+    const project::ResourceDesc& d = r->desc;
+    const bool texture8 = d.isTexture() && d.format == project::TextureFormat::Rgba8;
+    const bool buffer8 = !d.isTexture() && d.shape && d.element.scalar == project::ScalarType::UInt8 &&
+                         d.element.components != 2;
+    if (!texture8 && !buffer8)
+        throwUsage("--dump", "resource \"" + name + "\" is not an 8-bit image (" +
+                                 (d.isTexture() ? "a " + std::string(project::formatName(d.format)) + " texture"
+                                                : "a " + std::string(d.shape ? "2-D" : "1-D") + " buffer of " +
+                                                      project::cudaTypeName(d.element)) +
+                                 "); a .png dump takes an rgba8 texture or a 2-D buffer of uchar, uchar3 or uchar4: "
+                                 "write " + path.stem().string() + ".npy instead");
+    io::Rgba8Image picture;
+    picture.width = texture8 ? d.width : int((*d.shape)[1]);
+    picture.height = texture8 ? d.height : int((*d.shape)[0]);
+    const int channels = texture8 ? 4 : d.element.components;
+    const std::size_t pixels = std::size_t(picture.width) * std::size_t(picture.height);
+    picture.pixels.resize(pixels * 4);
+    for (std::size_t i = 0; i < pixels; ++i)
+        for (int c = 0; c < 4; ++c)
+            picture.pixels[i * 4 + c] = channels == 1 ? (c == 3 ? 255 : bytes[i])
+                                        : c < channels ? bytes[i * channels + c]
+                                                       : 255;
+    io::writePng(path, picture);
 }
 
 std::string timingsJson(const project::Project& project, const std::vector<FrameTimings>& frames,

@@ -210,8 +210,15 @@ private:
     mutable std::array<gl::ShaderProgram, 3> m_mirrorPrograms;
 };
 
-// A buffer's initial contents ("init" converted to its element type; zeros without one).
+// A buffer's initial contents: its data source read or made (ks/io/data_source.hpp), or "init"'s
+// numbers converted to its element type, or zeros. Throws ks::Error naming the data and the buffer
+// when they do not match (type, components or size).
 std::vector<std::uint8_t> initialBytes(const project::ResourceDesc& desc);
+// A texture's: its image (converted to the texture's format, scaled to [0, 1] for float formats),
+// or zeros. Throws ks::Error when the image's size is not the texture's.
+std::vector<std::uint8_t> initialTexels(const project::ResourceDesc& desc);
+// The io element type of a CUDA scalar type.
+io::Dtype dtypeOf(project::ScalarType s);
 
 // GL internal format / pixel format / type of a texture format.
 struct GlFormat {

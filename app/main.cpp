@@ -1,5 +1,6 @@
 // kernelscope: live CUDA experiments on OpenGL.
 #include "check_command.hpp"
+#include "cli/kernel_project.hpp"
 #include "options.hpp"
 #include "platform/mesa_cache_guard.hpp"
 #include "platform/platforms.hpp"
@@ -14,10 +15,12 @@ int main(int argc, char** argv)
     const ks::app::ParseOutcome parsed = ks::app::parseOptions(argc, argv);
     if (!parsed.options)
         return parsed.exitCode;
-    const ks::app::AppOptions& options = *parsed.options;
+    ks::app::AppOptions options = *parsed.options;
     if (options.check.requested()) // before any window, GL or CUDA context
         return ks::app::runCheckCommands(options.check);
     try {
+        if (const auto exit = ks::app::prepareKernelProject(options)) // --kernel: the project it makes
+            return *exit;
         if (options.headlessBecauseNoDisplay && options.validate.empty())
             std::printf("kernelscope: no display (DISPLAY and WAYLAND_DISPLAY are unset): rendering headless\n");
         if (!options.validate.empty())

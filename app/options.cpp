@@ -23,6 +23,15 @@ ParseOutcome parseOptions(int argc, char** argv)
     CLI::App cli{"Kernelscope: live CUDA kernels on OpenGL, with Dear ImGui panels.\n"
                  "With no display (no DISPLAY or WAYLAND_DISPLAY) it runs headless and writes a screenshot.",
                  "kernelscope"};
+    cli.footer("\nYour own kernel on your own data (each parameter's binding is printed with its reason):\n"
+               "  kernelscope --kernel kernels/tutorials/vector_add.cu\n"
+               "  kernelscope --kernel kernels/tutorials/sobel.cu --arg in=photo.png --size 1280x720\n"
+               "  kernelscope --kernel kernels/tutorials/scale_template.cu:scale<double> --arg data=x.npy --arg factor=3\n"
+               "  kernelscope --headless --kernel kernels/tutorials/vector_add.cu --arg A=a.npy --arg B=b.npy \\\n"
+               "              --frames 1 --dump C=c.npy\n"
+               "  kernelscope --kernel kernels/tutorials/sobel.cu --arg in=photo.png --save-project sobel.json\n"
+               "  kernelscope --headless --project sobel.json --frames 1 --dump out=edges.png\n"
+               "More: docs/cli.md");
     cli.set_version_flag("--version", [] { return versionText(); },
                          "Print the version and commit, and the CUDA, NVRTC, OpenGL, ImGui and GLFW versions, and exit");
     cli.add_flag("--headless", o.headless,
@@ -53,12 +62,25 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--font", o.font, "TrueType font for the UI (default: DejaVu Sans when installed; none: ImGui's built-in font)");
     cli.add_option("--font-size", o.fontSize, "UI font size in pixels")->check(CLI::Range(8.f, 64.f))->capture_default_str();
     cli.add_option("--device", o.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)->capture_default_str();
-    std::string block;
-    cli.add_option("--block", block, "The demo's block shape, X,Y (default 16,16)");
+    std::string block, grid;
+    cli.add_option("--block", block, "The block shape, X[,Y[,Z]]: of --kernel's launch, or the demo's (default 16,16)");
+    cli.add_option("--grid", grid, "--kernel: the grid, X[,Y[,Z]] (default: blocks that cover the first output)");
+    std::vector<std::string> argSpecs, shapeSpecs;
+    cli.add_option("--arg", argSpecs,
+                   "--kernel: bind parameter NAME to SPEC, NAME=SPEC: FILE.npy, an image (FILE.png, .jpg, .bmp, "
+                   ".hdr), FILE.raw:DTYPE:D0xD1, zeros, ones, range, random[:SEED], normal[:SEED], or a number; "
+                   "a scalar also count:BUFFER, width:BUFFER, height:BUFFER or builtin:NAME (time, dt, frame, "
+                   "seed, ...) (repeatable)")
+        ->take_all();
+    cli.add_option("--shape", shapeSpecs, "--kernel: the shape of buffer NAME, NAME=D0[xD1] (repeatable)")->take_all();
+    cli.add_option("--save-project", o.saveProject,
+                   "--kernel: write the inferred project to OUT.json and exit (no GPU needed: it parses and "
+                   "compiles)");
     cli.add_option("--time-step", o.timeStep, "Headless: simulated seconds per frame")->capture_default_str();
-    cli.add_option("--kernel", o.kernelFile,
-                   "The .cu file the demo stage runs and the editor opens first (default kernels/thread_colors.cu)")
-        ->check(CLI::ExistingFile);
+    cli.add_option("--kernel", o.kernelSpec,
+                   "Run a kernel of FILE.cu on data made from its signature, FILE.cu[:NAME] (NAME: a kernel, or a "
+                   "template's instantiation such as scale<double>; default the file's first kernel). Each "
+                   "parameter's binding is printed with its reason; --arg, --shape, --grid and --block change them");
     cli.add_option("--edit", o.editFiles, "More .cu files to open in editor tabs")->check(CLI::ExistingFile);
     cli.add_option("--edit-at-frame", o.editAtFrame,
                    "Headless: after this frame, replace the stage file's text in the editor with --edit-with's "
@@ -164,8 +186,57 @@ ParseOutcome parseOptions(int argc, char** argv)
                 throw CLI::ValidationError("--dump", "expected NAME=FILE.npy, found '" + d + "'");
             o.dumps.emplace_back(d.substr(0, eq), d.substr(eq + 1));
         }
-        if ((!o.dumps.empty() || !o.timings.empty()) && o.project.empty())
-            throw CLI::ValidationError("--dump/--timings", "need --project");
+        if ((!o.dumps.empty() || !o.timings.empty()) && o.project.empty() && o.kernelSpec.empty())
+            throw CLI::ValidationError("--dump/--timings", "need --project or --kernel");
+        auto nameEquals = [](const std::string& text, const char* what) {
+            const auto eq = text.find('=');
+            if (eq == std::string::npos || eq == 0 || eq + 1 == text.size())
+                throw CLI::ValidationError(what, std::string("expected NAME=") +
+                                                     (std::string(what) == "--arg" ? "SPEC" : "D0xD1") + ", found '" +
+                                                     text + "'");
+            return std::pair<std::string, std::string>(text.substr(0, eq), text.substr(eq + 1));
+        };
+        // Up to three whole numbers from 1 to `most` separated by `sep`: "256", "16,16", "1000x3".
+        auto dims = [](const std::string& text, char sep, std::size_t most, long long largest, const char* what) {
+            std::vector<std::int64_t> out;
+            std::size_t start = 0;
+            while (start <= text.size()) {
+                const std::size_t end = std::min(text.find(sep, start), text.size());
+                const std::string digits = text.substr(start, end - start);
+                if (digits.empty() || digits.size() > 12 ||
+                    !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
+                    throw CLI::ValidationError(what, "'" + text + "' is not whole numbers separated by '" +
+                                                         std::string(1, sep) + "'");
+                out.push_back(std::stoll(digits));
+                if (out.back() < 1 || out.back() > largest)
+                    throw CLI::ValidationError(what, "'" + text + "': each number is from 1 to " +
+                                                         std::to_string(largest));
+                start = end + 1;
+            }
+            if (out.size() > most)
+                throw CLI::ValidationError(what, "'" + text + "' has more than " + std::to_string(most) + " numbers");
+            return out;
+        };
+        for (const std::string& a : argSpecs)
+            o.args.push_back(nameEquals(a, "--arg"));
+        for (const std::string& a : shapeSpecs) {
+            auto [name, text] = nameEquals(a, "--shape");
+            o.shapes.emplace_back(name, dims(text, 'x', 2, std::int64_t(1) << 40, "--shape"));
+        }
+        auto dim3 = [&](const std::string& text, long long largest, const char* what) {
+            const std::vector<std::int64_t> v = dims(text, ',', 3, largest, what);
+            std::array<unsigned, 3> out{1, 1, 1};
+            for (std::size_t i = 0; i < v.size(); ++i)
+                out[i] = unsigned(v[i]);
+            return out;
+        };
+        if (!grid.empty())
+            o.grid = dim3(grid, 2147483647ll, "--grid");
+        if ((!o.args.empty() || !o.shapes.empty() || o.grid || !o.saveProject.empty()) && o.kernelSpec.empty())
+            throw CLI::ValidationError("--arg/--shape/--grid/--save-project", "go with --kernel FILE.cu[:NAME]");
+        if (!o.kernelSpec.empty() && !o.project.empty())
+            throw CLI::ValidationError("--kernel", "runs the project made from a kernel; --project opens a saved "
+                                                   "one: give one of them");
         // Two positive whole numbers separated by `sep`, nothing else ("16x16junk" is refused).
         auto parsePair = [](const std::string& text, char sep, int& a, int& b, const char* what) {
             const auto at = text.find(sep);
@@ -202,10 +273,12 @@ ParseOutcome parseOptions(int argc, char** argv)
             checkImageSize(o.imageWidth, o.imageHeight, "--image-size");
         }
         if (!block.empty()) {
-            parsePair(block, ',', o.blockX, o.blockY, "--block");
-            if (static_cast<long long>(o.blockX) * o.blockY > 1024)
-                throw CLI::ValidationError("--block", block + " is " + std::to_string(static_cast<long long>(o.blockX) * o.blockY) +
-                                                          " threads per block; CUDA allows at most 1024 (X*Y)");
+            o.block = dim3(block, 2147483647ll, "--block");
+            const long long threads = static_cast<long long>((*o.block)[0]) * (*o.block)[1] * (*o.block)[2];
+            if (threads > 1024)
+                throw CLI::ValidationError("--block", block + " is " + std::to_string(threads) +
+                                                          " threads per block; CUDA allows at most 1024 (X*Y*Z)");
+            o.blockX = int((*o.block)[0]), o.blockY = int((*o.block)[1]);
         }
         if (!std::isfinite(o.timeStep) || o.timeStep <= 0 || o.timeStep > 3600)
             throw CLI::ValidationError("--time-step", "a number of seconds above 0 and at most 3600, not " +

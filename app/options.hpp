@@ -51,6 +51,13 @@ struct AppOptions {
     std::filesystem::path timings;         // --timings out.json
     std::optional<std::uint64_t> seed;     // --seed: overrides the project's seed
     std::filesystem::path kernelFile;      // the demo stage's file; default <data>/kernels/thread_colors.cu
+    // --kernel FILE.cu[:NAME] runs the project inferred from the kernel's signature
+    // (app/cli/kernel_project.hpp), with these bindings asked for on the command line.
+    std::string kernelSpec;                                            // --kernel as given
+    std::vector<std::pair<std::string, std::string>> args;             // --arg NAME=SPEC
+    std::vector<std::pair<std::string, std::vector<std::int64_t>>> shapes; // --shape NAME=D0xD1
+    std::optional<std::array<unsigned, 3>> grid, block;                // --grid, --block
+    std::filesystem::path saveProject;                                 // --save-project OUT.json
     std::vector<std::filesystem::path> editFiles; // more files to open in editor tabs
     // Headless: after frame `editAtFrame` (1-based), the stage file's text becomes `editWith`'s
     // content, as if typed (unsaved) and built at once. For tests and demonstrations.

@@ -59,7 +59,7 @@ TEST(BadCommandLine, SizesZeroHugeOrNotNumbers)
 
 TEST(BadCommandLine, BlocksOfNoThreadsOrMoreThanCudaAllows)
 {
-    expectRefused({"--block", "0,0"}, "--block: both numbers must be positive");
+    expectRefused({"--block", "0,0"}, "--block: '0,0': each number is from 1");
     expectRefused({"--block", "2048,2048"}, "2048,2048 is 4194304 threads per block; CUDA allows at most 1024");
     expectRefused({"--block", "64,32"}, "2048 threads per block");
 }

@@ -7,7 +7,9 @@ target_compile_features(ks_build_options INTERFACE cxx_std_20)
 # which is how ccache (cmake/KsCompilerCache.cmake) hands files under its base_dir to the compiler.
 file(RELATIVE_PATH _ks_source_from_build "${PROJECT_BINARY_DIR}" "${PROJECT_SOURCE_DIR}")
 set(_ks_prefix_maps "-fmacro-prefix-map=${PROJECT_SOURCE_DIR}/=")
-if(_ks_source_from_build MATCHES "^(\\.\\./)*\\.\\.$")
+if(_ks_source_from_build MATCHES "^(\\.\\./)+$") # "../" (CMake 3.25 ends it with a slash) or "../../"
+  list(APPEND _ks_prefix_maps "-fmacro-prefix-map=${_ks_source_from_build}=")
+elseif(_ks_source_from_build MATCHES "^(\\.\\./)*\\.\\.$")
   list(APPEND _ks_prefix_maps "-fmacro-prefix-map=${_ks_source_from_build}/=")
 endif()
 list(TRANSFORM _ks_prefix_maps PREPEND "-Xcompiler=" OUTPUT_VARIABLE _ks_cuda_prefix_maps)

@@ -111,8 +111,7 @@ std::optional<int> prepareKernelProject(AppOptions& o)
                      where.string().c_str(), e.what());
         return 1;
     }
-    o.project = where;
-    o.kernelFile = file;
+    o.project = where; // the editor opens its kernel stage's file, as for any project
     return std::nullopt;
 }
 

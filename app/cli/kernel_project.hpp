@@ -12,7 +12,7 @@ namespace ks::app {
 // With options.kernelSpec set: infers the project and prints each parameter's binding with its
 // reason. With --save-project, checks it (the kernel compiles; no GPU needed), writes it and
 // returns 0; problems are printed and give 1. Otherwise the project is written to Kernelscope's
-// cache folder, options.project names it, options.kernelFile is the kernel's file, and nullopt
+// cache folder, options.project names it, and nullopt
 // says: go on and run it. Without --kernel: nullopt, options untouched.
 std::optional<int> prepareKernelProject(AppOptions& options);
 

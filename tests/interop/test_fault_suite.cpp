@@ -46,38 +46,8 @@ fs::path faultProject(const std::string& kind)
     return test::sourceDir() / "tests" / "projects" / "faults" / (kind + ".json");
 }
 
-struct AppRun {
-    int code = -1;
-    bool signaled = false;
-    std::string output;
-    double seconds = 0;
-};
-
-// Runs the app with `args`, stdout and stderr together, within `limit`.
-AppRun runApp(const std::vector<std::string>& args, const fs::path& dir, std::chrono::seconds limit = 120s)
-{
-    std::string command = "exec '" + appBinary().string() + "'";
-    for (const std::string& a : args)
-        command += " '" + a + "'";
-    command += " > '" + (dir / "output.txt").string() + "' 2>&1";
-    const auto t0 = std::chrono::steady_clock::now();
-    proc::ChildProcess child = proc::ChildProcess::spawn({"/bin/sh", {"-c", command}, {}, -1});
-    std::optional<proc::ExitStatus> s = child.wait(limit);
-    AppRun r;
-    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!s) {
-        child.kill();
-        r.output = "(did not end within the limit)";
-        return r;
-    }
-    r.code = s->code;
-    r.signaled = s->signaled;
-    std::ifstream in(dir / "output.txt");
-    std::stringstream ss;
-    ss << in.rdbuf();
-    r.output = ss.str();
-    return r;
-}
+using test::AppRun;
+using test::runApp;
 
 #define KS_REQUIRE_APP()                                                                                   \
     do {                                                                                                   \

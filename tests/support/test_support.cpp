@@ -2,6 +2,7 @@
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
+#include "ks/proc/child_process.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -9,6 +10,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <unistd.h>
@@ -224,5 +226,31 @@ std::string jsonNumbers(const std::vector<float>& v)
     }
     return s + "]";
 }
+
+AppRun runApp(const std::vector<std::string>& args, const std::filesystem::path& dir, std::chrono::seconds limit)
+{
+    std::string command = "exec '" + appBinary().string() + "'";
+    for (const std::string& a : args)
+        command += " '" + a + "'";
+    command += " > '" + (dir / "output.txt").string() + "' 2>&1";
+    const auto t0 = std::chrono::steady_clock::now();
+    proc::ChildProcess child = proc::ChildProcess::spawn({"/bin/sh", {"-c", command}, {}, -1});
+    std::optional<proc::ExitStatus> s = child.wait(limit);
+    AppRun r;
+    r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    if (!s) {
+        child.kill();
+        r.output = "(did not end within the limit)";
+        return r;
+    }
+    r.code = s->code;
+    r.signaled = s->signaled;
+    std::ifstream in(dir / "output.txt");
+    std::stringstream ss;
+    ss << in.rdbuf();
+    r.output = ss.str();
+    return r;
+}
+
 
 } // namespace ks::test

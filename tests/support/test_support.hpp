@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <optional>
 #include <random>
@@ -24,6 +25,17 @@ std::filesystem::path referenceDir(); // tests/reference
 // The app binary for tests that run it: $KS_KERNELSCOPE, else ../app/kernelscope beside this test
 // executable.
 std::filesystem::path appBinary();
+
+// A run of the app binary (appBinary()) with `args`, its stdout and stderr together in `output`,
+// ended after `limit` (code -1, "(did not end within the limit)"). `dir` holds output.txt.
+struct AppRun {
+    int code = -1;
+    bool signaled = false;
+    std::string output;
+    double seconds = 0;
+};
+AppRun runApp(const std::vector<std::string>& args, const std::filesystem::path& dir,
+              std::chrono::seconds limit = std::chrono::seconds(120));
 
 // How many descriptors this process has open (/proc/self/fd), and how many child processes it has
 // (running or not yet reaped): what a test compares before and after to find leaks.

@@ -191,16 +191,16 @@ void App::applyTeachCommands(TeachCommands& c)
             t.suggestion = "no loaded kernel to ask the driver about";
         } else {
             try {
-                const teach::BlockSizeSuggestion b =
+                const rtc::BlockSizeSuggestion b =
                     teach::suggestBlockSizeOnDevice(*k.function(), unsigned(t.edit.sharedBytes));
                 LaunchEdit e = t.edit;
-                e.block = suggestedBlockShape(b.blockSize, t.edit.block);
+                e.block = suggestedBlockShape(unsigned(b.blockSize), t.edit.block);
                 if (e.cover.empty()) // keep covering the same data with the new block
                     e.grid = gridFor(s, stage, e);
                 c.setLaunch = e;
                 char text[200];
                 std::snprintf(text, sizeof text,
-                              "cuOccupancyMaxPotentialBlockSize: %u threads per block (%d x %d x %d); %u blocks fill the GPU",
+                              "cuOccupancyMaxPotentialBlockSize: %d threads per block (%d x %d x %d); %d blocks fill the GPU",
                               b.blockSize, e.block[0], e.block[1], e.block[2], b.minGridSize);
                 t.suggestion = text;
             } catch (const Error& e) {

@@ -160,13 +160,13 @@ void launchFacts(const AppState& s, int stage)
         ImGui::TextColored(kRefused, "cannot launch: %s", report->refusal->message.c_str());
         return;
     }
-    const teach::Occupancy& o = report->occupancy;
-    ImGui::TextColored(o.fraction >= 0.5 ? kGood : kWarning, "occupancy: %s", o.explanation.c_str());
+    const rtc::Occupancy& o = report->occupancy;
+    ImGui::TextColored(o.fraction >= 0.5 ? kGood : kWarning, "occupancy: %s", o.summary().c_str());
     const auto& attrs = static_cast<const pipeline::KernelStage&>(s.project.session->pipeline().stage(std::size_t(stage)))
                             .function()
                             ->attributes();
     ImGui::Text("waves: %llu on %d SMs (%d blocks resident per SM); %d registers per thread, %d B static shared",
-                report->waves, s.device()->smCount, o.blocksPerSm, attrs.numRegs, attrs.staticSharedBytes);
+                report->waves, s.device()->smCount, o.blocksPerSM, attrs.numRegs, attrs.staticSharedBytes);
 }
 
 void legend(const TeachState& t)

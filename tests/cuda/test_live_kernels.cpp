@@ -278,14 +278,12 @@ TEST_F(CudaTest, BuildFactsAgreeWithTheDriver)
             }
         }
         // The suggestion reaches the same occupancy as the host model's best.
-        const auto driver = rtc::driverSuggestBlockSize(f);
-        rtc::OccupancyInput in;
-        in.registersPerThread = f.attributes().numRegs;
-        in.staticSharedBytes = f.attributes().staticSharedBytes;
-        in.kernelMaxThreads = f.attributes().maxThreadsPerBlock;
-        const auto model = rtc::suggestBlockSize(rtc::occupancyLimitsOf(device), in);
+        const cuda::PotentialBlockSize driver = f.maxPotentialBlockSize();
+        const auto limits = rtc::OccupancyLimits::fromDevice(device);
+        rtc::OccupancyInput in = rtc::OccupancyInput::of(f.attributes(), limits, 0, 0);
+        const auto model = rtc::suggestBlockSize(limits, in);
         in.blockSize = driver.blockSize;
-        EXPECT_EQ(rtc::theoreticalOccupancy(rtc::occupancyLimitsOf(device), in).warpsPerSM, model.occupancy.warpsPerSM)
+        EXPECT_EQ(rtc::theoreticalOccupancy(limits, in).warpsPerSM, model.occupancy.warpsPerSM)
             << "driver suggests " << driver.blockSize << ", the model " << model.blockSize;
         EXPECT_GT(driver.minGridSize, 0);
     }

@@ -378,7 +378,7 @@ TEST_F(TeachGpu, TimelineHasOnePlausibleRecordPerBlock)
     EXPECT_EQ(orders.size(), run.blocks.size()) << "every block took its own start order";
     EXPECT_GT(sms.size(), std::size_t(m_device.smCount) / 2) << "3907 blocks spread over most SMs";
 
-    const int resident = ks::teach::maxActiveBlocksOnDevice(timeline.function, 256, 0);
+    const int resident = timeline.function.maxActiveBlocksPerSM(256);
     ASSERT_GT(resident, 0);
     const auto model = ks::teach::analyzeTimeline(run.blocks, unsigned(m_device.smCount), unsigned(resident));
     EXPECT_TRUE(model.problems.empty()) << model.problems.front();
@@ -391,22 +391,23 @@ TEST_F(TeachGpu, TimelineHasOnePlausibleRecordPerBlock)
 
 TEST_F(TeachGpu, HostOccupancyCalculatorAgreesWithTheDriver)
 {
-    const ks::teach::SmResources sm = ks::teach::SmResources::fromDevice(m_device);
+    const auto sm = ks::rtc::OccupancyLimits::fromDevice(m_device);
     for (const auto& [file, kernel] : {std::pair<std::string, std::string>{"occupancy.cu", "block_sum"},
                                        {"pi.cu", "pi_map"},
                                        {"divergence.cu", "diverge_by_lane"}}) {
         const Loaded k = loadOriginal(teachingSource(file), kernel);
-        for (unsigned block : {32u, 64u, 96u, 128u, 256u, 384u, 512u, 1024u}) {
-            if (block > unsigned(k.function.attributes().maxThreadsPerBlock))
+        for (int block : {32, 64, 96, 128, 256, 384, 512, 1024}) {
+            if (block > k.function.attributes().maxThreadsPerBlock)
                 continue;
-            for (unsigned shared : {0u, 4096u, 20000u, 40000u}) {
-                const auto host = ks::teach::theoreticalOccupancy(block, k.function.attributes(), shared, sm);
-                EXPECT_EQ(host.blocksPerSm, ks::teach::maxActiveBlocksOnDevice(k.function, block, shared))
-                    << kernel << " block " << block << " shared " << shared << ": " << host.explanation;
+            for (int shared : {0, 4096, 20000, 40000}) {
+                const auto host = ks::rtc::theoreticalOccupancy(
+                    sm, ks::rtc::OccupancyInput::of(k.function.attributes(), sm, block, shared));
+                EXPECT_EQ(host.blocksPerSM, k.function.maxActiveBlocksPerSM(block, std::size_t(shared)))
+                    << kernel << " block " << block << " shared " << shared << ": " << host.summary();
             }
         }
         const auto device = ks::teach::suggestBlockSizeOnDevice(k.function, 0);
-        const auto host = ks::teach::suggestBlockSize(k.function.attributes(), sm, 0);
+        const auto host = ks::rtc::suggestBlockSize(sm, ks::rtc::OccupancyInput::of(k.function.attributes(), sm, 0, 0));
         EXPECT_EQ(host.blockSize, device.blockSize) << kernel;
         EXPECT_EQ(host.minGridSize, device.minGridSize) << kernel;
     }

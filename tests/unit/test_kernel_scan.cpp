@@ -15,6 +15,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -59,19 +60,37 @@ const char* kindName(ParamKind k)
     return "?";
 }
 
+// `text` with bytes outside printable ASCII as \xNN (the fuzzers' inputs hold any byte).
+std::string printable(std::string_view text)
+{
+    std::string s;
+    for (const char c : text) {
+        const auto u = static_cast<unsigned char>(c);
+        if (u >= 0x20 && u < 0x7f) {
+            s += c;
+        } else {
+            char hex[5];
+            std::snprintf(hex, sizeof hex, "\\x%02X", u);
+            s += hex;
+        }
+    }
+    return s;
+}
+
 // What the scanner reads from a source, one line per kernel and per parameter.
 std::string listing(std::string_view source)
 {
     std::ostringstream out;
     for (const KernelSignature& k : findKernels(source)) {
-        out << "  " << k.qualifiedName() << " line " << k.line << (k.externC ? " extern-C" : "");
+        out << "  " << printable(k.qualifiedName()) << " line " << k.line << (k.externC ? " extern-C" : "");
         if (k.isTemplate())
-            out << " template<" << k.templateParameters << ">";
+            out << " template<" << printable(k.templateParameters) << ">";
         for (const std::string& a : k.attributes)
-            out << " " << a;
+            out << " " << printable(a);
         out << "\n";
         for (const KernelParam& p : k.params)
-            out << "    " << kindName(p.kind) << " [" << p.type << "] [" << p.name << "] base [" << p.baseType << "]"
+            out << "    " << kindName(p.kind) << " [" << printable(p.type) << "] [" << printable(p.name) << "] base ["
+                << printable(p.baseType) << "]"
                 << (p.pointeeConst ? " const" : "") << " line " << p.line << "\n";
     }
     return out.str();

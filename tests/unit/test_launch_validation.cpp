@@ -118,7 +118,7 @@ TEST(LaunchValidation, RefusesEachKindOfInvalidConfigurationNamingTheLimit)
         EXPECT_EQ(refusal->limit, c.limit) << refusal->message;
         EXPECT_NE(refusal->message.find(c.says), std::string::npos) << refusal->message;
         EXPECT_FALSE(ks::cuda::launchLimitName(c.limit).empty());
-        const auto report = ks::teach::analyzeLaunch(c.config, c.attrs, l, ks::teach::SmResources{}, {1000, 1, 1});
+        const auto report = ks::teach::analyzeLaunch(c.config, c.attrs, l, ks::rtc::OccupancyLimits{}, {1000, 1, 1});
         EXPECT_TRUE(report.refusal.has_value());
     }
     EXPECT_FALSE(ks::cuda::checkLaunch({{4, 1, 1}, {256, 1, 1}, 0}, l, kernelWith(255)).has_value())
@@ -128,9 +128,9 @@ TEST(LaunchValidation, RefusesEachKindOfInvalidConfigurationNamingTheLimit)
 TEST(LaunchValidation, LaunchReportCombinesRefusalCoverageOccupancyAndWaves)
 {
     const auto report = ks::teach::analyzeLaunch({{1000, 1, 1}, {256, 1, 1}, 0}, kernelWith(64), hopperLimits(),
-                                                  ks::teach::SmResources{}, {256000 - 100, 1, 1});
+                                                  ks::rtc::OccupancyLimits{}, {256000 - 100, 1, 1});
     EXPECT_FALSE(report.refusal);
-    EXPECT_EQ(report.occupancy.blocksPerSm, 4);
+    EXPECT_EQ(report.occupancy.blocksPerSM, 4);
     EXPECT_EQ(report.waves, 2u); // 1000 blocks / (132 SMs x 4)
     EXPECT_EQ(report.coverage.threadsOutside, 100u);
 }
@@ -167,63 +167,73 @@ TEST(LaunchPanel, GuardCountsIn1d2dAnd3d)
     EXPECT_EQ(c.warps, 18u * 2u);
 }
 
+// The launch panel's occupancy: the one model (ks/rtc/occupancy.hpp) for a loaded kernel's attributes.
+ks::rtc::Occupancy occupancyOf(int threads, const ks::cuda::FunctionAttributes& a, int dynamicShared)
+{
+    const ks::rtc::OccupancyLimits h100;
+    return ks::rtc::theoreticalOccupancy(h100, ks::rtc::OccupancyInput::of(a, h100, threads, dynamicShared));
+}
+
 TEST(LaunchPanel, TheoreticalOccupancyAndItsLimiter)
 {
-    const SmResources h100;
-    auto occ = theoreticalOccupancy(256, kernelWith(32), 0, h100);
-    EXPECT_EQ(occ.blocksPerSm, 8);
+    using ks::rtc::OccupancyLimiter;
+    auto occ = occupancyOf(256, kernelWith(32), 0);
+    EXPECT_EQ(occ.blocksPerSM, 8);
     EXPECT_DOUBLE_EQ(occ.fraction, 1.0);
-    EXPECT_EQ(occ.limiter, OccupancyLimiter::Warps);
-    occ = theoreticalOccupancy(256, kernelWith(64), 0, h100); // 64 regs: 2048 per warp, 32 warps
-    EXPECT_EQ(occ.blocksPerSm, 4);
+    EXPECT_EQ(occ.limitedBy.front(), OccupancyLimiter::Warps);
+    occ = occupancyOf(256, kernelWith(64), 0); // 64 regs: 2048 per warp, 32 warps
+    EXPECT_EQ(occ.blocksPerSM, 4);
     EXPECT_DOUBLE_EQ(occ.fraction, 0.5);
-    EXPECT_EQ(occ.limiter, OccupancyLimiter::Registers);
-    EXPECT_NE(occ.explanation.find("50% (32 of 64 warps, 4 blocks per SM): limited by registers (64 per thread)"),
+    EXPECT_EQ(occ.limitedBy.front(), OccupancyLimiter::Registers);
+    EXPECT_NE(occ.summary().find("50% (32 of 64 warps, 4 blocks per SM): limited by registers (64 per thread)"),
               std::string::npos)
-        << occ.explanation;
-    occ = theoreticalOccupancy(32, kernelWith(16), 0, h100); // tiny blocks: 32 blocks x 1 warp
-    EXPECT_EQ(occ.blocksPerSm, 32);
-    EXPECT_EQ(occ.limiter, OccupancyLimiter::Blocks);
+        << occ.summary();
+    occ = occupancyOf(32, kernelWith(16), 0); // tiny blocks: 32 blocks x 1 warp
+    EXPECT_EQ(occ.blocksPerSM, 32);
+    EXPECT_EQ(occ.limitedBy.front(), OccupancyLimiter::Blocks);
     EXPECT_DOUBLE_EQ(occ.fraction, 0.5);
-    occ = theoreticalOccupancy(128, kernelWith(32), 48 * 1024, h100); // 49 KiB + 1 KiB reserved per block
+    occ = occupancyOf(128, kernelWith(32), 48 * 1024); // 49 KiB + 1 KiB reserved per block
     EXPECT_EQ(occ.bySharedMemory, 233472 / (49 * 1024 + 1024));
-    EXPECT_EQ(occ.blocksPerSm, 4);
-    EXPECT_EQ(occ.limiter, OccupancyLimiter::SharedMemory);
+    EXPECT_EQ(occ.blocksPerSM, 4);
+    EXPECT_EQ(occ.limitedBy.front(), OccupancyLimiter::SharedMemory);
     // Registers are allocated per sub-partition (4 of 16384): 40 registers = 1280 per warp, 12 warps
     // per sub-partition, 48 per SM: 24 blocks of 2 warps (not 65536 / 1280 / 2 = 25).
-    occ = theoreticalOccupancy(64, kernelWith(40), 0, h100);
+    occ = occupancyOf(64, kernelWith(40), 0);
     EXPECT_EQ(occ.byRegisters, 24);
-    EXPECT_EQ(occ.blocksPerSm, 24);
-    EXPECT_EQ(occ.limiter, OccupancyLimiter::Registers);
+    EXPECT_EQ(occ.blocksPerSM, 24);
+    EXPECT_EQ(occ.limitedBy.front(), OccupancyLimiter::Registers);
     // The hardware checks 9 warps of 176 registers as 12 (a multiple of 4): 12 x 5632 > 65536.
-    occ = theoreticalOccupancy(288, kernelWith(176), 0, h100);
-    EXPECT_EQ(occ.blocksPerSm, 0);
+    occ = occupancyOf(288, kernelWith(176), 0);
+    EXPECT_EQ(occ.blocksPerSM, 0);
     const auto refused = ks::cuda::checkLaunch({{1, 1, 1}, {288, 1, 1}, 0}, hopperLimits(), kernelWith(176));
     ASSERT_TRUE(refused);
     EXPECT_EQ(refused->limit, ks::cuda::LaunchLimit::RegistersPerBlock);
     EXPECT_FALSE(ks::cuda::checkLaunch({{1, 1, 1}, {256, 1, 1}, 0}, hopperLimits(), kernelWith(176)));
-    occ = theoreticalOccupancy(1024, kernelWith(255), 0, h100);
-    EXPECT_EQ(occ.blocksPerSm, 0);
-    EXPECT_NE(occ.explanation.find("does not fit"), std::string::npos);
+    occ = occupancyOf(1024, kernelWith(255), 0);
+    EXPECT_EQ(occ.blocksPerSM, 0);
+    EXPECT_NE(occ.summary().find("does not fit"), std::string::npos);
 
 }
 
 TEST(LaunchPanel, SuggestedBlockSizeMaximisesOccupancy)
 {
-    const SmResources h100;
-    BlockSizeSuggestion s = suggestBlockSize(kernelWith(32), h100, 0);
-    EXPECT_EQ(s.blockSize, 1024u) << "full occupancy everywhere: the largest block wins";
-    EXPECT_EQ(s.minGridSize, 2u * 132u);
-    s = suggestBlockSize(kernelWith(32), h100, 0, 0, 256);
-    EXPECT_EQ(s.blockSize, 256u);
+    const ks::rtc::OccupancyLimits h100;
+    auto input = [&](int regs, int dynamicShared) {
+        return ks::rtc::OccupancyInput::of(kernelWith(regs), h100, 0, dynamicShared);
+    };
+    ks::rtc::BlockSizeSuggestion s = ks::rtc::suggestBlockSize(h100, input(32, 0));
+    EXPECT_EQ(s.blockSize, 1024) << "full occupancy everywhere: the largest block wins";
+    EXPECT_EQ(s.minGridSize, 2 * 132);
+    s = ks::rtc::suggestBlockSize(h100, input(32, 0), 0, 256);
+    EXPECT_EQ(s.blockSize, 256);
     // 72 registers: 2304 per warp -> 28 warps per SM; the best block size leaves the fewest warps idle.
-    s = suggestBlockSize(kernelWith(72), h100, 0);
+    s = ks::rtc::suggestBlockSize(h100, input(72, 0));
     int bestThreads = 0;
-    for (unsigned b = 32; b <= 1024; b += 32)
-        bestThreads = std::max(bestThreads, theoreticalOccupancy(b, kernelWith(72), 0, h100).blocksPerSm * int(b));
-    EXPECT_EQ(s.occupancy.blocksPerSm * int(s.blockSize), bestThreads);
+    for (int b = 32; b <= 1024; b += 32)
+        bestThreads = std::max(bestThreads, occupancyOf(b, kernelWith(72), 0).blocksPerSM * b);
+    EXPECT_EQ(s.occupancy.blocksPerSM * s.blockSize, bestThreads);
     // shared memory per thread: 4 KiB fixed + 64 B per thread.
-    s = suggestBlockSize(kernelWith(32), h100, 4096, 64);
-    EXPECT_GT(s.blockSize, 0u);
-    EXPECT_GT(s.occupancy.blocksPerSm, 0);
+    s = ks::rtc::suggestBlockSize(h100, input(32, 4096), 64);
+    EXPECT_GT(s.blockSize, 0);
+    EXPECT_GT(s.occupancy.blocksPerSM, 0);
 }

@@ -72,7 +72,8 @@ TEST(Occupancy, HandCheckedHopperCasesNameTheirLimiter)
     EXPECT_EQ(o.blocksPerSM, 4);
     EXPECT_EQ(o.warpsPerSM, 16);
     EXPECT_EQ(o.limitedBy, std::vector<OccupancyLimiter>{OccupancyLimiter::Registers});
-    EXPECT_NE(o.summary().find("25% (16 of 64 warps, 4 blocks/SM), limited by registers"), std::string::npos)
+    EXPECT_NE(o.summary().find("25% (16 of 64 warps, 4 blocks per SM): limited by registers (128 per thread)"),
+              std::string::npos)
         << o.summary();
     // 40 KiB of shared memory per block: (40 KiB + 1 KiB reserved) -> 5 blocks in 228 KiB.
     o = theoreticalOccupancy(h100, input(16, 8 * 1024, 32 * 1024, 64));

@@ -106,9 +106,7 @@ int Runtime::residentBlocks(const cuda::Function& f, unsigned blockSize)
     const std::pair<CUfunction, unsigned> key(f.get(), blockSize);
     if (auto it = m_residentBlocks.find(key); it != m_residentBlocks.end())
         return it->second;
-    int blocks = 0;
-    KS_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks, f.get(), int(blockSize), std::size_t(0));
-    blocks = std::max(blocks, 1);
+    const int blocks = std::max(f.maxActiveBlocksPerSM(int(blockSize)), 1);
     m_residentBlocks.emplace(key, blocks);
     return blocks;
 }

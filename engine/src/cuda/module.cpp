@@ -128,6 +128,25 @@ Function& Function::operator=(Function&& o) noexcept
     return *this;
 }
 
+int Function::maxActiveBlocksPerSM(int blockSize, std::size_t dynamicSharedBytes) const
+{
+    if (empty())
+        throwUsage("cuda::Function::maxActiveBlocksPerSM", "empty function handle");
+    int blocks = 0;
+    KS_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks, m_function, blockSize, dynamicSharedBytes);
+    return blocks;
+}
+
+PotentialBlockSize Function::maxPotentialBlockSize(std::size_t dynamicSharedBytes, int blockSizeLimit) const
+{
+    if (empty())
+        throwUsage("cuda::Function::maxPotentialBlockSize", "empty function handle");
+    PotentialBlockSize p;
+    KS_CU(cuOccupancyMaxPotentialBlockSize, &p.minGridSize, &p.blockSize, m_function, nullptr, dynamicSharedBytes,
+          blockSizeLimit);
+    return p;
+}
+
 void Function::launch(const LaunchConfig& c, CUstream stream, void** params) const
 {
     if (!m_function)

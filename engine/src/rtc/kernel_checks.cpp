@@ -4,46 +4,6 @@
 
 namespace ks::rtc {
 
-OccupancyLimits occupancyLimitsOf(const cuda::DeviceInfo& d)
-{
-    OccupancyLimits l = OccupancyLimits::forArch(d.archName());
-    l.ccMajor = d.ccMajor;
-    l.ccMinor = d.ccMinor;
-    if (d.limits.warpSize)
-        l.warpSize = d.limits.warpSize;
-    if (d.limits.maxThreadsPerBlock)
-        l.maxThreadsPerBlock = d.limits.maxThreadsPerBlock;
-    if (d.maxThreadsPerSM)
-        l.maxThreadsPerSM = d.maxThreadsPerSM;
-    if (d.maxBlocksPerSM)
-        l.maxBlocksPerSM = d.maxBlocksPerSM;
-    if (d.registersPerSM)
-        l.registersPerSM = d.registersPerSM;
-    if (d.limits.maxRegistersPerBlock)
-        l.registersPerBlock = d.limits.maxRegistersPerBlock;
-    if (d.sharedMemoryPerSM)
-        l.sharedPerSM = d.sharedMemoryPerSM;
-    if (d.limits.maxSharedMemoryPerBlock)
-        l.sharedPerBlock = d.limits.maxSharedMemoryPerBlock;
-    if (d.limits.maxSharedMemoryPerBlockOptin)
-        l.sharedPerBlockOptin = d.limits.maxSharedMemoryPerBlockOptin;
-    return l;
-}
-
-int driverBlocksPerSM(const cuda::Function& f, int blockSize, std::size_t dynamicSharedBytes)
-{
-    int blocks = 0;
-    KS_CU(cuOccupancyMaxActiveBlocksPerMultiprocessor, &blocks, f.get(), blockSize, dynamicSharedBytes);
-    return blocks;
-}
-
-DriverBlockSuggestion driverSuggestBlockSize(const cuda::Function& f, std::size_t dynamicSharedBytes)
-{
-    DriverBlockSuggestion s;
-    KS_CU(cuOccupancyMaxPotentialBlockSize, &s.minGridSize, &s.blockSize, f.get(), nullptr, dynamicSharedBytes, 0);
-    return s;
-}
-
 DriverKernelCheck checkAgainstDriver(const KernelFacts& k, const cuda::Function& f, const cuda::DeviceInfo& device,
                                      int blockSize, int dynamicShared)
 {
@@ -77,17 +37,11 @@ DriverKernelCheck checkAgainstDriver(const KernelFacts& k, const cuda::Function&
     }
     mismatch("max threads per block", k.maxThreadsPerBlock, c.attributes.maxThreadsPerBlock);
 
-    OccupancyInput in;
-    in.registersPerThread = c.attributes.numRegs;
-    in.staticSharedBytes = c.attributes.staticSharedBytes;
-    in.dynamicSharedBytes = dynamicShared;
-    in.blockSize = blockSize;
-    in.kernelMaxThreads = c.attributes.maxThreadsPerBlock;
-    in.sharedOptIn = c.attributes.maxDynamicSharedBytes + c.attributes.staticSharedBytes > device.limits.maxSharedMemoryPerBlock;
-    c.model = theoreticalOccupancy(occupancyLimitsOf(device), in);
-    c.driverBlocks = driverBlocksPerSM(f, blockSize, std::size_t(dynamicShared));
+    const OccupancyLimits limits = OccupancyLimits::fromDevice(device);
+    c.model = theoreticalOccupancy(limits, OccupancyInput::of(c.attributes, limits, blockSize, dynamicShared));
+    c.driverBlocks = f.maxActiveBlocksPerSM(blockSize, std::size_t(dynamicShared));
     mismatch("blocks per SM at " + std::to_string(blockSize) + " threads", c.model.blocksPerSM, c.driverBlocks);
-    c.suggestion = driverSuggestBlockSize(f, std::size_t(dynamicShared));
+    c.suggestion = f.maxPotentialBlockSize(std::size_t(dynamicShared));
     return c;
 }
 

@@ -55,10 +55,47 @@ OccupancyLimits OccupancyLimits::forArch(std::string_view arch, bool* known)
     return l;
 }
 
+OccupancyLimits OccupancyLimits::fromDevice(const cuda::DeviceInfo& d)
+{
+    OccupancyLimits l = forArch(d.archName());
+    l.ccMajor = d.ccMajor;
+    l.ccMinor = d.ccMinor;
+    l.reservedSharedPerBlock = d.ccMajor >= 8 ? 1024 : 0;
+    // What the query knows replaces the table's value; a 0 is a limit it did not report.
+    auto take = [](int& limit, int queried) {
+        if (queried)
+            limit = queried;
+    };
+    take(l.smCount, d.smCount);
+    take(l.warpSize, d.limits.warpSize);
+    take(l.maxThreadsPerBlock, d.limits.maxThreadsPerBlock);
+    take(l.maxThreadsPerSM, d.maxThreadsPerSM);
+    take(l.maxBlocksPerSM, d.maxBlocksPerSM);
+    take(l.registersPerSM, d.registersPerSM);
+    take(l.registersPerBlock, d.limits.maxRegistersPerBlock);
+    take(l.sharedPerSM, d.sharedMemoryPerSM);
+    take(l.sharedPerBlock, d.limits.maxSharedMemoryPerBlock);
+    take(l.sharedPerBlockOptin, d.limits.maxSharedMemoryPerBlockOptin);
+    return l;
+}
+
+OccupancyInput OccupancyInput::of(const cuda::FunctionAttributes& a, const OccupancyLimits& limits, int blockSize,
+                                  int dynamicSharedBytes)
+{
+    OccupancyInput in;
+    in.registersPerThread = a.numRegs;
+    in.staticSharedBytes = a.staticSharedBytes;
+    in.dynamicSharedBytes = dynamicSharedBytes;
+    in.blockSize = blockSize;
+    in.kernelMaxThreads = a.maxThreadsPerBlock;
+    in.sharedOptIn = a.maxDynamicSharedBytes + a.staticSharedBytes > limits.sharedPerBlock;
+    return in;
+}
+
 std::string_view occupancyLimiterName(OccupancyLimiter l) noexcept
 {
     switch (l) {
-    case OccupancyLimiter::Warps: return "threads";
+    case OccupancyLimiter::Warps: return "warps per SM";
     case OccupancyLimiter::Blocks: return "blocks per SM";
     case OccupancyLimiter::Registers: return "registers";
     case OccupancyLimiter::SharedMemory: return "shared memory";
@@ -69,16 +106,19 @@ std::string_view occupancyLimiterName(OccupancyLimiter l) noexcept
 std::string Occupancy::summary() const
 {
     char buf[160];
-    const int maxWarps = fraction > 0 ? int(warpsPerSM / fraction + 0.5) : 0;
-    if (blocksPerSM == 0)
-        return "0% (cannot launch: " + whyZero + ")";
-    std::snprintf(buf, sizeof buf, "%.0f%% (%d of %d warps, %d block%s/SM)", fraction * 100, warpsPerSM, maxWarps,
-                  blocksPerSM, blocksPerSM == 1 ? "" : "s");
+    if (blocksPerSM == 0) {
+        std::snprintf(buf, sizeof buf, "0%%: a block of %d threads does not fit on an SM", blockSize);
+        return whyZero.empty() ? std::string(buf) : std::string(buf) + ": " + whyZero;
+    }
+    std::snprintf(buf, sizeof buf, "%.0f%% (%d of %d warps, %d block%s per SM)", fraction * 100, warpsPerSM,
+                  maxWarpsPerSM, blocksPerSM, blocksPerSM == 1 ? "" : "s");
     std::string s = buf;
-    if (!limitedBy.empty()) {
-        s += ", limited by ";
-        for (std::size_t i = 0; i < limitedBy.size(); ++i)
-            s += std::string(i ? " and " : "") + std::string(occupancyLimiterName(limitedBy[i]));
+    for (std::size_t i = 0; i < limitedBy.size(); ++i) {
+        s += std::string(i ? " and " : ": limited by ") + std::string(occupancyLimiterName(limitedBy[i]));
+        if (limitedBy[i] == OccupancyLimiter::Registers)
+            s += " (" + std::to_string(registersPerThread) + " per thread)";
+        else if (limitedBy[i] == OccupancyLimiter::SharedMemory)
+            s += " (" + std::to_string(sharedBytesPerBlock) + " bytes per block)";
     }
     return s;
 }
@@ -101,7 +141,11 @@ int maxThreadsPerBlockFor(const OccupancyLimits& l, int regs, int launchBound)
 Occupancy theoreticalOccupancy(const OccupancyLimits& l, const OccupancyInput& in)
 {
     Occupancy o;
+    o.blockSize = in.blockSize;
+    o.registersPerThread = in.registersPerThread;
+    o.sharedBytesPerBlock = in.staticSharedBytes + in.dynamicSharedBytes;
     const int maxWarpsPerSM = l.maxThreadsPerSM / l.warpSize;
+    o.maxWarpsPerSM = maxWarpsPerSM;
     const int warpsPerBlock = divUp(std::max(in.blockSize, 1), l.warpSize);
 
     // Threads (warp slots).
@@ -166,17 +210,22 @@ Occupancy theoreticalOccupancy(const OccupancyLimits& l, const OccupancyInput& i
     return o;
 }
 
-BlockSizeSuggestion suggestBlockSize(const OccupancyLimits& l, const OccupancyInput& base)
+BlockSizeSuggestion suggestBlockSize(const OccupancyLimits& l, const OccupancyInput& base, int dynamicSharedPerThread,
+                                     int maxBlockSize)
 {
     BlockSizeSuggestion best;
-    const int maxThreads = maxThreadsPerBlockFor(l, base.registersPerThread, base.kernelMaxThreads);
+    int maxThreads = maxThreadsPerBlockFor(l, base.registersPerThread, base.kernelMaxThreads);
+    if (maxBlockSize > 0)
+        maxThreads = std::min(maxThreads, maxBlockSize);
     for (int size = maxThreads - maxThreads % l.warpSize; size >= l.warpSize; size -= l.warpSize) {
         OccupancyInput in = base;
         in.blockSize = size;
+        in.dynamicSharedBytes = base.dynamicSharedBytes + dynamicSharedPerThread * size;
         const Occupancy o = theoreticalOccupancy(l, in);
         // Larger blocks first, so that on ties the larger (fewer blocks) wins, as the driver does.
         if (o.warpsPerSM > best.occupancy.warpsPerSM) {
             best.blockSize = size;
+            best.minGridSize = o.blocksPerSM * l.smCount;
             best.occupancy = o;
         }
     }

@@ -119,8 +119,8 @@ private:
     std::vector<char> m_open;
 };
 
-// Splits tokens [b, e) at top-level commas; after a top-level '=' (a default argument) a '<' is
-// a comparison.
+// Splits tokens [b, e) at top-level commas into non-empty parts; after a top-level '=' (a default
+// argument) a '<' is a comparison.
 std::vector<std::pair<std::size_t, std::size_t>> splitTopLevel(const Code& c, std::size_t b, std::size_t e)
 {
     std::vector<std::pair<std::size_t, std::size_t>> parts;
@@ -130,7 +130,8 @@ std::vector<std::pair<std::size_t, std::size_t>> splitTopLevel(const Code& c, st
     for (std::size_t i = b; i < e; ++i) {
         const bool top = n.feed(c, i, !inDefault);
         if (top && c.punct(i, ",")) {
-            parts.emplace_back(start, i);
+            if (start < i) // `(int, , float)` is no parameter between the commas
+                parts.emplace_back(start, i);
             start = i + 1;
             inDefault = false;
         } else if (top && c.punct(i, "=")) {

@@ -137,8 +137,8 @@ bool StageProbe::request(pipeline::Pipeline& p, const ProbeRequest& request)
         p.substituteNextRun(request.stage, [this, built, stage, capture, smCount](pipeline::FrameContext& ctx) mutable {
             capture.timeline.blocks.clear();
             if (capture.kind == VariantKind::BlockTimeline)
-                capture.residentBlocksPerSm = maxActiveBlocksOnDevice(
-                    built->function, unsigned(stage->launchConfig(*ctx.resources).block.count()),
+                capture.residentBlocksPerSm = built->function.maxActiveBlocksPerSM(
+                    int(stage->launchConfig(*ctx.resources).block.count()),
                     stage->launchConfig(*ctx.resources).sharedBytes);
             capture.model.smCount = smCount;
             run(*built, *stage, ctx, std::move(capture));

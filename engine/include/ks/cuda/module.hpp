@@ -63,6 +63,13 @@ std::optional<LaunchRefusal> checkLaunch(const LaunchConfig& config, const Devic
 std::optional<std::string> validateLaunch(const LaunchConfig& config, const DeviceLimits& limits,
                                           const FunctionAttributes& attrs);
 
+// cuOccupancyMaxPotentialBlockSize's answer: the block size with the highest occupancy (the largest
+// among equals) and the smallest grid that fills every SM at it.
+struct PotentialBlockSize {
+    int blockSize = 0;
+    int minGridSize = 0;
+};
+
 // A kernel handle. It does not own anything: it is valid while its Module lives. Move-only so
 // that a stale copy cannot outlive a swap by accident; moved-from it is empty.
 class Function {
@@ -83,6 +90,16 @@ public:
     // Validates against the device's limits (throws ks::Error naming the limit) and launches.
     // `params` is the driver's array of pointers to each argument.
     void launch(const LaunchConfig& config, CUstream stream, void** params) const;
+
+    // The driver's occupancy answers for this kernel; the context of its module current, throws
+    // ks::Error (an empty handle is a usage error). The host model of the same rules, which needs
+    // no device, is ks/rtc/occupancy.hpp.
+    // Blocks of `blockSize` threads with `dynamicSharedBytes` each resident on one SM at once
+    // (cuOccupancyMaxActiveBlocksPerMultiprocessor).
+    int maxActiveBlocksPerSM(int blockSize, std::size_t dynamicSharedBytes = 0) const;
+    // The block size with the best occupancy, up to `blockSizeLimit` threads (0: the kernel's own
+    // limit), with `dynamicSharedBytes` per block (cuOccupancyMaxPotentialBlockSize).
+    PotentialBlockSize maxPotentialBlockSize(std::size_t dynamicSharedBytes = 0, int blockSizeLimit = 0) const;
 
 private:
     CUfunction m_function = nullptr;

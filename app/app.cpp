@@ -1,5 +1,6 @@
 #include "app.hpp"
 
+#include "cli/kernel_project.hpp"
 #include "ks/core/error.hpp"
 #include "panels/panels.hpp"
 
@@ -110,7 +111,13 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
         s.menu.tour.open = true;
         s.menu.tour.step = options.tour - 1;
     }
-    if (!options.project.empty() && openProject(options.project) && !options.stageName.empty()) {
+    // --kernel: the project inferred from it (prepareKernelProject has checked that there is one),
+    // with its bindings kept for the Arguments panel.
+    const bool opened = !options.kernelSpec.empty()
+                            ? openKernel(pipeline::splitKernelSpec(options.kernelSpec).first, inferOptions(options),
+                                         KernelChange::Open)
+                            : !options.project.empty() && openProject(options.project);
+    if (opened && !options.stageName.empty()) {
         const pipeline::Pipeline& p = s.project.session->pipeline();
         for (std::size_t i = 0; i < p.stageCount(); ++i)
             if (p.stage(i).desc().name == options.stageName)
@@ -145,6 +152,7 @@ void App::applyCommands(double now)
     if (c.setBlock && m_state.demo)
         m_state.demo->setBlock(*c.setBlock);
     applyProjectCommands(c.project);
+    applyDrop(); // what no panel took
     applyTeachCommands(c.teach);
     applyEditorCommands(now);
     c = {};
@@ -220,7 +228,7 @@ void App::frame(float timeSeconds, float deltaSeconds)
         ImGui::PushFont(uiFont);
     drawMenuBar(s, s.commands);
     const PanelLayout layout{ImGui::GetIO().DisplaySize, s.teach.layout, s.project.session != nullptr,
-                             s.teach.layoutGeneration, s.menu.height};
+                             s.teach.layoutGeneration, s.menu.height, s.project.kernel.has_value()};
     // Each panel in its place, unless the user hid it (View menu). Some layouts leave a panel out
     // (placePanel false): those draw only where they say so.
     auto shown = [&](const char* name) { return s.menu.hiddenPanels.count(name) == 0; };
@@ -231,6 +239,10 @@ void App::frame(float timeSeconds, float deltaSeconds)
     if (s.project.session) {
         if (shown("Project") && placePanel("Project", layout))
             drawProjectPanel(s, s.commands);
+        if (s.project.kernel && shown(kArgumentsPanel)) {
+            placePanel(kArgumentsPanel, layout);
+            drawArgumentsPanel(s, s.commands);
+        }
         if (shown("Views")) {
             placePanel("Views", layout);
             drawViewsPanel(s, s.commands);

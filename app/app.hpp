@@ -92,6 +92,12 @@ public:
     bool findFault();
     bool faultSearchRunning() const noexcept { return m_state.faultSearch.running(); }
 
+    // Files dropped on the window at (x, y) (window pixels, as ImGui's mouse position): taken in
+    // by the next frame. A .npy or image dropped on a row of the Arguments panel binds that
+    // parameter to it; else a .cu runs the project inferred from its first kernel, and a .json
+    // opens as a project.
+    void dropFiles(std::vector<std::filesystem::path> paths, float x, float y);
+
     // The file the demo stage runs.
     const std::filesystem::path& stagePath() const noexcept { return m_state.editor.stagePath; }
 
@@ -103,6 +109,16 @@ private:
     void applyProjectCommands(ProjectCommands& commands);
     bool openProject(const std::filesystem::path& file);
     bool openLoadedProject(const std::filesystem::path& file, project::LoadResult loaded);
+    // A project inferred from a kernel (app_kernel.cpp): infers it from `file` with `options`,
+    // keeps it in the cache folder and runs it. `change` says what becomes of the undo steps. A
+    // kernel or binding that gives problems keeps the running project; the problems go to the log
+    // and to the Arguments panel (or the Project panel's, when no kernel project runs).
+    enum class KernelChange { Open, Rebind, Undo };
+    bool openKernel(std::filesystem::path file, pipeline::InferOptions options, KernelChange change);
+    // The running project's kernel state back after a restart (its bindings inferred again).
+    void restoreKernel(std::filesystem::path file, pipeline::InferOptions options,
+                       std::vector<pipeline::InferOptions> undo);
+    void applyDrop();
     void projectFrame();
     // The teaching panels (app_teach.cpp): recordings requested before the frame, the overlay and
     // the inspection taken in after it.

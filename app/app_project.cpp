@@ -130,6 +130,7 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
         s.project.history = {};
         s.project.lastTimedFrame = -1;
         s.project.activeView = 0;
+        s.project.kernel.reset(); // App::openKernel keeps it again when the project is a kernel's
         m_retiredProbe = std::move(s.project.probe); // its variants and recordings were of the old project
         s.project.stageBuilds.clear();
         s.teach.stage = -1;
@@ -166,7 +167,14 @@ void App::applyProjectCommands(ProjectCommands& c)
     }
     if (c.open)
         openProject(*c.open);
+    if (c.openKernel)
+        openKernel(*c.openKernel, {}, KernelChange::Open);
+    if (s.project.kernel && (c.rebind || (c.undoRebind && !s.project.kernel->undo.empty()))) {
+        const KernelProject& k = *s.project.kernel;
+        openKernel(k.file, c.rebind ? *c.rebind : k.undo.back(), c.rebind ? KernelChange::Rebind : KernelChange::Undo);
+    }
     if (c.close) {
+        s.project.kernel.reset();
         std::lock_guard lock(m_sessionMutex);
         m_retiredSession = std::move(s.project.session);
         m_retiredProbe = std::move(s.project.probe);

@@ -14,6 +14,7 @@
 #include "ks/cuda/stream.hpp"
 #include "ks/demo/thread_colors_demo.hpp"
 #include "ks/gl/gl.hpp"
+#include "ks/pipeline/infer.hpp"
 #include "ks/render/image_view.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/service.hpp"
@@ -54,6 +55,12 @@ struct LogBuffer {
 // What the project panels ask for; App applies it after the UI (see App::applyProjectCommands).
 struct ProjectCommands {
     std::optional<std::filesystem::path> open;   // load this project (the current one stays on failure)
+    // Run the project inferred from a kernel file's first kernel (File > Open kernel..., a drop).
+    std::optional<std::filesystem::path> openKernel;
+    // The Arguments panel: infer the open kernel's project again with these bindings (an undoable
+    // change), or with the bindings before the last change. A refusal keeps the running project.
+    std::optional<pipeline::InferOptions> rebind;
+    bool undoRebind = false;
     std::optional<std::filesystem::path> saveAs; // save (to the current file when empty path)
     // A new project from a template (its project file), written to the path, then opened.
     std::optional<std::pair<std::filesystem::path, std::filesystem::path>> newFromTemplate;
@@ -74,7 +81,7 @@ enum class EditorAction { Find, Replace, GoToLine, ToggleComment, Undo, Redo };
 
 // The file dialog (panels/file_dialog.cpp over file_browser.hpp) and what its answer is for.
 struct FileDialogState {
-    enum class Purpose { None, OpenProject, OpenKernel, SaveProjectAs, NewProject };
+    enum class Purpose { None, OpenProject, OpenKernel, EditFile, SaveProjectAs, NewProject };
     Purpose purpose = Purpose::None;
     bool save = false;    // a name to save as (else an existing file to open)
     bool opening = false; // open the popup at the next frame
@@ -127,6 +134,32 @@ struct Commands {
     bool findFault = false; // the fault banner's "Find the fault"
     ProjectCommands project;
     TeachCommands teach;
+    bool dropTaken = false; // a panel took AppState::drop
+};
+
+// Files dropped on the window (GLFW's drop callback: paths and where the pointer was), kept for the
+// next frame's panels: a data file dropped on a row of the Arguments panel binds that parameter.
+// What no panel takes, App opens after the UI (a .cu runs its inferred project, a .json opens).
+struct FileDrop {
+    std::vector<std::filesystem::path> paths;
+    float x = 0, y = 0; // window pixels, as ImGui's mouse position
+};
+
+// A project made from a kernel's signature (File > Open kernel..., a dropped .cu, --kernel): what
+// it was inferred from and how each parameter is bound, for the Arguments panel.
+struct KernelProject {
+    std::filesystem::path file;                // the kernel's source file
+    pipeline::InferOptions options;            // the bindings asked for (the running project's)
+    pipeline::Inference inference;             // each parameter's binding and why; the launch notes
+    std::vector<pipeline::InferOptions> undo;  // the bindings before each change, the newest last
+    std::vector<project::Problem> problems;    // why the last change was refused (the project runs on)
+    // The panel's fields as typed, by "spec:NAME", "shape:NAME", "grid", "block"; reset to the
+    // running bindings when they change.
+    std::map<std::string, std::string> fields;
+    std::string fieldProblem; // a field's text that is not a binding ("shape: 'x3' is not ...")
+    // Where the panel drew each parameter's row and its controls ("row:NAME", "spec:NAME",
+    // "shape:NAME", "Undo", ...), x0, y0, x1, y1: for drops on a row and for tests.
+    std::map<std::string, std::array<float, 4>> rects;
 };
 
 // Rolling per-frame history of the project pipeline, for the Timings panel.
@@ -143,6 +176,7 @@ struct ProjectState {
     // Declared before the session: a request pending on the session's pipeline refers to it.
     std::unique_ptr<teach::StageProbe> probe;
     std::unique_ptr<scene::Session> session;
+    std::optional<KernelProject> kernel;    // when the running project was inferred from a kernel
     std::vector<project::Problem> problems; // of the last open or build that failed
     std::vector<std::filesystem::path> recent;
     std::string pathInput;                  // the panel's open / save-as field
@@ -230,6 +264,7 @@ struct AppState {
     MenuState menu;
     RecordState record;
     Commands commands;
+    std::optional<FileDrop> drop;    // dropped since the last frame (App::dropFiles)
     std::optional<ShownFault> fault; // shown until dismissed or the project runs again
     FaultSearch faultSearch;         // "Find the fault": the checked re-run's process, watched from a thread
     float fps = 0;

@@ -77,6 +77,11 @@ supervise::AppSnapshot App::snapshot() const
         const pipeline::Pipeline& p = s.project.session->pipeline();
         snap.projectPath = p.project().file.string();
         snap.projectJson = project::serializeProject(p.snapshot(), p.project().file);
+        if (const auto& k = s.project.kernel) {
+            snap.kernelFile = k->file.string();
+            snap.kernelOptions = k->options;
+            snap.kernelUndo = k->undo;
+        }
         const render::OrbitCamera& c = s.project.session->camera();
         snap.camera = {c.target.x, c.target.y, c.target.z, c.distance, c.yaw, c.pitch, c.fov};
         for (std::size_t i = 0; i < s.project.session->viewCount(); ++i) {
@@ -181,6 +186,8 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
         project::LoadResult loaded = snap.projectJson.empty() ? project::loadProject(snap.projectPath)
                                                               : project::parseProject(snap.projectJson, snap.projectPath);
         if (openLoadedProject(snap.projectPath, std::move(loaded))) {
+            if (!snap.kernelFile.empty())
+                restoreKernel(snap.kernelFile, snap.kernelOptions, snap.kernelUndo);
             scene::Session& session = *s.project.session;
             session.pipeline().setPaused(true);
             if (snap.camera.size() == 7) {

@@ -17,6 +17,33 @@
 
 namespace ks::app {
 
+std::optional<std::vector<std::int64_t>> parseDims(const std::string& text, char sep, std::size_t most,
+                                                   long long largest, std::string& why)
+{
+    std::vector<std::int64_t> out;
+    std::size_t start = 0;
+    while (start <= text.size()) {
+        const std::size_t end = std::min(text.find(sep, start), text.size());
+        const std::string digits = text.substr(start, end - start);
+        if (digits.empty() || digits.size() > 12 ||
+            !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; })) {
+            why = "'" + text + "' is not whole numbers separated by '" + std::string(1, sep) + "'";
+            return std::nullopt;
+        }
+        out.push_back(std::stoll(digits));
+        if (out.back() < 1 || out.back() > largest) {
+            why = "'" + text + "': each number is from 1 to " + std::to_string(largest);
+            return std::nullopt;
+        }
+        start = end + 1;
+    }
+    if (out.size() > most) {
+        why = "'" + text + "' has more than " + std::to_string(most) + " numbers";
+        return std::nullopt;
+    }
+    return out;
+}
+
 ParseOutcome parseOptions(int argc, char** argv)
 {
     AppOptions o;
@@ -196,26 +223,11 @@ ParseOutcome parseOptions(int argc, char** argv)
                                                      text + "'");
             return std::pair<std::string, std::string>(text.substr(0, eq), text.substr(eq + 1));
         };
-        // Up to three whole numbers from 1 to `most` separated by `sep`: "256", "16,16", "1000x3".
         auto dims = [](const std::string& text, char sep, std::size_t most, long long largest, const char* what) {
-            std::vector<std::int64_t> out;
-            std::size_t start = 0;
-            while (start <= text.size()) {
-                const std::size_t end = std::min(text.find(sep, start), text.size());
-                const std::string digits = text.substr(start, end - start);
-                if (digits.empty() || digits.size() > 12 ||
-                    !std::all_of(digits.begin(), digits.end(), [](char c) { return c >= '0' && c <= '9'; }))
-                    throw CLI::ValidationError(what, "'" + text + "' is not whole numbers separated by '" +
-                                                         std::string(1, sep) + "'");
-                out.push_back(std::stoll(digits));
-                if (out.back() < 1 || out.back() > largest)
-                    throw CLI::ValidationError(what, "'" + text + "': each number is from 1 to " +
-                                                         std::to_string(largest));
-                start = end + 1;
-            }
-            if (out.size() > most)
-                throw CLI::ValidationError(what, "'" + text + "' has more than " + std::to_string(most) + " numbers");
-            return out;
+            std::string why;
+            if (auto out = parseDims(text, sep, most, largest, why))
+                return *out;
+            throw CLI::ValidationError(what, why);
         };
         for (const std::string& a : argSpecs)
             o.args.push_back(nameEquals(a, "--arg"));

@@ -102,4 +102,10 @@ struct ParseOutcome {
 };
 ParseOutcome parseOptions(int argc, char** argv);
 
+// Up to `most` whole numbers from 1 to `largest` separated by `sep` ("256", "16,16", "1000x3"), as
+// --shape, --grid and --block take them (and the Arguments panel's fields); nullopt with `why` set
+// when `text` is not that.
+std::optional<std::vector<std::int64_t>> parseDims(const std::string& text, char sep, std::size_t most,
+                                                   long long largest, std::string& why);
+
 } // namespace ks::app

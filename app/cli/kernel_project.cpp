@@ -21,13 +21,13 @@ void printProblems(const std::vector<project::Problem>& problems)
         std::fprintf(stderr, "%s\n", p.format().c_str());
 }
 
-// Where a run keeps the project it inferred: one file per kernel and set of bindings, so that a
-// window's GPU process, which infers again from the same arguments, writes the same file.
-fs::path inferredProjectFile(const AppOptions& o, const fs::path& kernelFile, const std::string& kernel)
+} // namespace
+
+fs::path inferredProjectFile(const fs::path& kernelFile, const pipeline::InferOptions& o)
 {
     Sha256 h;
     h.field(fs::absolute(kernelFile).string());
-    h.field(kernel);
+    h.field(o.kernel);
     for (const auto& [name, spec] : o.args)
         h.field(name + "=" + spec);
     for (const auto& [name, shape] : o.shapes) {
@@ -46,13 +46,22 @@ fs::path inferredProjectFile(const AppOptions& o, const fs::path& kernelFile, co
     return folder / "inferred" / (kernelFile.stem().string() + "-" + Sha256::hex(h.finish()).substr(0, 16) + ".json");
 }
 
-} // namespace
+pipeline::InferOptions inferOptions(const AppOptions& o)
+{
+    pipeline::InferOptions io;
+    io.kernel = pipeline::splitKernelSpec(o.kernelSpec).second;
+    io.args = o.args;
+    io.shapes = o.shapes;
+    io.grid = o.grid;
+    io.block = o.block;
+    return io;
+}
 
 std::optional<int> prepareKernelProject(AppOptions& o)
 {
     if (o.kernelSpec.empty())
         return std::nullopt;
-    const auto [file, kernel] = pipeline::splitKernelSpec(o.kernelSpec);
+    const fs::path file = pipeline::splitKernelSpec(o.kernelSpec).first;
     std::string source;
     try {
         source = paths::readTextFile(file);
@@ -60,12 +69,7 @@ std::optional<int> prepareKernelProject(AppOptions& o)
         std::fprintf(stderr, "kernelscope: --kernel %s: %s\n", o.kernelSpec.c_str(), e.text().c_str());
         return 1;
     }
-    pipeline::InferOptions io;
-    io.kernel = kernel;
-    io.args = o.args;
-    io.shapes = o.shapes;
-    io.grid = o.grid;
-    io.block = o.block;
+    const pipeline::InferOptions io = inferOptions(o);
     const pipeline::Inference inferred = pipeline::inferProject(file, source, io);
     if (!inferred.ok()) {
         printProblems(inferred.problems);
@@ -101,7 +105,7 @@ std::optional<int> prepareKernelProject(AppOptions& o)
                     o.saveProject.string().c_str(), check.compile.arch.c_str(), o.saveProject.string().c_str());
         return 0;
     }
-    const fs::path where = inferredProjectFile(o, file, kernel);
+    const fs::path where = inferredProjectFile(file, io);
     try {
         fs::create_directories(where.parent_path());
         p.file = where;

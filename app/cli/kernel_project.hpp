@@ -5,6 +5,9 @@
 
 #include "options.hpp"
 
+#include "ks/pipeline/infer.hpp"
+
+#include <filesystem>
 #include <optional>
 
 namespace ks::app {
@@ -15,5 +18,13 @@ namespace ks::app {
 // cache folder, options.project names it, and nullopt
 // says: go on and run it. Without --kernel: nullopt, options untouched.
 std::optional<int> prepareKernelProject(AppOptions& options);
+
+// The bindings --kernel, --arg, --shape, --grid and --block ask for (options.kernelSpec's kernel).
+pipeline::InferOptions inferOptions(const AppOptions& options);
+
+// Where a project inferred from `kernelFile` with `options` is kept: one file per kernel and set of
+// bindings in Kernelscope's cache folder, so that a window's GPU process, which infers again from
+// the same arguments, writes the same file (and the app, inferring after a change, a new one).
+std::filesystem::path inferredProjectFile(const std::filesystem::path& kernelFile, const pipeline::InferOptions& options);
 
 } // namespace ks::app

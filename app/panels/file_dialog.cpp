@@ -31,7 +31,7 @@ void openFileDialog(MenuState& m, FileDialogState::Purpose purpose, std::string 
 
 namespace {
 
-// Where a button of the dialog is (for tests that click it): "dialog:Save", "dialog:Cancel", ...
+// Where a button or field of the dialog is (for tests that click it): "dialog:Save", "dialog:name", ...
 void noteButton(MenuState& m, const char* label)
 {
     m.menuRects[std::string("dialog:") + label] = lastItemRect();
@@ -72,7 +72,8 @@ void answer(FileDialogState& d, const fs::path& path, Commands& commands)
     using P = FileDialogState::Purpose;
     switch (d.purpose) {
     case P::OpenProject: commands.project.open = path; break;
-    case P::OpenKernel: commands.openFile = path; break;
+    case P::OpenKernel: commands.project.openKernel = path; break;
+    case P::EditFile: commands.openFile = path; break;
     case P::SaveProjectAs: commands.project.saveAs = path; break;
     case P::NewProject: commands.project.newFromTemplate = {d.templateFile, path}; break;
     case P::None: break;
@@ -146,6 +147,7 @@ void drawFileDialog(AppState& s, Commands& commands)
     if (ImGui::InputTextWithHint("##name", d.save ? "new name.json" : "file name", &b.name(),
                                  ImGuiInputTextFlags_EnterReturnsTrue))
         chosen = b.chosen();
+    noteButton(s.menu, "name");
     ImGui::SameLine();
     if (ImGui::Button(d.save ? "Save" : "Open"))
         chosen = b.chosen();

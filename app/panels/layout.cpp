@@ -29,8 +29,15 @@ std::optional<Box> demoBox(std::string_view panel)
 
 // Standard, a project open: the views in the middle with the launch panel under them; the
 // project, timeline and facts on the right.
-std::optional<Box> projectBox(std::string_view panel)
+// A project inferred from a kernel: its Arguments under the views (what goes in under what comes
+// out), the launch under the editor.
+std::optional<Box> projectBox(std::string_view panel, bool kernel)
 {
+    if (kernel && panel == "Kernel editor") return Box{0, 0, 0.32f, 0.50f};
+    if (kernel && panel == "Launch") return Box{0, 0.50f, 0.32f, 0.32f};
+    if (kernel && panel == "Compile log") return Box{0, 0.82f, 0.32f, 0.18f};
+    if (kernel && panel == "Views") return Box{0.32f, 0, 0.40f, 0.50f};
+    if (kernel && panel == kArgumentsPanel) return Box{0.32f, 0.50f, 0.40f, 0.50f};
     if (panel == "Kernel editor") return Box{0, 0, 0.30f, 0.74f};
     if (panel == "Compile log") return Box{0, 0.74f, 0.30f, 0.26f};
     if (panel == "Views") return Box{0.30f, 0, 0.42f, 0.58f};
@@ -46,8 +53,10 @@ std::optional<Box> projectBox(std::string_view panel)
 // Classroom: large fonts, the editor beside the picture, the launch panel open under it, the
 // overlay and the timeline beside the launch panel. The project, device and timings panels are
 // not shown.
-std::optional<Box> classroomBox(std::string_view panel, bool project)
+std::optional<Box> classroomBox(std::string_view panel, bool project, bool kernel)
 {
+    if (kernel && panel == "Kernel editor") return Box{0, 0, 0.32f, 0.48f};
+    if (kernel && panel == kArgumentsPanel) return Box{0, 0.48f, 0.32f, 0.32f};
     if (panel == "Kernel editor") return Box{0, 0, 0.32f, 0.80f};
     if (panel == "Compile log") return Box{0, 0.80f, 0.32f, 0.20f};
     if (panel == "Views" || panel == "Viewport") return Box{0.32f, 0, 0.68f, 0.48f};
@@ -63,8 +72,8 @@ bool placePanel(const char* panel, const PanelLayout& layout)
 {
     // Each panel takes its place on first use, and again once after every layout change.
     static std::map<std::string, int> placedIn;
-    const std::optional<Box> box = layout.layout == Layout::Classroom ? classroomBox(panel, layout.project)
-                                   : layout.project                   ? projectBox(panel)
+    const std::optional<Box> box = layout.layout == Layout::Classroom ? classroomBox(panel, layout.project, layout.kernel)
+                                   : layout.project                   ? projectBox(panel, layout.kernel)
                                                                       : demoBox(panel);
     if (!box)
         return false;

@@ -97,9 +97,14 @@ void fileMenu(AppState& s, Commands& commands)
                                             : s.dataRoot / "projects";
     if (item(m, "Open project..."))
         openFileDialog(m, FileDialogState::Purpose::OpenProject, "Open a project", {".json"}, here);
+    // A kernel runs on data made from its signature (the Arguments panel shows and changes how);
+    // any source file can also just be edited.
     if (item(m, "Open kernel..."))
-        openFileDialog(m, FileDialogState::Purpose::OpenKernel, "Open a kernel file", {".cu", ".cuh", ".h", ".hpp"},
-                       here);
+        openFileDialog(m, FileDialogState::Purpose::OpenKernel, "Run a kernel on data made from its signature",
+                       {".cu"}, s.project.kernel ? s.project.kernel->file.parent_path() : s.dataRoot / "kernels" / "tutorials");
+    if (item(m, "Open in the editor..."))
+        openFileDialog(m, FileDialogState::Purpose::EditFile, "Open a file in the editor",
+                       {".cu", ".cuh", ".h", ".hpp"}, here);
     ImGui::Separator();
     const int tab = s.editor.activeTab;
     const bool haveTab = tab >= 0 && tab < int(s.editor.tabs.size());
@@ -108,9 +113,15 @@ void fileMenu(AppState& s, Commands& commands)
     const bool project = s.project.session != nullptr;
     if (item(m, "Save project", nullptr, false, project))
         commands.project.save = true;
-    if (item(m, "Save project as...", nullptr, false, project))
-        openFileDialog(m, FileDialogState::Purpose::SaveProjectAs, "Save the project as", {".json"},
-                       s.project.session->pipeline().project().file);
+    // A kernel's project lives in the cache folder: it is saved beside the kernel by default.
+    if (item(m, "Save project as...", nullptr, false, project)) {
+        if (s.project.kernel)
+            openFileDialog(m, FileDialogState::Purpose::SaveProjectAs, "Save the project as", {".json"},
+                           s.project.kernel->file.parent_path(), s.project.kernel->file.stem().string() + ".json");
+        else
+            openFileDialog(m, FileDialogState::Purpose::SaveProjectAs, "Save the project as", {".json"},
+                           s.project.session->pipeline().project().file);
+    }
     if (item(m, "Close project", nullptr, false, project))
         commands.project.close = true;
     ImGui::Separator();
@@ -172,7 +183,10 @@ void viewMenu(AppState& s, Commands& commands)
     ImGui::Separator();
     ImGui::TextDisabled("Panels");
     const std::vector<const char*> panels =
-        s.project.session ? std::vector<const char*>{"Kernel editor", "Project", "Views", "Launch", "Overlay and inspector",
+        s.project.kernel  ? std::vector<const char*>{"Kernel editor", kArgumentsPanel, "Project", "Views", "Launch",
+                                                     "Overlay and inspector", "Block timeline", "Device", "Timings",
+                                                     "Compile log"}
+        : s.project.session ? std::vector<const char*>{"Kernel editor", "Project", "Views", "Launch", "Overlay and inspector",
                                                      "Block timeline", "Device", "Timings", "Compile log"}
                           : std::vector<const char*>{"Kernel editor", "Viewport", "Launch", "Device", "Timings",
                                                      "Compile log"};

@@ -28,6 +28,13 @@ void drawLaunchPanel(AppState& state, Commands& commands);
 // current window (the Launch panel's first row while no project is open).
 void drawProjectPanel(AppState& state, Commands& commands);
 void drawProjectOpener(AppState& state, Commands& commands);
+// A parameter's slider (colour picker, integer slider) over its value in the running pipeline.
+void drawParameterEditor(const project::ParameterDesc& parameter, std::array<double, 4>& value);
+// The Arguments panel (arguments_panel.cpp), shown while the project was inferred from a kernel
+// (state.project.kernel): each parameter, what it is bound to and why, and controls that change the
+// binding (ProjectCommands::rebind, undoRebind). Takes a data file dropped on a row (state.drop).
+inline constexpr const char* kArgumentsPanel = "Arguments";
+void drawArgumentsPanel(AppState& state, Commands& commands);
 void drawViewsPanel(AppState& state, Commands& commands);
 
 // The teaching panels for the open project's kernel stage: the launch (grid, block, validation,
@@ -77,6 +84,7 @@ struct PanelLayout {
     bool project = false; // a project is open (else the demo runs)
     int generation = 0;   // TeachState::layoutGeneration
     float top = 0;        // the menu bar's height: panels go below it
+    bool kernel = false;  // the project was inferred from a kernel (the Arguments panel shows)
 };
 // Places `panel` for `layout` (on first use, and once after each layout change; the user may move
 // panels in between). Returns false when the layout does not show the panel.

@@ -44,30 +44,6 @@ void fileControls(AppState& s, Commands& commands, bool haveProject)
         ImGui::TextColored(ImVec4(1.f, 0.45f, 0.4f, 1.f), "%s", p.format().c_str());
 }
 
-void parameterEditor(const project::ParameterDesc& q, std::array<double, 4>& v)
-{
-    const int n = q.type.components;
-    if (q.type.color) {
-        float c[4] = {float(v[0]), float(v[1]), float(v[2]), n > 3 ? float(v[3]) : 1.f};
-        const bool changed = n > 3 ? ImGui::ColorEdit4(q.name.c_str(), c) : ImGui::ColorEdit3(q.name.c_str(), c);
-        if (changed)
-            for (int i = 0; i < n; ++i)
-                v[std::size_t(i)] = c[i];
-    } else if (project::isFloat(q.type.scalar)) {
-        float f[4] = {float(v[0]), float(v[1]), float(v[2]), float(v[3])};
-        const float lo = float(q.min), hi = float(q.max);
-        if (ImGui::SliderScalarN(q.name.c_str(), ImGuiDataType_Float, f, n, &lo, &hi, "%.4g"))
-            for (int i = 0; i < n; ++i)
-                v[std::size_t(i)] = f[i];
-    } else {
-        int k[4] = {int(v[0]), int(v[1]), int(v[2]), int(v[3])};
-        const int lo = int(q.min), hi = int(q.max);
-        if (ImGui::SliderScalarN(q.name.c_str(), ImGuiDataType_S32, k, n, &lo, &hi))
-            for (int i = 0; i < n; ++i)
-                v[std::size_t(i)] = k[i];
-    }
-}
-
 // The time the kernels receive: dragged (a scrub: while paused, a frame at the new time runs at
 // once), the step each frame adds, and a speed that scales it (0 holds the time still).
 void drawTimeControls(AppState& s, pipeline::Pipeline& p)
@@ -105,6 +81,30 @@ void drawTimeControls(AppState& s, pipeline::Pipeline& p)
 }
 
 } // namespace
+
+void drawParameterEditor(const project::ParameterDesc& q, std::array<double, 4>& v)
+{
+    const int n = q.type.components;
+    if (q.type.color) {
+        float c[4] = {float(v[0]), float(v[1]), float(v[2]), n > 3 ? float(v[3]) : 1.f};
+        const bool changed = n > 3 ? ImGui::ColorEdit4(q.name.c_str(), c) : ImGui::ColorEdit3(q.name.c_str(), c);
+        if (changed)
+            for (int i = 0; i < n; ++i)
+                v[std::size_t(i)] = c[i];
+    } else if (project::isFloat(q.type.scalar)) {
+        float f[4] = {float(v[0]), float(v[1]), float(v[2]), float(v[3])};
+        const float lo = float(q.min), hi = float(q.max);
+        if (ImGui::SliderScalarN(q.name.c_str(), ImGuiDataType_Float, f, n, &lo, &hi, "%.4g"))
+            for (int i = 0; i < n; ++i)
+                v[std::size_t(i)] = f[i];
+    } else {
+        int k[4] = {int(v[0]), int(v[1]), int(v[2]), int(v[3])};
+        const int lo = int(q.min), hi = int(q.max);
+        if (ImGui::SliderScalarN(q.name.c_str(), ImGuiDataType_S32, k, n, &lo, &hi))
+            for (int i = 0; i < n; ++i)
+                v[std::size_t(i)] = k[i];
+    }
+}
 
 void drawProjectOpener(AppState& s, Commands& commands)
 {
@@ -188,7 +188,7 @@ void drawProjectPanel(AppState& s, Commands& commands)
     if (!p.project().parameters.empty() && ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
         for (std::size_t i = 0; i < p.project().parameters.size(); ++i) {
             ImGui::PushID(int(i));
-            parameterEditor(p.project().parameters[i], p.parameters()[i]);
+            drawParameterEditor(p.project().parameters[i], p.parameters()[i]);
             ImGui::PopID();
         }
     }

@@ -19,6 +19,8 @@
 #include <chrono>
 #include <cstdio>
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace ks::app {
 
@@ -79,6 +81,20 @@ struct ImGuiGlfw {
     }
 };
 
+// Files dropped on the window since the last frame, and where the pointer was.
+struct Drop {
+    std::vector<std::filesystem::path> paths;
+    double x = 0, y = 0;
+};
+std::vector<Drop> g_drops;
+
+void onDrop(GLFWwindow* window, int count, const char** paths)
+{
+    Drop d{{paths, paths + count}};
+    glfwGetCursorPos(window, &d.x, &d.y);
+    g_drops.push_back(std::move(d));
+}
+
 void* glfwProc(const char* name)
 {
     return reinterpret_cast<void*>(glfwGetProcAddress(name));
@@ -94,6 +110,7 @@ int runWindowed(const AppOptions& options)
     gl::loadFunctions(&glfwProc);
     allocateMesaShaderCacheIndex();
     ImGuiGlfw imgui(window.handle, options);
+    glfwSetDropCallback(window.handle, onDrop); // ImGui's backend sets no drop callback
     int major = 0, minor = 0, rev = 0;
     glfwGetVersion(&major, &minor, &rev);
     App app(options, dataRoot,
@@ -109,6 +126,8 @@ int runWindowed(const AppOptions& options)
     FrameRecorder commandLineRecording(options.record, options.recordEvery, double(options.timeStep));
     while (!glfwWindowShouldClose(window.handle)) {
         glfwPollEvents();
+        for (Drop& d : std::exchange(g_drops, {}))
+            app.dropFiles(std::move(d.paths), float(d.x), float(d.y));
         const double now = glfwGetTime();
         const float dt = float(now - last);
         last = now;

@@ -9,6 +9,7 @@
 //   shell -> worker: ShellGl (after hello, when the shell's GL imports memory), Restore (first, after a
 //                    restart; + the kept memory's fds), FrameRequest, Quit
 
+#include "ks/pipeline/infer.hpp"
 #include "ks/pipeline/kept_layout.hpp"
 #include "text_history.hpp"
 
@@ -45,6 +46,11 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptEntry, name, offset, bytes)
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(KeptLayout, slotBytes, entries)
 } // namespace ks::pipeline
 
+namespace ks::pipeline { // found by argument-dependent lookup
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InferOptions, kernel, args, shapes, grid, block, size, defaultCount,
+                                                defaultSize)
+} // namespace ks::pipeline
+
 namespace ks::app { // found by argument-dependent lookup
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TextHistory::Delta, keepFront, keepBack, middle, cursor)
 } // namespace ks::app
@@ -55,11 +61,12 @@ inline constexpr int kProtocolVersion = 1;
 
 // One GLFW input event, forwarded as it came (GLFW's key codes and actions).
 struct InputEvent {
-    std::string kind; // "key", "char", "pos", "button", "scroll", "focus"
+    std::string kind; // "key", "char", "pos", "button", "scroll", "focus", "drop"
     int a = 0, b = 0, c = 0; // key: key, action, mods; char: codepoint; button: button, action, mods; focus: focused
-    double x = 0, y = 0;     // pos, scroll
+    double x = 0, y = 0;     // pos, scroll; drop: where the pointer was
+    std::vector<std::string> paths; // drop: the files dropped on the window
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputEvent, kind, a, b, c, x, y)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(InputEvent, kind, a, b, c, x, y, paths)
 
 struct FrameRequest {
     static constexpr const char* kType = "frame";
@@ -145,6 +152,11 @@ struct AppSnapshot {
     std::string stagePath, stageKernel;
     std::string projectPath;
     std::string projectJson;  // the running project with its parameter values and stage order
+    // When that project was inferred from a kernel: the kernel's file, its bindings and their undo
+    // steps (the Arguments panel's).
+    std::string kernelFile;
+    pipeline::InferOptions kernelOptions;
+    std::vector<pipeline::InferOptions> kernelUndo;
     std::vector<float> camera; // target xyz, distance, yaw, pitch, fov
     std::vector<std::vector<double>> plotZooms; // per view: x0, x1, y0, y1 of a zoomed plot, else none
     std::int64_t pipelineFrame = 0;
@@ -159,7 +171,7 @@ struct AppSnapshot {
     EditorSettings editor;
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, stagePath, stageKernel, projectPath,
-                                                projectJson, camera, plotZooms, pipelineFrame, imguiIni, layout, hiddenPanels,
+                                                projectJson, kernelFile, kernelOptions, kernelUndo, camera, plotZooms, pipelineFrame, imguiIni, layout, hiddenPanels,
                                                 teachStage, blockX, blockY, frameLimit, recording, tourStep, editor)
 
 struct StateUpdate {

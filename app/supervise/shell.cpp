@@ -66,6 +66,14 @@ void onFocus(GLFWwindow*, int focused)
 {
     g_input.push_back({"focus", focused});
 }
+// Files dropped on the window: the worker's App takes them where the pointer is.
+void onDrop(GLFWwindow* window, int count, const char** paths)
+{
+    supervise::InputEvent e{"drop"};
+    glfwGetCursorPos(window, &e.x, &e.y);
+    e.paths.assign(paths, paths + count);
+    g_input.push_back(std::move(e));
+}
 
 struct GlfwWindow {
     GLFWwindow* handle = nullptr;
@@ -160,6 +168,7 @@ int runSupervisedWindow(const AppOptions& options)
     glfwSetMouseButtonCallback(window.handle, onButton);
     glfwSetScrollCallback(window.handle, onScroll);
     glfwSetWindowFocusCallback(window.handle, onFocus);
+    glfwSetDropCallback(window.handle, onDrop);
     ShellImGui imgui(window.handle, options);
 
     ShellLink::Config config = ShellLink::windowConfig(options, workerExecutable());

@@ -60,7 +60,7 @@ void mapKeys(ImGuiIO& io)
         io.KeyMap[key] = code;
 }
 
-void applyInput(ImGuiIO& io, const std::vector<supervise::InputEvent>& events)
+void applyInput(ImGuiIO& io, App& app, const std::vector<supervise::InputEvent>& events)
 {
     for (const supervise::InputEvent& e : events) {
         if (e.kind == "key" && e.a >= 0 && e.a < int(IM_ARRAYSIZE(io.KeysDown))) {
@@ -80,6 +80,8 @@ void applyInput(ImGuiIO& io, const std::vector<supervise::InputEvent>& events)
             io.MouseWheel += float(e.y);
         } else if (e.kind == "focus") {
             io.AddFocusEvent(e.a != 0);
+        } else if (e.kind == "drop") {
+            app.dropFiles({e.paths.begin(), e.paths.end()}, float(e.x), float(e.y));
         }
     }
 }
@@ -422,7 +424,7 @@ int runWorker(const AppOptions& options)
             g_clipboard = *request->clipboard;
         const auto t0 = Clock::now();
         session.resize(std::clamp(request->width, 1, kMaxSide), std::clamp(request->height, 1, kMaxSide));
-        applyInput(io, request->input);
+        applyInput(io, app, request->input);
         if (o.framesGiven && frameCount + 1 == o.frames)
             app.settleBuilds(std::chrono::seconds(60)); // a run of a given length shows finished builds
         activity.since = t0.time_since_epoch().count();

@@ -13,6 +13,7 @@
 #include "platform/platforms.hpp"
 #include "supervise/protocol.hpp"
 
+#include "headless_app.hpp"
 #include "test_support.hpp"
 
 #include <imgui.h>
@@ -48,13 +49,10 @@ protected:
         m_options.dataDir = ks::test::sourceDir();
         m_options.kernelFile = m_kernel;
         m_options.recoveryDir = m_dir.path() / "recovery";
-        try {
-            m_session = std::make_unique<HeadlessSession>(m_options);
-        } catch (const ks::Error& e) {
-            if (e.domain() == ks::ErrorDomain::Egl)
-                GTEST_SKIP() << "no headless GL: " << e.what();
-            throw;
-        }
+        std::string whyNot;
+        m_session = ks::test::openHeadlessApp(m_options, whyNot);
+        if (!m_session)
+            GTEST_SKIP() << "no headless GL: " << whyNot;
     }
 
     ks::app::App& app() { return m_session->app(); }

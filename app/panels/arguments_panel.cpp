@@ -119,7 +119,7 @@ std::vector<std::string> choices(Slot slot, const project::Project& p)
 // How wide a row's controls are, in units of the font size.
 float controlsWidth(Slot slot)
 {
-    return slot == Slot::Buffer ? 6.f + 8.f + 5.f + 3.5f : slot == Slot::Texture ? 14.f : 8.5f + 5.f + 0.5f;
+    return slot == Slot::Buffer ? 6.f + 8.f + 6.f + 3.5f : slot == Slot::Texture ? 14.f : 8.5f + 5.f + 0.5f;
 }
 
 // The combo and text field of one binding; pushes the changed binding.
@@ -164,7 +164,7 @@ void shapeControl(KernelProject& k, const std::string& name, Commands& commands)
     const std::string given = givenShape(k.options, name);
     std::string& text = field(k, "shape:" + name, given);
     ImGui::SameLine();
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5.f);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.f);
     if (ImGui::InputTextWithHint("shape", running.c_str(), &text, ImGuiInputTextFlags_EnterReturnsTrue) &&
         text != given) {
         std::string why;
@@ -187,7 +187,8 @@ void launchControl(KernelProject& k, const char* label, std::optional<std::array
 {
     const std::string given = dimText(k.options.*dims);
     std::string& text = field(k, label, given);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7.f);
+    const ImGuiStyle& style = ImGui::GetStyle();
+    ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 7.f, ImGui::CalcTextSize(running.c_str()).x + style.FramePadding.x * 2.f));
     if (ImGui::InputTextWithHint(label, running.c_str(), &text, ImGuiInputTextFlags_EnterReturnsTrue) && text != given) {
         std::string why;
         pipeline::InferOptions o = k.options;
@@ -258,9 +259,12 @@ void parameterRow(AppState& s, KernelProject& k, std::size_t i, float column, Co
     ImGui::SameLine();
     ImGui::TextUnformatted(bound.c_str());
     // The controls on the same line, in a column, where they fit; else under it.
-    ImGui::SameLine(column);
-    if (ImGui::GetContentRegionAvail().x < controlsWidth(slot) * ImGui::GetFontSize())
-        ImGui::NewLine();
+    const float headingEnd = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x;
+    const bool fits = headingEnd <= column &&
+                      ImGui::GetWindowContentRegionMax().x - column >= controlsWidth(slot) * ImGui::GetFontSize();
+    ImGui::Indent();
+    if (fits)
+        ImGui::SameLine(column);
     if (b.param.empty() || b.param[0] == '#') {
         ImGui::TextDisabled("(unnamed: name it in the kernel to bind it)");
     } else {
@@ -268,7 +272,6 @@ void parameterRow(AppState& s, KernelProject& k, std::size_t i, float column, Co
         if (slot == Slot::Buffer)
             shapeControl(k, b.param, commands);
     }
-    ImGui::Indent();
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", b.reason.c_str());
     ImGui::PopStyleColor();
@@ -331,10 +334,15 @@ void drawArgumentsPanel(AppState& s, Commands& commands)
         ImGui::PopStyleColor();
     }
     ImGui::Separator();
-    float column = 0;
-    for (const pipeline::ParamBinding& b : k.inference.bindings)
+    // The controls' column: past the widest heading, but never so far that the widest controls
+    // do not fit beside it (a longer heading puts its row's controls under it).
+    float column = 0, controls = 0;
+    for (const pipeline::ParamBinding& b : k.inference.bindings) {
         column = std::max(column, ImGui::CalcTextSize(heading(b).c_str()).x);
-    column += ImGui::GetCursorPosX() + ImGui::GetStyle().ItemSpacing.x;
+        controls = std::max(controls, controlsWidth(slotOf(inferred, b.param)) * ImGui::GetFontSize());
+    }
+    column = std::min(column + ImGui::GetCursorPosX() + ImGui::GetStyle().ItemSpacing.x,
+                      ImGui::GetWindowContentRegionMax().x - controls);
     for (std::size_t i = 0; i < k.inference.bindings.size(); ++i)
         parameterRow(s, k, i, column, commands);
 

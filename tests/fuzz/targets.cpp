@@ -8,6 +8,7 @@
 #include "ks/io/image.hpp"
 #include "ks/io/npy.hpp"
 #include "ks/pipeline/check.hpp"
+#include "ks/pipeline/infer.hpp"
 #include "ks/project/json.hpp"
 #include "ks/project/project.hpp"
 #include "ks/project/recovery_store.hpp"
@@ -163,6 +164,19 @@ void signatures(std::string_view input)
                             layout->size % layout->align == 0,
                         "a known type's layout is a positive size, a multiple of a power-of-two alignment");
             (void)pipeline::describeParam(p);
+        }
+        // The project inferred from the kernel (--kernel FILE.cu:NAME): either one that serializes
+        // and reads back as it was, or problems; never both, never neither.
+        pipeline::InferOptions o;
+        o.kernel = k.qualifiedName() + (k.isTemplate() ? "<float>" : "");
+        const pipeline::Inference inf = pipeline::inferProject("fuzz.cu", input, o);
+        require(inf.project.has_value() == inf.problems.empty(), "an inference gives a project or problems");
+        if (inf.ok()) {
+            require(inf.bindings.size() == k.params.size(), "every parameter gets a binding");
+            const std::string text = project::serializeProject(*inf.project, "/fuzz/p.json");
+            const project::LoadResult back = project::parseProject(text, "/fuzz/p.json");
+            require(!back.project || project::serializeProject(*back.project, "/fuzz/p.json") == text,
+                    "an inferred project reads back as it was written");
         }
     }
 }
@@ -352,7 +366,7 @@ const std::vector<Target>& targets()
         {"json", json, "the positioned JSON reader under the project reader"},
         {"diagnostics", diagnostics, "NVRTC logs: parseLog, markLikelyCauses, formatDiagnostic"},
         {"includes", includes, "#include directives and the include scanner on disk"},
-        {"signatures", signatures, "kernel source -> signatures: syntax::findKernels, knownTypeLayout"},
+        {"signatures", signatures, "kernel source -> signatures and inferred projects: syntax::findKernels, knownTypeLayout, pipeline::inferProject"},
         {"highlight", highlight, "the editor's CUDA C++ lexer and its incremental cache: rtc::SyntaxCache"},
         {"array_specs", arraySpecs, "ElementwiseKernel, reduction and scan specs up to generated source"},
         {"recovery", recovery, "recovery files: RecoveryStore::parse/format"},

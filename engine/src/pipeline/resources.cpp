@@ -416,19 +416,8 @@ void ResourceSet::createBuffers()
 
 io::Dtype dtypeOf(ScalarType s)
 {
-    switch (s) {
-    case ScalarType::Int8: return io::Dtype::int8();
-    case ScalarType::UInt8: return io::Dtype::uint8();
-    case ScalarType::Int16: return io::Dtype::int16();
-    case ScalarType::UInt16: return io::Dtype::uint16();
-    case ScalarType::Int32: return io::Dtype::int32();
-    case ScalarType::UInt32: return io::Dtype::uint32();
-    case ScalarType::Int64: return io::Dtype::int64();
-    case ScalarType::UInt64: return io::Dtype::uint64();
-    case ScalarType::Float32: return io::Dtype::float32();
-    case ScalarType::Float64: return io::Dtype::float64();
-    }
-    return io::Dtype::float32();
+    // The project's table of CUDA scalars already names each one's numpy dtype.
+    return *io::parseDtype(project::numpyDescr(s));
 }
 
 namespace {

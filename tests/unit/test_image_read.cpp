@@ -233,4 +233,12 @@ TEST(ImageRead, FilesThatAreNoImagesSayWhy)
     EXPECT_NE(missing.find("none.png: No such file or directory"), std::string::npos) << missing;
     const std::string folder = errorText([&] { (void)ks::io::readImage(dir.path()); });
     EXPECT_NE(folder.find("is a directory"), std::string::npos) << folder;
+
+    // stb_image takes an HDR header of 0 pixels across (a fuzz finding): nothing to bind.
+    const auto empty = dir.write("empty.hdr", std::string("#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 1 +X 0\n") +
+                                                  std::string(8, '\0'));
+    EXPECT_EQ(errorText([&] { (void)ks::io::readImage(empty); }),
+              empty.string() + ": the header says 0x1 pixels; an image needs at least one");
+    EXPECT_EQ(errorText([&] { (void)ks::io::probeImage(empty); }),
+              empty.string() + ": the header says 0x1 pixels; an image needs at least one");
 }

@@ -407,3 +407,51 @@ TEST(Infer, KernelSpecsSplitAtASingleColon)
     EXPECT_EQ(splitKernelSpec("dir/k.cu:ns::scale<double>"),
               (std::pair<fs::path, std::string>{"dir/k.cu", "ns::scale<double>"}));
 }
+
+// A name that picks more than one kernel (overloads, or one name in two namespaces) is not guessed:
+// NVRTC could not tell them apart by it either. A qualified name picks one, and a global kernel's
+// plain name is its qualified name.
+TEST(Infer, ANameOfTwoKernelsIsRefusedNamingBoth)
+{
+    const std::string source = "namespace a { __global__ void scale(float* p, int n) {} }\n"
+                               "namespace b { __global__ void scale(double* p) {} }\n"
+                               "__global__ void twice(float* p) {}\n"
+                               "__global__ void twice(int* p) {}\n"
+                               "__global__ void clamp(float* p, float lo, float hi) {}\n"
+                               "namespace a { __global__ void clamp(float* p) {} }\n";
+    InferOptions o;
+    o.kernel = "scale";
+    Inference inf = ks::pipeline::inferProject("k.cu", source, o);
+    ASSERT_FALSE(inf.ok());
+    EXPECT_NE(problems(inf).find("\"scale\" names 2 kernels (a::scale on line 1, b::scale on line 2)"),
+              std::string::npos)
+        << problems(inf);
+    o.kernel = "a::scale";
+    inf = ks::pipeline::inferProject("k.cu", source, o);
+    ASSERT_TRUE(inf.ok()) << problems(inf);
+    EXPECT_EQ(inf.bindings.size(), 2u);
+    o.kernel = "twice";
+    inf = ks::pipeline::inferProject("k.cu", source, o);
+    EXPECT_NE(problems(inf).find("\"twice\" names 2 kernels (twice on line 3, twice on line 4)"), std::string::npos)
+        << problems(inf);
+    o.kernel = "clamp"; // the global one
+    inf = ks::pipeline::inferProject("k.cu", source, o);
+    ASSERT_TRUE(inf.ok()) << problems(inf);
+    EXPECT_EQ(inf.bindings.size(), 3u);
+}
+
+// The lexer takes bytes past 0x7F as identifier characters; a project file keeps names as UTF-8, so
+// a Latin-1 name is refused by the inference instead of failing when the project is written.
+TEST(Infer, NamesThatAreNotUtf8AreRefused)
+{
+    InferOptions o;
+    Inference inf = ks::pipeline::inferProject("k.cu", "__global__ void k(float* gr\xfc\xdf, int n) {}\n", o);
+    ASSERT_FALSE(inf.ok());
+    EXPECT_NE(problems(inf).find("parameter 1 of k has a name that is not UTF-8 text"), std::string::npos)
+        << problems(inf);
+    inf = ks::pipeline::inferProject("k.cu", "__global__ void gr\xfc\xdf(float* p, int n) {}\n", o);
+    ASSERT_FALSE(inf.ok());
+    EXPECT_NE(problems(inf).find("the kernel's name is not UTF-8 text"), std::string::npos) << problems(inf);
+    inf = ks::pipeline::inferProject("k.cu", "__global__ void gr\xc3\xbc\xc3\x9f(float* p, int n) {}\n", o);
+    EXPECT_TRUE(inf.ok()) << problems(inf); // UTF-8 names are fine
+}

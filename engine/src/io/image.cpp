@@ -63,6 +63,15 @@ ImageInfo infoOf(int w, int h, int n, bool is16, bool hdr)
                                 kDecodable + ")");
 }
 
+// stb_image accepts a header of 0 pixels (an HDR file saying "+X 0"); such an image has nothing to
+// bind, and an empty array would reach memcpy with a null pointer.
+void refuseEmpty(const std::filesystem::path& path, int w, int h)
+{
+    if (w <= 0 || h <= 0)
+        throwUsage("readImage", path.string() + ": the header says " + std::to_string(w) + "x" + std::to_string(h) +
+                                    " pixels; an image needs at least one");
+}
+
 } // namespace
 
 ImageInfo probeImage(const std::filesystem::path& path)
@@ -76,6 +85,7 @@ ImageInfo probeImage(const std::filesystem::path& path)
     int w = 0, h = 0, n = 0;
     if (!stbi_info_from_file(f.get(), &w, &h, &n))
         notAnImage(path);
+    refuseEmpty(path, w, h);
     return infoOf(w, h, n, stbi_is_16_bit_from_file(f.get()) != 0, stbi_is_hdr_from_file(f.get()) != 0);
 }
 
@@ -89,6 +99,7 @@ HostArray readImage(const std::filesystem::path& path, const ImageOptions& optio
     int w = 0, h = 0, n = 0;
     if (!stbi_info_from_memory(bytes, length, &w, &h, &n))
         notAnImage(path);
+    refuseEmpty(path, w, h);
     const ImageInfo info = infoOf(w, h, n, stbi_is_16_bit_from_memory(bytes, length) != 0,
                                   stbi_is_hdr_from_memory(bytes, length) != 0);
     const int channels = options.channels ? options.channels : info.channels;

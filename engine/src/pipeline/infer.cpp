@@ -1,6 +1,7 @@
 #include "ks/pipeline/infer.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/core/utf8.hpp"
 #include "ks/syntax/kernel_signature.hpp"
 
 #include <algorithm>
@@ -316,6 +317,10 @@ private:
                                      : ""));
             return false;
         }
+        if (!isUtf8(expression)) {
+            problem(m_kernel->line, "the kernel's name is not UTF-8 text; a project file keeps names as UTF-8");
+            return false;
+        }
         // What NVRTC is asked for: the name as C++ writes it, with its template arguments.
         m_nameExpression = m_kernel->qualifiedName();
         const syntax::NameExpression e = syntax::splitNameExpression(expression);
@@ -335,6 +340,9 @@ private:
             Param p;
             p.scanned = &sp;
             p.name = sp.name.empty() ? "arg" + std::to_string(i) : sp.name;
+            if (!isUtf8(p.name)) // the lexer takes bytes past 0x7F as identifier characters
+                problem(sp.line, "parameter " + std::to_string(i + 1) + " of " + m_kernel->qualifiedName() +
+                                     " has a name that is not UTF-8 text; a project file keeps names as UTF-8");
             p.baseType = sp.baseType; // an instantiation's: its template arguments in place
             p.type = project::parseValueType(p.baseType);
             m_params.push_back(std::move(p));

@@ -1,5 +1,7 @@
 #include "ks/project/json.hpp"
 
+#include "ks/core/utf8.hpp"
+
 #include <charconv>
 #include <cmath>
 
@@ -205,26 +207,15 @@ private:
         }
     }
 
-    // One UTF-8 sequence at the cursor, checked (no stray continuation bytes, overlong forms,
-    // surrogates or code points past U+10FFFF) and copied to `out`.
+    // One UTF-8 sequence at the cursor, checked (ks::utf8SequenceLength) and copied to `out`.
     void utf8Sequence(std::string& out)
     {
         const SourcePos pos = here();
-        const auto byte = [&](std::size_t i) { return static_cast<unsigned char>(m_text[m_at + i]); };
-        const unsigned char lead = byte(0);
-        const int length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : lead >= 0xC0 ? 2 : 0;
-        bool valid = length > 0 && lead < 0xF5 && lead != 0xC0 && lead != 0xC1 && m_at + std::size_t(length) <= m_text.size();
-        unsigned cp = length == 2 ? lead & 0x1Fu : length == 3 ? lead & 0x0Fu : lead & 0x07u;
-        for (int i = 1; valid && i < length; ++i) {
-            valid = (byte(std::size_t(i)) & 0xC0) == 0x80;
-            cp = (cp << 6) | (byte(std::size_t(i)) & 0x3Fu);
-        }
-        valid = valid && !(length == 3 && cp < 0x800) && !(length == 4 && (cp < 0x10000 || cp > 0x10FFFF)) &&
-                !(cp >= 0xD800 && cp < 0xE000);
-        if (!valid)
+        const std::size_t length = utf8SequenceLength(m_text.substr(m_at));
+        if (length == 0)
             failAt(pos, "invalid UTF-8 in a string (the file must be UTF-8 text)");
-        out.append(m_text.substr(m_at, std::size_t(length)));
-        for (int i = 0; i < length; ++i)
+        out.append(m_text.substr(m_at, length));
+        for (std::size_t i = 0; i < length; ++i)
             advance();
     }
 

@@ -1190,7 +1190,12 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
                    {"yaw", c.yaw},
                    {"pitch", c.pitch},
                    {"fov", c.fov}};
-    return j.dump(2) + "\n";
+    try {
+        return j.dump(2) + "\n";
+    } catch (const nlohmann::json::type_error& e) { // text that is not UTF-8: a name, a path
+        throwUsage("serializeProject", std::string("the project holds text that is not UTF-8, which a project file "
+                                                   "cannot keep: ") + e.what());
+    }
 }
 
 void saveProject(const Project& project, const fs::path& file)

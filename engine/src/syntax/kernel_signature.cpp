@@ -536,9 +536,26 @@ std::optional<KernelSignature> findKernelByExpression(std::string_view source, s
             *why = std::move(text);
         return std::nullopt;
     };
-    for (KernelSignature& k : kernels) {
-        if (k.name != e.name && k.qualifiedName() != e.name)
-            continue;
+    // The kernels the name picks: by qualified name first, then by plain name ("scale" for
+    // ns::scale). More than one (overloads, a redefinition, one name in two namespaces) is
+    // ambiguous; NVRTC could not tell them apart by this expression either.
+    std::vector<KernelSignature*> picked;
+    for (KernelSignature& k : kernels)
+        if (k.qualifiedName() == e.name)
+            picked.push_back(&k);
+    if (picked.empty())
+        for (KernelSignature& k : kernels)
+            if (k.name == e.name)
+                picked.push_back(&k);
+    if (picked.size() > 1) {
+        std::string which;
+        for (const KernelSignature* k : picked)
+            which += (which.empty() ? "" : ", ") + k->qualifiedName() + " on line " + std::to_string(k->line);
+        return fail("\"" + e.name + "\" names " + std::to_string(picked.size()) + " kernels (" + which +
+                    "); give each its own name, or name one by its namespace");
+    }
+    for (KernelSignature* found : picked) {
+        KernelSignature& k = *found;
         const std::string shown = k.qualifiedName();
         if (k.isTemplate() && e.templateArguments.empty())
             return fail("kernel " + shown + " is a template (template<" + k.templateParameters +

@@ -1,0 +1,2 @@
+__global__ void k(float* grüß, int n) {}
+__global__ void grüß(float* p) {}

@@ -24,7 +24,6 @@ syntax 1
 rtc 2
 interop 2
 array 3
-demo 3
 rng 4
 pipeline 5
 render 5

@@ -3,23 +3,12 @@
 #include "cli/kernel_project.hpp"
 #include "ks/core/error.hpp"
 #include "panels/panels.hpp"
+#include "teach_support.hpp"
 
 #include <algorithm>
 #include <filesystem>
 
 namespace ks::app {
-
-void TimingHistory::push(float kernel, float interop, float frame)
-{
-    auto add = [](std::vector<float>& v, float x) {
-        if (v.size() == kCapacity)
-            v.erase(v.begin());
-        v.push_back(x);
-    };
-    add(kernelMs, kernel);
-    add(interopUs, interop);
-    add(frameMs, frame);
-}
 
 void LogBuffer::add(log::Level level, std::string_view text)
 {
@@ -68,16 +57,6 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
         log::warning(s.system.unavailableReason);
     }
 
-    s.imageView = render::ImageView(s.dataRoot / "shaders");
-
-    demo::DemoConfig config;
-    config.width = options.imageWidth;
-    config.height = options.imageHeight;
-    config.block = {unsigned(options.blockX), unsigned(options.blockY), 1};
-    // Interop needs the CUDA device to be the one rendering GL; with another GPU rendering GL the
-    // registration fails and says so.
-    s.demo.emplace(config, s.cuda.has_value());
-
     // The live-kernel loop: compiles on the service's worker, files watched, unsaved edits kept.
     s.compileCache.emplace(rtc::CompileCache::defaultDirectory());
     s.compiler.emplace(*s.compileCache);
@@ -95,9 +74,8 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
     ed.options.fastCompile = rtc::parseFastCompile(options.check.fastCompile).value_or(rtc::FastCompile::Off);
     ed.archFromDevice = s.cuda.has_value();
     ed.frameLimitSeconds = float(options.frameLimit);
-    openDocument(options.kernelFile.empty() ? s.dataRoot / "kernels" / "thread_colors.cu" : options.kernelFile, true);
     for (const auto& file : options.editFiles)
-        openDocument(file, false);
+        openDocument(file);
     s.arch = arch;
     s.project.recent = loadRecentProjects();
     TeachState& t = s.teach;
@@ -107,16 +85,19 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
     t.overlayOpacity = options.overlayOpacity;
     t.timelineRequested = options.timeline;
     t.pinnedXY = options.inspect;
+    t.inspectWanted = options.inspect.has_value(); // a recording of who wrote each element, overlay or not
     if (options.tour > 0) { // drawTour clamps the step to the steps there are
         s.menu.tour.open = true;
         s.menu.tour.step = options.tour - 1;
     }
     // --kernel: the project inferred from it (prepareKernelProject has checked that there is one),
     // with its bindings kept for the Arguments panel.
+    // Else the default demo, which is a kernel's project like any other.
     const bool opened = !options.kernelSpec.empty()
                             ? openKernel(pipeline::splitKernelSpec(options.kernelSpec).first, inferOptions(options),
                                          KernelChange::Open)
-                            : !options.project.empty() && openProject(options.project);
+                        : !options.project.empty() ? openProject(options.project)
+                                                   : openDefaultProject();
     if (opened && !options.stageName.empty()) {
         const pipeline::Pipeline& p = s.project.session->pipeline();
         for (std::size_t i = 0; i < p.stageCount(); ++i)
@@ -149,8 +130,6 @@ void App::applyCommands(double now)
             tab->faultMark.reset();
         }
     }
-    if (c.setBlock && m_state.demo)
-        m_state.demo->setBlock(*c.setBlock);
     applyProjectCommands(c.project);
     applyDrop(); // what no panel took
     applyTeachCommands(c.teach);
@@ -170,14 +149,23 @@ std::string App::statusLine() const
         const pipeline::Pipeline& p = s.project.session->pipeline();
         line += "  |  project: " + p.project().name + " (frame " + std::to_string(p.frameIndex()) +
                 (p.paused() ? ", paused" : "") + (p.error().empty() ? ")" : "): " + p.error());
-    } else if (s.demo) {
-        line += "  |  demo: " + s.demo->status();
+        if (!s.cuda) { // nothing runs: say at least whether the kernels compile
+            int kernels = 0, built = 0;
+            for (std::size_t i = 0; i < p.stageCount(); ++i)
+                if (const auto* k = dynamic_cast<const pipeline::KernelStage*>(&p.stage(i))) {
+                    ++kernels;
+                    built += k->lastBuild() && k->lastBuild()->ok;
+                }
+            if (kernels > 0)
+                line += "; kernels built: " + std::to_string(built) + " of " + std::to_string(kernels);
+        }
+    } else {
+        line += "  |  no project: File > Open kernel... or Open project...";
     }
     char fps[64];
     std::snprintf(fps, sizeof fps, "  |  %.1f fps", double(s.fps));
     if (s.fault) {
-        // "paused" only while the project is: the default demo is not paused by a restore, and a
-        // project the user has run again since is not either.
+        // "paused" only while the project is: a project the user has run again since is not.
         const bool paused = s.project.session && s.project.session->pipeline().paused();
         return "GPU process replaced after " + s.fault->summary + "; your work was restored" +
                (paused ? ", paused" : "") + (s.fault->restored.empty() ? std::string() : " " + s.fault->restored) +
@@ -188,8 +176,7 @@ std::string App::statusLine() const
 
 double App::lastInteropUs() const
 {
-    const std::vector<float>& us =
-        m_state.project.session ? m_state.project.history.interopUs : m_state.timings.interopUs;
+    const std::vector<float>& us = m_state.project.history.interopUs;
     return us.empty() ? -1.0 : double(us.back());
 }
 
@@ -207,16 +194,11 @@ void App::frame(float timeSeconds, float deltaSeconds)
     }
 
     // Frame boundary: files changed by other programs, builds due after a typing pause, and
-    // finished builds (a good one is swapped into the demo here, before it launches).
+    // finished builds (a good one is swapped into its project stage here, before it launches).
     pollFiles();
     fireTypingPauses(double(timeSeconds));
     pollBuilds();
     takeFaultSearch();
-
-    if (!s.project.session && s.demo && s.demo->running() && s.demo->frame(timeSeconds, s.stream.get())) {
-        const auto& t = s.demo->timings();
-        s.timings.push(t.kernelMs, float(t.mapUs + t.unmapUs), float(s.lastFrameMs));
-    }
 
     teachBeforeFrame();
     projectFrame();
@@ -232,6 +214,10 @@ void App::frame(float timeSeconds, float deltaSeconds)
     // Each panel in its place, unless the user hid it (View menu). Some layouts leave a panel out
     // (placePanel false): those draw only where they say so.
     auto shown = [&](const char* name) { return s.menu.hiddenPanels.count(name) == 0; };
+    s.editor.runningFile = runningKernelFile();
+    s.editor.runningKernel.clear();
+    if (const int stage = teachStage(s); s.project.session && stage >= 0)
+        s.editor.runningKernel = s.project.session->pipeline().stage(std::size_t(stage)).desc().kernel;
     if (shown("Kernel editor")) {
         placePanel("Kernel editor", layout);
         drawEditorPanel(s.editor, s.commands);
@@ -261,15 +247,9 @@ void App::frame(float timeSeconds, float deltaSeconds)
             placePanel("Block timeline", layout);
             drawTimelinePanel(s, s.commands);
         }
-    } else {
-        if (shown("Viewport")) {
-            placePanel("Viewport", layout);
-            drawViewportPanel(s, s.commands);
-        }
-        if (shown("Launch")) {
-            placePanel("Launch", layout);
-            drawLaunchPanel(s, s.commands); // its first row opens a project
-        }
+    } else if (shown("Views")) {
+        placePanel("Views", layout); // no project (it failed to open, or was closed): how to open one
+        drawNoProjectPanel(s, s.commands);
     }
     if (shown("Device") && placePanel("Device", layout))
         drawDevicePanel(s);

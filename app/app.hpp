@@ -1,6 +1,6 @@
 #pragma once
 // The application: one owner of all state, members declared in construction order so that C++
-// tears them down in reverse (demo and GL objects before the CUDA context; the GL context itself
+// tears them down in reverse (the project and GL objects before the CUDA context; the GL context itself
 // belongs to the platform, which outlives the App).
 //
 // Thread: everything here runs on the thread whose GL context is current.
@@ -34,8 +34,10 @@ struct UiFonts {
 
 class App {
 public:
-    // The platform's GL context must be current; `glDescription` says what it is. Opens the demo
-    // stage's kernel file and submits its first build; nothing here waits for a compile.
+    // The platform's GL context must be current; `glDescription` says what it is. Opens what the
+    // options name (--project, --kernel), else the default demo: the project inferred from
+    // kernels/thread_colors.cu's thread_colors_surface, which runs like any other. Its kernel file
+    // opens in the editor and its first build is submitted; nothing here waits for a compile.
     App(const AppOptions& options, std::filesystem::path dataRoot, std::string glDescription, UiFonts fonts = {});
     ~App();
     App(const App&) = delete;
@@ -46,8 +48,7 @@ public:
 
     const AppState& state() const noexcept { return m_state; }
     std::string statusLine() const;
-    // The newest finished frame's interop map + unmap, host microseconds: the project's pipeline,
-    // else the default demo; -1 before any.
+    // The newest finished frame's interop map + unmap, host microseconds; -1 before any.
     double lastInteropUs() const;
 
     // Replaces the text of the open file `path` as if the user typed it (unsaved), and builds it
@@ -66,6 +67,9 @@ public:
     // The teaching panels' commands, applied at the end of the next frame as if a panel had pushed
     // them (for tests and scripted runs).
     TeachCommands& teachCommands() noexcept { return m_state.commands.teach; }
+    // The same for the project commands (open a kernel's project as the editor's kernel picker does,
+    // rebind, close, ...).
+    ProjectCommands& projectCommands() noexcept { return m_state.commands.project; }
     // ----- supervision (app_supervised.cpp; docs/architecture.md, "Processes")
     // What the shell keeps to restore this App in a new process.
     supervise::AppSnapshot snapshot() const;
@@ -98,8 +102,12 @@ public:
     // opens as a project.
     void dropFiles(std::vector<std::filesystem::path> paths, float x, float y);
 
-    // The file the demo stage runs.
-    const std::filesystem::path& stagePath() const noexcept { return m_state.editor.stagePath; }
+    // The kernel file of the open project's teaching stage (its first kernel stage unless another
+    // is picked): what --edit-with edits. Empty without a project.
+    std::filesystem::path runningKernelFile() const;
+    // How many builds the open project's kernel stages have swapped in, as of the last frame that
+    // ran (0: none yet). A new build of any stage counts it up from its first frame on.
+    std::uint64_t kernelBuilds() const;
 
 private:
     void applyCommands(double now);
@@ -115,6 +123,8 @@ private:
     // and to the Arguments panel (or the Project panel's, when no kernel project runs).
     enum class KernelChange { Open, Rebind, Undo };
     bool openKernel(std::filesystem::path file, pipeline::InferOptions options, KernelChange change);
+    // The default demo's project (see App::App), with --image-size and --block applied.
+    bool openDefaultProject();
     // The running project's kernel state back after a restart (its bindings inferred again).
     void restoreKernel(std::filesystem::path file, pipeline::InferOptions options,
                        std::vector<pipeline::InferOptions> undo);
@@ -128,7 +138,7 @@ private:
     // Opens the kernel file of project stage `stage` in the editor, at the kernel.
     void showStageKernel(int stage);
     // The live-kernel loop (live_kernels.cpp).
-    void openDocument(const std::filesystem::path& path, bool stage);
+    void openDocument(const std::filesystem::path& path);
     void submitBuild(EditorTab& tab);
     // The Options popup's defines and include-path fields into the compile options.
     void applyOptionFields();
@@ -137,12 +147,13 @@ private:
     void restoreEditorSettings(const supervise::EditorSettings& settings);
     void pollFiles();
     void pollBuilds();
-    void submitStageBuilds(const EditorTab& tab);
+    // Builds the open project's kernel stages that run `tab`'s file from its text; returns the
+    // ticket and slot of one of them (the tab can show its result), or nullopt when none was due.
+    std::optional<std::pair<std::uint64_t, std::string>> submitStageBuilds(const EditorTab& tab);
     bool adoptStageBuild(const rtc::CompletedCompile& done); // false: not a project stage's build
     void fireTypingPauses(double now);
     void applyEditorCommands(double now);
     void textReplaced(EditorTab& tab);
-    std::string stageSymbol(const EditorTab& tab, const rtc::CompileResult& result) const;
 
     AppOptions m_options;
     UiFonts m_fonts;

@@ -1,5 +1,6 @@
-// App's projects made from a kernel's signature (ks/pipeline/infer.hpp): File > Open kernel..., a
-// dropped .cu file, --kernel, and the Arguments panel's changes of a binding and their undo.
+// App's projects made from a kernel's signature (ks/pipeline/infer.hpp): the default demo, File >
+// Open kernel..., a dropped .cu file, --kernel, the editor's kernel picker, and the Arguments
+// panel's changes of a binding and their undo.
 #include "app.hpp"
 #include "cli/kernel_project.hpp"
 
@@ -62,22 +63,27 @@ bool App::openKernel(fs::path file, pipeline::InferOptions options, KernelChange
     }
     std::vector<project::Problem> problems;
     std::optional<pipeline::Inference> inferred = inferFrom(file, options, problems);
-    fs::path where;
-    if (inferred) {
-        where = inferredProjectFile(file, options);
-        try {
-            fs::create_directories(where.parent_path());
-            project::Project p = *inferred->project;
-            p.file = where;
-            project::saveProject(p, where);
-        } catch (const std::exception& e) {
-            problems = {{where, {}, std::string("cannot keep the inferred project: ") + e.what()}};
-        }
-    }
     for (const project::Problem& p : problems)
         log::error(p.format());
-    if (problems.empty() && !openProject(where)) // it logs its own problems
-        problems = s.project.problems;
+    if (inferred) {
+        // Kept in the cache folder (a file to save from, and what a new GPU process reads); a cache
+        // that cannot be written (full, read-only) costs only that: the project runs from memory.
+        const fs::path where = inferredProjectFile(file, options);
+        project::Project p = *inferred->project;
+        p.file = where;
+        try {
+            fs::create_directories(where.parent_path());
+            project::saveProject(p, where);
+        } catch (const std::exception& e) {
+            log::warning("the project made from " + file.filename().string() + " is not kept in " +
+                         where.parent_path().string() + " (" + e.what() + "); it runs from memory, and File > "
+                         "Save project as... still writes it");
+        }
+        project::LoadResult loaded;
+        loaded.project = std::move(p);
+        if (!openLoadedProject(where, std::move(loaded))) // it logs its own problems
+            problems = s.project.problems;
+    }
     if (!problems.empty()) {
         const bool rebinding = change != KernelChange::Open && s.project.kernel;
         if (rebinding) {
@@ -99,6 +105,13 @@ bool App::openKernel(fs::path file, pipeline::InferOptions options, KernelChange
     for (const pipeline::ParamBinding& b : k.inference.bindings)
         log::info(b.describe());
     return true;
+}
+
+bool App::openDefaultProject()
+{
+    pipeline::InferOptions o = inferOptions(m_options); // --block and --image-size
+    o.kernel = "thread_colors_surface";
+    return openKernel(m_state.dataRoot / "kernels" / "thread_colors.cu", std::move(o), KernelChange::Open);
 }
 
 void App::restoreKernel(fs::path file, pipeline::InferOptions options, std::vector<pipeline::InferOptions> undo)

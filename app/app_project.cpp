@@ -129,6 +129,7 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
         }
         s.project.history = {};
         s.project.lastTimedFrame = -1;
+        s.project.buildsRun = 0;
         s.project.activeView = 0;
         s.project.kernel.reset(); // App::openKernel keeps it again when the project is a kernel's
         m_retiredProbe = std::move(s.project.probe); // its variants and recordings were of the old project
@@ -167,8 +168,11 @@ void App::applyProjectCommands(ProjectCommands& c)
     }
     if (c.open)
         openProject(*c.open);
-    if (c.openKernel)
-        openKernel(*c.openKernel, {}, KernelChange::Open);
+    if (c.openKernel) {
+        pipeline::InferOptions o;
+        o.kernel = c.openKernel->second;
+        openKernel(c.openKernel->first, std::move(o), KernelChange::Open);
+    }
     if (s.project.kernel && (c.rebind || (c.undoRebind && !s.project.kernel->undo.empty()))) {
         const KernelProject& k = *s.project.kernel;
         openKernel(k.file, c.rebind ? *c.rebind : k.undo.back(), c.rebind ? KernelChange::Rebind : KernelChange::Undo);
@@ -202,6 +206,21 @@ void App::applyProjectCommands(ProjectCommands& c)
     }
 }
 
+std::filesystem::path App::runningKernelFile() const
+{
+    const AppState& s = m_state;
+    const int stage = teachStage(s);
+    if (!s.project.session || stage < 0)
+        return {};
+    const pipeline::Pipeline& p = s.project.session->pipeline();
+    return FileWatcher::normalize(p.project().resolve(p.stage(std::size_t(stage)).desc().file));
+}
+
+std::uint64_t App::kernelBuilds() const
+{
+    return m_state.project.buildsRun;
+}
+
 void App::projectFrame()
 {
     AppState& s = m_state;
@@ -212,6 +231,12 @@ void App::projectFrame()
     if (!s.project.viewSizes.empty())
         session.followViewport(s.project.viewSizes[0][0], s.project.viewSizes[0][1]);
     if (session.pipeline().frame(s.project.input)) {
+        std::uint64_t builds = 0;
+        const pipeline::Pipeline& p = session.pipeline();
+        for (std::size_t i = 0; i < p.stageCount(); ++i)
+            if (const auto* k = dynamic_cast<const pipeline::KernelStage*>(&p.stage(i)))
+                builds += k->buildSerial();
+        s.project.buildsRun = builds;
         if (s.fault)
             s.commands.dismissFault = true; // the project runs again: the fault is history
         pipeline::FrameTimings t = session.pipeline().timings();

@@ -12,10 +12,8 @@
 #include "ks/cuda/context.hpp"
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/stream.hpp"
-#include "ks/demo/thread_colors_demo.hpp"
 #include "ks/gl/gl.hpp"
 #include "ks/pipeline/infer.hpp"
-#include "ks/render/image_view.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/service.hpp"
 #include "ks/scene/session.hpp"
@@ -33,13 +31,6 @@
 
 namespace ks::app {
 
-// Rolling per-frame history for the Timings panel.
-struct TimingHistory {
-    static constexpr std::size_t kCapacity = 240;
-    std::vector<float> kernelMs, interopUs, frameMs;
-    void push(float kernel, float interop, float frame);
-};
-
 struct LogLine {
     log::Level level;
     std::string text;
@@ -55,8 +46,9 @@ struct LogBuffer {
 // What the project panels ask for; App applies it after the UI (see App::applyProjectCommands).
 struct ProjectCommands {
     std::optional<std::filesystem::path> open;   // load this project (the current one stays on failure)
-    // Run the project inferred from a kernel file's first kernel (File > Open kernel..., a drop).
-    std::optional<std::filesystem::path> openKernel;
+    // Run the project inferred from a kernel of a file (File > Open kernel..., a drop, the editor's
+    // kernel picker): the file and the kernel ("": its first).
+    std::optional<std::pair<std::filesystem::path, std::string>> openKernel;
     // The Arguments panel: infer the open kernel's project again with these bindings (an undoable
     // change), or with the bindings before the last change. A refusal keeps the running project.
     std::optional<pipeline::InferOptions> rebind;
@@ -95,7 +87,7 @@ struct FileDialogState {
 struct TourStep;
 struct TourState {
     bool open = false;
-    int step = 0;                        // among the steps for what runs (the demo, or a project)
+    int step = 0;                        // among the tour's steps
     const TourStep* broughtUp = nullptr; // the step whose panel was last shown (View menu) ...
     bool focusPending = false;           // ... and is still to be brought to the front
     std::string panel;                   // the window outlined this frame ("": none)
@@ -117,7 +109,6 @@ struct MenuState {
 };
 
 struct Commands {
-    std::optional<cuda::Dim3> setBlock;
     std::optional<EditorAction> editorAction;
     // The kernel editor's.
     std::vector<int> textEdited; // tabs whose widget buffer the user changed this frame
@@ -128,7 +119,6 @@ struct Commands {
     bool optionsChanged = false;                  // EditorState's options or their text fields
     std::optional<std::filesystem::path> openFile;
     std::optional<int> closeTab;
-    std::optional<std::pair<std::filesystem::path, std::string>> setStage; // file, kernel
     std::optional<JumpTo> jumpTo; // from another panel: show this line in the editor
     bool dismissFault = false;
     bool findFault = false; // the fault banner's "Find the fault"
@@ -193,22 +183,10 @@ struct ProjectState {
     };
     std::map<std::string, StageBuild> stageBuilds;
     std::int64_t lastTimedFrame = -1; // the newest frame pushed into history (frames finish a call late)
+    std::uint64_t buildsRun = 0;      // builds the kernel stages swapped in, as of the last frame that ran
     // The time control's value while it is dragged (the pipeline's last frame time otherwise).
     double scrubTime = 0.0;
     bool scrubbing = false;
-};
-
-// What the mouse is over in the viewport: the image pixel and the thread that wrote it.
-struct PixelHover {
-    bool valid = false;
-    int x = 0, y = 0;
-    cuda::Dim3 blockIdx, threadIdx;
-};
-
-struct ViewportState {
-    gl::Framebuffer target; // the viewport's render target, resized to the panel
-    render::FitRect fit;
-    PixelHover hover;
 };
 
 // What the previous worker process died of, as this one shows it (after a restart).
@@ -229,9 +207,9 @@ struct RecordState {
     bool wanted = false;          // recording asked for (Start) until Stop
     std::string target;           // FILE.mp4, FILE.gif, or a folder for PNG frames
     int format = 0;               // the window's choice: 0 MP4, 1 GIF, 2 PNG frames
-    bool viewportOnly = true;     // the viewport (or the views), else the whole window
+    bool viewportOnly = true;     // the Views panel, else the whole window
     int every = 1;                // one frame recorded every `every` frames
-    std::array<float, 4> viewportRect{}; // where the viewport or the views are, pixels, top-left (x0, y0, x1, y1)
+    std::array<float, 4> viewportRect{}; // where the views are, pixels, top-left (x0, y0, x1, y1)
     // From the platform:
     bool running = false;
     int written = 0;
@@ -246,17 +224,13 @@ struct AppState {
     std::vector<int> glCudaDevices; // CUDA devices rendering the GL context
     std::optional<cuda::PrimaryContext> cuda;
     cuda::Stream stream;
-    render::ImageView imageView;
-    std::optional<demo::ThreadColorsDemo> demo;
     // Builds run on the service's worker; its results are taken in at frame boundaries. The cache
     // outlives the service that compiles into it.
     std::optional<rtc::CompileCache> compileCache;
     std::optional<rtc::CompileService> compiler;
     std::string arch = "sm_90";
     ProjectState project; // declared after the CUDA context and stream: destroyed before them
-    ViewportState viewport;
     TeachState teach;
-    TimingHistory timings;
     LogBuffer log;
     std::optional<FileWatcher> watcher; // empty when inotify is unavailable
     std::optional<project::RecoveryStore> recovery;
@@ -272,7 +246,8 @@ struct AppState {
     double smoothedFrameMs = 0;
     long long frameIndex = 0;
 
-    bool cudaRunning() const { return demo && demo->running(); }
+    // The open project's kernels run on a GPU this frame (the status bar's colour).
+    bool cudaRunning() const { return cuda && project.session && project.session->pipeline().error().empty(); }
     const cuda::DeviceInfo* device() const
     {
         return cuda && system.devices.size() > std::size_t(cuda->ordinal()) ? &system.devices[std::size_t(cuda->ordinal())]

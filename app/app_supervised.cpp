@@ -71,8 +71,6 @@ supervise::AppSnapshot App::snapshot() const
         snap.tabs.push_back(std::move(t));
     }
     snap.activeTab = s.editor.activeTab;
-    snap.stagePath = s.editor.stagePath.string();
-    snap.stageKernel = s.editor.stageKernel;
     if (s.project.session) {
         const pipeline::Pipeline& p = s.project.session->pipeline();
         snap.projectPath = p.project().file.string();
@@ -116,10 +114,6 @@ supervise::AppSnapshot App::snapshot() const
     snap.frameLimit = s.editor.frameLimitSeconds;
     if (s.record.running || s.record.wanted)
         snap.recording = s.record.target;
-    if (s.demo) {
-        snap.blockX = int(s.demo->config().block.x);
-        snap.blockY = int(s.demo->config().block.y);
-    }
     return snap;
 }
 
@@ -180,8 +174,6 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
         rec.showWindow = true;
         log::warning(rec.message);
     }
-    if (s.demo)
-        s.demo->setBlock({unsigned(std::max(1, snap.blockX)), unsigned(std::max(1, snap.blockY)), 1});
     if (!snap.projectPath.empty()) {
         project::LoadResult loaded = snap.projectJson.empty() ? project::loadProject(snap.projectPath)
                                                               : project::parseProject(snap.projectJson, snap.projectPath);
@@ -214,7 +206,7 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
     // Tabs in their order, unsaved text put back as unsaved edits (they build at once: a cache hit).
     for (const supervise::TabSnapshot& t : snap.tabs) {
         const std::filesystem::path path = t.path;
-        openDocument(path, path == std::filesystem::path(snap.stagePath));
+        openDocument(path);
         if (t.modified)
             editDocument(path, t.text);
         if (EditorTab* tab = s.editor.find(path)) {
@@ -225,10 +217,6 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
             tab->historyGeneration = tab->widgetGeneration;
         }
     }
-    if (!snap.stagePath.empty())
-        s.editor.stagePath = snap.stagePath;
-    if (!snap.stageKernel.empty())
-        s.editor.stageKernel = snap.stageKernel;
     if (snap.activeTab >= 0 && snap.activeTab < int(s.editor.tabs.size()))
         s.editor.selectTab = snap.activeTab;
 
@@ -237,7 +225,7 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
         s.fault = ShownFault{f.kind, f.frame, f.stage, f.kernel, f.file, f.error, f.summary, restoredText};
         log::error("the GPU process was replaced: " + f.summary);
         if (!f.file.empty()) {
-            openDocument(f.file, false);
+            openDocument(f.file);
             if (EditorTab* tab = s.editor.find(FileWatcher::normalize(f.file))) {
                 tab->faultNote = "This kernel " + std::string(f.kind == "time limit" ? "was stopped" : "faulted") +
                                  ": " + f.summary + ". Kernelscope replaced its GPU process and restored your work; "
@@ -275,10 +263,7 @@ std::optional<supervise::FaultNotice> App::lostContext() const
         n.summary = f.describe();
     } else if (!s.project.session) {
         n.frame = s.frameIndex;
-        n.stage = "demo";
-        n.kernel = s.editor.stageKernel;
-        n.file = s.editor.stagePath.string();
-        n.summary = "the demo's kernel " + n.kernel + " faulted: " + code;
+        n.summary = "frame " + std::to_string(n.frame) + ": CUDA failed with no project open: " + code;
     } else {
         n.frame = s.project.session->pipeline().frameIndex();
         n.summary = "frame " + std::to_string(n.frame) + ": CUDA failed outside the stages: " + code;

@@ -63,7 +63,7 @@ void App::showStageKernel(int stage)
     if (!k)
         return;
     const std::filesystem::path file = p.project().resolve(k->desc().file);
-    openDocument(file, false);
+    openDocument(file);
     if (k->signature())
         s.commands.jumpTo = JumpTo{file, std::max(1, k->signature()->line - 3), false};
 }
@@ -85,9 +85,9 @@ void App::teachBeforeFrame()
         return;
     const unsigned smCount = s.device() ? unsigned(s.device()->smCount) : 0u;
     const bool once = p.stage(std::size_t(stage)).desc().once;
-    if (t.overlayMode >= 0) {
+    if (t.overlayMode >= 0 || t.inspectWanted) {
         const std::string key = captureKey(p, stage, t.outputParam);
-        if (key != t.capturedKey || (t.overlayLive && !once)) {
+        if (key != t.capturedKey || (t.overlayMode >= 0 && t.overlayLive && !once)) {
             t.capturedKey = key; // a failed request is not retried every frame
             if (probe.request(p, {std::size_t(stage), teach::VariantKind::WhoWrote, t.outputParam, smCount}))
                 t.error.clear();

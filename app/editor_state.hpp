@@ -1,6 +1,6 @@
 #pragma once
 // The state of the kernel editor: open documents (tabs), their builds, the session's compile
-// options, and which kernel the demo stage runs. The editor panel draws from it and edits its own
+// options, and which kernel the open project runs. The editor panel draws from it and edits its own
 // widget buffers; everything else goes through Commands that App applies.
 
 #include "code_edit.hpp"
@@ -35,6 +35,9 @@ enum class FaultSearchState { Unavailable, Offered, Running, Done };
 // The builds of one document.
 struct BuildState {
     std::uint64_t ticket = 0;           // the newest request submitted (0: none)
+    // The compile-service slot `ticket` is of: the file's own, or a project stage's build of the
+    // same text (App::submitBuild), whose result the tab shows rather than compiling it twice.
+    std::string slot;
     std::uint64_t submittedRevision = 0; // the document revision it builds
     double submittedAt = 0;              // steady-clock seconds
     bool inFlight = false;               // submitted and not finished
@@ -54,10 +57,16 @@ struct EditorTab {
 
     project::KernelDocument doc;
     std::string buffer;              // the text widget's buffer; equals doc.text() after each frame
+    // Whether a diagnostic of this tab's build is about this file: its own builds name it by its
+    // file name, a project stage's build (BuildState::slot) by its path; "" is the file itself.
+    bool owns(const rtc::Diagnostic& d) const
+    {
+        return d.file.empty() || d.file == doc.path().filename().string() || d.file == doc.path().string();
+    }
     int widgetGeneration = 0;        // bumped when the text is replaced from outside the widget
     project::Debouncer debounce;
     BuildState build;
-    std::vector<syntax::KernelSignature> kernels; // found in the text (for the stage picker)
+    std::vector<syntax::KernelSignature> kernels; // found in the text (for the kernel picker)
     std::uint64_t scannedRevision = 0;
     std::optional<project::RecoveryEntry> recovery; // unsaved edits found at open, on offer
     std::uint64_t recoveredRevision = 0;            // the revision last written to the recovery file
@@ -77,7 +86,7 @@ struct EditorTab {
     int startsGeneration = -1;
     int cursorLine = 1, cursorColumn = 1;
     int jumpToLine = 0;     // > 0: scroll there (and put the cursor on it when jumpFocus)
-    bool jumpFocus = true;
+    bool jumpFocus = true;  // of the pending jump only (set again after it)
     int cursorOffset = 0;
     int pendingCursor = -1; // byte offset the widget moves the cursor to next frame
     int pendingSelectEnd = -1; // with pendingCursor: select [pendingCursor, pendingSelectEnd)
@@ -135,9 +144,10 @@ struct EditorState {
     int selectTab = -1; // > = 0: the tab bar selects it next frame
     int activeTab = 0;
 
-    // The demo stage: which file and kernel the viewport runs.
-    std::filesystem::path stagePath;
-    std::string stageKernel = "thread_colors_surface";
+    // What the open project's teaching stage runs (App::frame sets it for the kernel picker): its
+    // file and kernel; empty without a project.
+    std::filesystem::path runningFile;
+    std::string runningKernel;
 
     rtc::CompileOptions options;     // for every build of the session
     bool archFromDevice = false;     // the target is the running device's (no picker)
@@ -165,13 +175,6 @@ struct EditorState {
     {
         for (const auto& t : tabs)
             if (t->doc.path() == path)
-                return t.get();
-        return nullptr;
-    }
-    const EditorTab* stage() const
-    {
-        for (const auto& t : tabs)
-            if (t->doc.path() == stagePath)
                 return t.get();
         return nullptr;
     }

@@ -1,6 +1,7 @@
 // The live-kernel loop of the App: documents opened and watched, builds submitted to the compile
 // service (after a typing pause, on Ctrl+Enter, when another program saved the file), finished
-// builds taken in at the frame boundary and a good one swapped into the demo stage.
+// builds taken in at the frame boundary and a good one swapped into the project's stages that run
+// the file.
 #include "app.hpp"
 #include "editor_text.hpp"
 #include "recording_target.hpp"
@@ -45,7 +46,7 @@ std::vector<std::string> splitList(const std::string& text, const char* separato
 
 } // namespace
 
-void App::openDocument(const std::filesystem::path& path, bool stage)
+void App::openDocument(const std::filesystem::path& path)
 {
     AppState& s = m_state;
     EditorState& ed = s.editor;
@@ -53,8 +54,6 @@ void App::openDocument(const std::filesystem::path& path, bool stage)
     if (EditorTab* open = ed.find(normal)) {
         ed.selectTab = int(std::find_if(ed.tabs.begin(), ed.tabs.end(), [&](auto& t) { return t.get() == open; }) -
                            ed.tabs.begin());
-        if (stage)
-            ed.stagePath = normal;
         return;
     }
     try {
@@ -73,26 +72,6 @@ void App::openDocument(const std::filesystem::path& path, bool stage)
                 log::warning(std::string("not watching ") + normal.string() + ": " + e.what());
             }
         }
-        if (stage) {
-            ed.stagePath = normal;
-            // A file without the kernel the viewport runs (--kernel of the user's): its first kernel
-            // that fits the stage runs instead, as if picked in the editor.
-            tab->kernels = syntax::findKernels(tab->doc.text());
-            tab->scannedRevision = tab->doc.revision();
-            const auto& kernels = tab->kernels;
-            if (std::none_of(kernels.begin(), kernels.end(),
-                             [&](const syntax::KernelSignature& k) { return k.qualifiedName() == ed.stageKernel; })) {
-                const auto fit = std::find_if(kernels.begin(), kernels.end(), demo::ThreadColorsDemo::fitsStage);
-                if (fit != kernels.end()) {
-                    log::info("the viewport runs " + fit->name + " of " + normal.filename().string() + " (it has no " +
-                              ed.stageKernel + ")");
-                    ed.stageKernel = fit->name;
-                } else {
-                    log::warning(normal.filename().string() + " has no kernel the viewport can run: it takes " +
-                                 "(cudaSurfaceObject_t, int width, int height, float time)");
-                }
-            }
-        }
         ed.tabs.push_back(std::move(tab));
         ed.selectTab = int(ed.tabs.size()) - 1;
         submitBuild(*ed.tabs.back());
@@ -106,16 +85,6 @@ void App::applyOptionFields()
     EditorState& ed = m_state.editor;
     ed.options.defines = splitList(ed.definesText, " ,;");
     ed.options.includePaths = splitList(ed.includesText, ";\n");
-}
-
-std::string App::stageSymbol(const EditorTab& tab, const rtc::CompileResult& result) const
-{
-    // A kernel that is not extern "C" has a mangled symbol: the build asked NVRTC for it.
-    const std::string& name = m_state.editor.stageKernel;
-    for (const auto& k : tab.kernels)
-        if (k.qualifiedName() == name && !k.externC && !result.loweredNames.empty() && !result.loweredNames[0].empty())
-            return result.loweredNames[0];
-    return name;
 }
 
 void App::submitBuild(EditorTab& tab)
@@ -132,6 +101,17 @@ void App::submitBuild(EditorTab& tab)
         tab.kernels = syntax::findKernels(tab.doc.text());
         tab.scannedRevision = tab.doc.revision();
     }
+    // The project's stages that run this file build its text; the tab shows one of those builds (the
+    // kernel that runs, with the project's options) rather than compiling the same text again.
+    if (const auto stageBuild = submitStageBuilds(tab)) {
+        tab.build.ticket = stageBuild->first;
+        tab.build.slot = stageBuild->second;
+        tab.build.submittedRevision = tab.doc.revision();
+        tab.build.submittedAt = steadySeconds();
+        tab.build.inFlight = true;
+        tab.debounce.cancel();
+        return;
+    }
     rtc::CompileRequest request;
     request.slot = tab.doc.path().string();
     request.source = tab.doc.text();
@@ -141,14 +121,9 @@ void App::submitBuild(EditorTab& tab)
     // data root is always there (the engine's default follows the executable's).
     request.options.includePaths.push_back(tab.doc.path().parent_path().string());
     request.options.includePaths.push_back((s.dataRoot / "kernels" / "include").string());
-    if (tab.doc.path() == ed.stagePath) {
-        for (const auto& k : tab.kernels)
-            if (k.qualifiedName() == ed.stageKernel && !k.externC)
-                request.nameExpressions.push_back(ed.stageKernel);
-    }
+    tab.build.slot = request.slot;
     tab.build.ticket = s.compiler->submit(std::move(request));
     tab.build.submittedRevision = tab.doc.revision();
-    submitStageBuilds(tab);
     tab.build.submittedAt = steadySeconds();
     tab.build.inFlight = true;
     tab.debounce.cancel();
@@ -196,11 +171,12 @@ void App::pollFiles()
     }
 }
 
-void App::submitStageBuilds(const EditorTab& tab)
+std::optional<std::pair<std::uint64_t, std::string>> App::submitStageBuilds(const EditorTab& tab)
 {
     AppState& s = m_state;
+    std::optional<std::pair<std::uint64_t, std::string>> submitted;
     if (!s.project.session)
-        return;
+        return submitted;
     // The open project's kernel stages that run this file follow its text, saved or not.
     pipeline::Pipeline& p = s.project.session->pipeline();
     for (std::size_t i = 0; i < p.stageCount(); ++i) {
@@ -221,8 +197,12 @@ void App::submitStageBuilds(const EditorTab& tab)
         rtc::CompileRequest request = k->buildRequest(p.project(), p.options().compile);
         request.slot = "project#" + std::to_string(i) + "#" + request.slot;
         const std::string slot = request.slot;
-        s.project.stageBuilds[slot] = {i, k->desc().name, s.compiler->submit(std::move(request))};
+        const std::uint64_t ticket = s.compiler->submit(std::move(request));
+        s.project.stageBuilds[slot] = {i, k->desc().name, ticket};
+        if (!submitted)
+            submitted = {{ticket, slot}};
     }
+    return submitted;
 }
 
 bool App::adoptStageBuild(const rtc::CompletedCompile& done)
@@ -252,10 +232,12 @@ void App::pollBuilds()
     AppState& s = m_state;
     EditorState& ed = s.editor;
     for (rtc::CompletedCompile& done : s.compiler->poll()) {
-        if (adoptStageBuild(done))
-            continue;
-        EditorTab* tab = ed.find(done.slot);
-        if (!tab || done.ticket != tab->build.ticket || !done.result)
+        EditorTab* tab = nullptr; // the tab waiting for this build: of its file, or a stage's of its text
+        for (auto& t : ed.tabs)
+            if (t->build.slot == done.slot && t->build.ticket == done.ticket)
+                tab = t.get();
+        adoptStageBuild(done);
+        if (!tab || !done.result)
             continue; // closed, or superseded by a newer build of the same file
         BuildState& b = tab->build;
         b.inFlight = false;
@@ -267,31 +249,8 @@ void App::pollBuilds()
             b.errors += d.severity == rtc::Severity::Error && !d.likelyCause;
             b.warnings += d.severity == rtc::Severity::Warning;
         }
-        const std::string name = tab->doc.path().filename().string();
-        if (tab->doc.path() != ed.stagePath || !s.demo) {
-            if (!done.result->ok)
-                log::info(name + ": " + std::to_string(b.errors) + " error(s)");
-            continue;
-        }
-        const demo::LoadOutcome outcome = s.demo->load(done.result, stageSymbol(*tab, *done.result));
-        char ms[32];
-        std::snprintf(ms, sizeof ms, "%.0f ms", done.totalMs);
-        switch (outcome) {
-        case demo::LoadOutcome::Swapped:
-            log::info(name + ": built in " + ms + ", " + s.demo->kernelSymbol() + " swapped in");
-            break;
-        case demo::LoadOutcome::BuildFailed:
-            log::info(name + ": " + std::to_string(b.errors) + " error(s)" +
-                      (s.demo->kernel() ? "; the last good kernel keeps running" : ""));
-            break;
-        case demo::LoadOutcome::LoadFailed:
-            log::error(name + ": built, but " + ed.stageKernel + " did not load (" + s.demo->lastLoadError() +
-                       "); the last good kernel keeps running");
-            break;
-        case demo::LoadOutcome::NotRunnable:
-            log::info(name + ": built for " + ed.options.arch + " in " + ms + " (not run: CUDA is unavailable)");
-            break;
-        }
+        if (!done.result->ok)
+            log::info(tab->doc.path().filename().string() + ": " + std::to_string(b.errors) + " error(s)");
     }
 }
 
@@ -490,14 +449,8 @@ void App::applyEditorCommands(double now)
         for (auto& tab : ed.tabs)
             submitBuild(*tab);
     }
-    if (c.setStage) {
-        ed.stagePath = FileWatcher::normalize(c.setStage->first);
-        ed.stageKernel = c.setStage->second;
-        if (EditorTab* tab = ed.find(ed.stagePath))
-            submitBuild(*tab); // a cache hit unless the kernel needs its lowered name
-    }
     if (c.openFile)
-        openDocument(*c.openFile, false);
+        openDocument(*c.openFile);
     if (c.jumpTo) {
         if (EditorTab* tab = ed.find(FileWatcher::normalize(c.jumpTo->path))) {
             tab->jumpToLine = c.jumpTo->line;
@@ -509,9 +462,7 @@ void App::applyEditorCommands(double now)
     if (EditorTab* tab = c.closeTab ? tabAt(*c.closeTab) : nullptr) {
         if (tab->doc.dirty()) {
             tab->message = "unsaved edits: save first (or edit back) to close";
-        } else if (tab->doc.path() == ed.stagePath) {
-            tab->message = "the viewport runs this file: pick another stage kernel first";
-        } else {
+        } else { // a project stage running the file keeps its last build
             if (s.watcher)
                 s.watcher->unwatch(tab->doc.path());
             ed.tabs.erase(ed.tabs.begin() + *c.closeTab);

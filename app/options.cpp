@@ -83,14 +83,19 @@ ParseOutcome parseOptions(int argc, char** argv)
     std::string size;
     cli.add_option("--size", size, "Window or headless framebuffer size, WIDTHxHEIGHT (default 1600x900)");
     std::string image;
-    cli.add_option("--image-size", image, "Size of the demo's CUDA-written texture, WIDTHxHEIGHT (default 768x512)");
+    cli.add_option("--image-size", image,
+                   "Size of the 2-D outputs of --kernel (or the default demo) that no data or --shape sizes, "
+                   "WIDTHxHEIGHT: surface textures (default: the size of the view showing them) and 2-D buffers "
+                   "(default 1024x1024)");
     cli.add_option("--data-dir", o.dataDir,
                    "Folder holding shaders/ and kernels/ (default: found next to the executable, or $KS_DATA_DIR)");
     cli.add_option("--font", o.font, "TrueType font for the UI (default: DejaVu Sans when installed; none: ImGui's built-in font)");
     cli.add_option("--font-size", o.fontSize, "UI font size in pixels")->check(CLI::Range(8.f, 64.f))->capture_default_str();
     cli.add_option("--device", o.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)->capture_default_str();
     std::string block, grid;
-    cli.add_option("--block", block, "The block shape, X[,Y[,Z]]: of --kernel's launch, or the demo's (default 16,16)");
+    cli.add_option("--block", block,
+                   "The block shape of --kernel's launch (or the default demo's), X[,Y[,Z]] (default 256, or 16,16 "
+                   "for a kernel that indexes in 2-D)");
     cli.add_option("--grid", grid, "--kernel: the grid, X[,Y[,Z]] (default: blocks that cover the first output)");
     std::vector<std::string> argSpecs, shapeSpecs;
     cli.add_option("--arg", argSpecs,
@@ -110,8 +115,8 @@ ParseOutcome parseOptions(int argc, char** argv)
                    "parameter's binding is printed with its reason; --arg, --shape, --grid and --block change them");
     cli.add_option("--edit", o.editFiles, "More .cu files to open in editor tabs")->check(CLI::ExistingFile);
     cli.add_option("--edit-at-frame", o.editAtFrame,
-                   "Headless: after this frame, replace the stage file's text in the editor with --edit-with's "
-                   "(unsaved, built at once)")
+                   "Headless: after this frame, replace the running kernel file's text in the editor with "
+                   "--edit-with's (unsaved, built at once)")
         ->check(CLI::PositiveNumber);
     cli.add_option("--edit-with", o.editWith, "Headless: the replacement text for --edit-at-frame")
         ->check(CLI::ExistingFile);
@@ -281,8 +286,10 @@ ParseOutcome parseOptions(int argc, char** argv)
             checkImageSize(o.width, o.height, "--size");
         }
         if (!image.empty()) {
-            parsePair(image, 'x', o.imageWidth, o.imageHeight, "--image-size");
-            checkImageSize(o.imageWidth, o.imageHeight, "--image-size");
+            int w = 0, h = 0;
+            parsePair(image, 'x', w, h, "--image-size");
+            checkImageSize(w, h, "--image-size");
+            o.imageSize = std::array<int, 2>{w, h};
         }
         if (!block.empty()) {
             o.block = dim3(block, 2147483647ll, "--block");
@@ -290,7 +297,6 @@ ParseOutcome parseOptions(int argc, char** argv)
             if (threads > 1024)
                 throw CLI::ValidationError("--block", block + " is " + std::to_string(threads) +
                                                           " threads per block; CUDA allows at most 1024 (X*Y*Z)");
-            o.blockX = int((*o.block)[0]), o.blockY = int((*o.block)[1]);
         }
         if (!std::isfinite(o.timeStep) || o.timeStep <= 0 || o.timeStep > 3600)
             throw CLI::ValidationError("--time-step", "a number of seconds above 0 and at most 3600, not " +

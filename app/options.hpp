@@ -41,8 +41,9 @@ struct AppOptions {
     std::filesystem::path font;            // a TTF for the UI; else DejaVu Sans if installed
     float fontSize = 16.f;
     int device = 0;                        // CUDA device ordinal
-    int blockX = 16, blockY = 16;          // the demo's block shape
-    int imageWidth = 768, imageHeight = 512;
+    // --image-size: the size of --kernel's (or the default demo's) 2-D outputs that nothing else
+    // sizes; without it surface textures follow the view showing them (InferOptions::size).
+    std::optional<std::array<int, 2>> imageSize;
     float timeStep = 1.f / 60.f;           // headless: simulated seconds per frame
     // The frame pipeline (projects).
     std::filesystem::path project;         // --project: open this project (headless: run it)
@@ -50,7 +51,6 @@ struct AppOptions {
     std::vector<std::pair<std::string, std::filesystem::path>> dumps; // --dump NAME=out.npy
     std::filesystem::path timings;         // --timings out.json
     std::optional<std::uint64_t> seed;     // --seed: overrides the project's seed
-    std::filesystem::path kernelFile;      // the demo stage's file; default <data>/kernels/thread_colors.cu
     // --kernel FILE.cu[:NAME] runs the project inferred from the kernel's signature
     // (app/cli/kernel_project.hpp), with these bindings asked for on the command line.
     std::string kernelSpec;                                            // --kernel as given
@@ -59,8 +59,8 @@ struct AppOptions {
     std::optional<std::array<unsigned, 3>> grid, block;                // --grid, --block
     std::filesystem::path saveProject;                                 // --save-project OUT.json
     std::vector<std::filesystem::path> editFiles; // more files to open in editor tabs
-    // Headless: after frame `editAtFrame` (1-based), the stage file's text becomes `editWith`'s
-    // content, as if typed (unsaved) and built at once. For tests and demonstrations.
+    // Headless: after frame `editAtFrame` (1-based), the text of the running kernel's file becomes
+    // `editWith`'s content, as if typed (unsaved) and built at once. For tests and demonstrations.
     int editAtFrame = 0;
     std::filesystem::path editWith;
     // The teaching panels. Any of --overlay, --timeline, --inspect, --layout (or --ui) makes a

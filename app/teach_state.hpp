@@ -61,6 +61,9 @@ struct TeachState {
     // Block timeline.
     bool timelineRequested = false;
     // Inspector: the element under the mouse in a view showing the recorded output, or pinned.
+    // A view hovered with no overlay on asks for a recording too (kept up to date as the overlay's
+    // is), so that hovering says at once which thread wrote an element.
+    bool inspectWanted = false;
     std::optional<std::size_t> hoverElement, pinnedElement;
     std::optional<std::array<int, 2>> pinnedXY; // --inspect: pinned once a recording gives the width
     std::optional<Inspection> inspection; // of pinnedElement, else hoverElement

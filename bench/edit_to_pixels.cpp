@@ -13,6 +13,7 @@
 #include "options.hpp"
 #include "platform/platforms.hpp"
 
+#include "ks/pipeline/kernel_stage.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/cuda/driver.hpp"
@@ -108,7 +109,7 @@ int main(int argc, char** argv)
         options.headless = true;
         options.width = 1600;
         options.height = 900;
-        options.kernelFile = kernel;
+        options.kernelSpec = kernel.string() + ":thread_colors_surface"; // the default demo's project, from a copy
         options.recoveryDir = dir / "recovery";
         options.dataDir = dataRoot;
         options.check.fastCompile = args.fastCompile;
@@ -125,8 +126,11 @@ int main(int argc, char** argv)
         app.settleBuilds(std::chrono::seconds(120));
         for (int i = 0; i < 3; ++i)
             session->renderFrame();
-        if (!s.demo || !s.demo->running())
-            return skip(args, "the demo does not run: " + (s.demo ? s.demo->status() : std::string("no demo")));
+        const auto* stage = s.project.session && s.project.session->pipeline().stageCount() > 0
+                                ? dynamic_cast<const ks::pipeline::KernelStage*>(&s.project.session->pipeline().stage(0))
+                                : nullptr;
+        if (!stage || !stage->function() || !s.project.session->pipeline().error().empty())
+            return skip(args, "the demo does not run: " + app.statusLine());
 
         // A unique tag per run keeps the disk cache of earlier runs out of the measurement.
         const std::string nonce = std::to_string(::getpid()) + "-" +
@@ -138,17 +142,17 @@ int main(int argc, char** argv)
             // A kernel with this edit's constant changes the generated code, so that NVRTC's own cache
             // (in the driver's compute cache) cannot answer either; a changed comment alone would let it.
             const std::string text = ks::bench::editedDemoKernel(original, i, nonce);
-            const std::uint64_t before = s.demo->moduleGeneration();
+            const std::uint64_t before = app.kernelBuilds();
             const auto t0 = Clock::now();
             app.editDocument(kernel, text);
             int n = 0;
-            while (s.demo->lastFrameGeneration() <= before) {
+            while (app.kernelBuilds() <= before) {
                 session->renderFrame();
                 glFinish(); // "drawn": the frame's GL work is done, not just queued
                 ++n;
                 if (Clock::now() - t0 > std::chrono::seconds(30)) {
                     std::fprintf(stderr, "ks_bench_edit_to_pixels: edit %d never reached the screen: %s\n", i,
-                                 s.demo->lastLoadError().c_str());
+                                 stage->status().c_str());
                     return 1;
                 }
             }
@@ -156,7 +160,7 @@ int main(int argc, char** argv)
             if (i < warmup)
                 continue;
             totalMs.push_back(ms);
-            compileMs.push_back(s.demo->runningBuild() ? s.demo->runningBuild()->compileMs : 0.0);
+            compileMs.push_back(stage->lastBuild() ? stage->lastBuild()->compileMs : 0.0);
             frames.push_back(n);
         }
         if (!args.screenshot.empty())

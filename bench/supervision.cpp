@@ -611,20 +611,19 @@ void editToPixels(Report& rep, const fs::path& exe, int edits)
     std::vector<double> in, across;
     {
         app::HeadlessSession s(headlessOptions(args));
-        const app::AppState& state = s.app().state();
         s.app().settleBuilds(std::chrono::seconds(120));
         for (int i = 0; i < 3; ++i) // the finished build is swapped in at a frame boundary
             s.renderFrame();
-        if (!state.demo || !state.demo->running()) {
-            rep.note("skipped: the demo does not run here (" + (state.demo ? state.demo->status() : std::string("no demo")) + ")");
+        if (s.app().kernelBuilds() == 0) {
+            rep.note("skipped: the demo does not run here (" + s.app().statusLine() + ")");
             fs::remove_all(dir);
             return;
         }
         for (int i = 0; i < edits + 2; ++i) {
-            const std::uint64_t before = state.demo ? state.demo->lastFrameGeneration() : 0;
+            const std::uint64_t before = s.app().kernelBuilds();
             const auto t0 = Clock::now();
             save();
-            while (state.demo && state.demo->lastFrameGeneration() <= before && Clock::now() - t0 < 30s) {
+            while (s.app().kernelBuilds() <= before && Clock::now() - t0 < 30s) {
                 s.renderFrame();
                 glFinish();
             }

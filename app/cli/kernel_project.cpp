@@ -40,6 +40,7 @@ fs::path inferredProjectFile(const fs::path& kernelFile, const pipeline::InferOp
         h.field(*dims ? std::to_string((**dims)[0]) + "," + std::to_string((**dims)[1]) + "," +
                             std::to_string((**dims)[2])
                       : "-");
+    h.field(o.size ? std::to_string((*o.size)[0]) + "x" + std::to_string((*o.size)[1]) : "-");
     fs::path folder = paths::userFolder(paths::UserFolder::Cache);
     if (folder.empty())
         folder = fs::temp_directory_path() / "kernelscope-cache";
@@ -54,6 +55,7 @@ pipeline::InferOptions inferOptions(const AppOptions& o)
     io.shapes = o.shapes;
     io.grid = o.grid;
     io.block = o.block;
+    io.size = o.imageSize;
     return io;
 }
 

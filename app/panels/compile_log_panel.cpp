@@ -1,9 +1,13 @@
 #include "panels.hpp"
 
+#include "ks/pipeline/kernel_stage.hpp"
 #include "ks/rtc/diagnostics.hpp"
 #include "theme.hpp"
 
 #include <imgui.h>
+
+#include <algorithm>
+#include <vector>
 
 namespace ks::app {
 
@@ -18,12 +22,26 @@ ImVec4 severityColour(const rtc::Diagnostic& d)
                                                                 : theme::kNote);
 }
 
+// The open project's kernel stages that run `path`'s kernels.
+std::vector<const pipeline::KernelStage*> stagesOf(const AppState& s, const std::filesystem::path& path)
+{
+    std::vector<const pipeline::KernelStage*> out;
+    if (!s.project.session)
+        return out;
+    const pipeline::Pipeline& p = s.project.session->pipeline();
+    for (std::size_t i = 0; i < p.stageCount(); ++i)
+        if (const auto* k = dynamic_cast<const pipeline::KernelStage*>(&p.stage(i));
+            k && FileWatcher::normalize(p.project().resolve(k->desc().file)) == path)
+            out.push_back(k);
+    return out;
+}
+
 // One file's newest build: its outcome and its diagnostics (a click shows the line in the editor).
 void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
 {
     const std::string file = tab.doc.path().filename().string();
     const BuildState& b = tab.build;
-    const bool isStage = tab.doc.path() == s.editor.stagePath;
+    const std::vector<const pipeline::KernelStage*> stages = stagesOf(s, tab.doc.path());
     ImGui::PushID(tab.doc.path().c_str());
     if (!b.result) {
         ImGui::TextColored(theme::colour(theme::kBusy), "%s: building%s", file.c_str(), theme::symbol("\xE2\x80\xA6", "..."));
@@ -32,19 +50,21 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
                            file.c_str(), b.resultTotalMs, b.result->compileMs, b.result->cubin.size(),
                            b.inFlight ? (std::string("; rebuilding") + theme::symbol("\xE2\x80\xA6", "...")).c_str() : "");
     } else {
-        const bool keeps = isStage && s.demo && s.demo->kernel();
+        const bool keeps = std::any_of(stages.begin(), stages.end(), [](auto* k) { return k->function() != nullptr; });
         ImGui::TextColored(theme::colour(theme::kError), "%s: build failed%s%s", file.c_str(),
                            keeps ? "; the last good kernel keeps running" : "",
                            b.inFlight ? (std::string("; rebuilding") + theme::symbol("\xE2\x80\xA6", "...")).c_str() : "");
     }
-    if (isStage && s.demo) {
-        if (const cuda::Function* k = s.demo->kernel()) {
+    for (const pipeline::KernelStage* stage : stages) {
+        if (const cuda::Function* k = stage->function()) {
             const auto& a = k->attributes();
-            ImGui::TextDisabled("  running %s: %d registers, %d B static shared, %d B local", k->name().c_str(),
-                                a.numRegs, a.staticSharedBytes, a.localBytes);
+            ImGui::TextDisabled("  stage %s runs %s: %d registers, %d B static shared, %d B local",
+                                stage->desc().name.c_str(), stage->desc().kernel.c_str(), a.numRegs,
+                                a.staticSharedBytes, a.localBytes);
+        } else if (b.result && b.result->ok && !stage->status().empty()) {
+            ImGui::TextColored(theme::colour(theme::kWarning), "  stage %s: %s", stage->desc().name.c_str(),
+                               stage->status().c_str());
         }
-        if (!s.demo->lastLoadError().empty() && b.result && b.result->ok)
-            ImGui::TextColored(theme::colour(theme::kError), "  not loaded: %s", s.demo->lastLoadError().c_str());
     }
     tab.logRects.clear(); // where each diagnostic is listed (tests click them)
     if (b.result) {
@@ -55,7 +75,7 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
             const std::string text = "  " + rtc::formatDiagnostic(d) + (d.likelyCause ? " (likely cause)" : "");
             const bool clicked = ImGui::Selectable(text.c_str());
             tab.logRects.push_back(lastItemRect());
-            if (clicked && d.line > 0 && (d.file.empty() || d.file == file))
+            if (clicked && d.line > 0 && tab.owns(d))
                 commands.jumpTo = JumpTo{tab.doc.path(), d.line};
             ImGui::PopStyleColor();
             if (!d.excerpt.empty())

@@ -1,10 +1,9 @@
 // The kernel editor: tabs of open files, a source view with line numbers and diagnostics in the
-// gutter, the build status, compile options, the demo stage's kernel picker, and a clickable list
+// gutter, the build status, compile options, the picker of the kernel the project runs, and a clickable list
 // of diagnostics. It edits its own widget buffers and pushes Commands for everything else.
 #include "code_input.hpp"
 #include "panels.hpp"
 
-#include "ks/demo/thread_colors_demo.hpp"
 #include "editor_text.hpp"
 #include "ks/rtc/diagnostics.hpp"
 #include "theme.hpp"
@@ -64,13 +63,13 @@ int lineAt(const std::vector<int>& starts, std::size_t offset)
 }
 
 // The diagnostics of this file by line, most severe first. Those of included files go to the list only.
-std::map<int, std::vector<const rtc::Diagnostic*>> byLine(const rtc::CompileResult* r, const std::string& fileName)
+std::map<int, std::vector<const rtc::Diagnostic*>> byLine(const rtc::CompileResult* r, const EditorTab& tab)
 {
     std::map<int, std::vector<const rtc::Diagnostic*>> lines;
     if (!r)
         return lines;
     for (const auto& d : r->diagnostics)
-        if (d.line > 0 && (d.file.empty() || d.file == fileName))
+        if (d.line > 0 && tab.owns(d))
             lines[d.line].push_back(&d);
     for (auto& [line, ds] : lines)
         std::stable_sort(ds.begin(), ds.end(), [](const rtc::Diagnostic* a, const rtc::Diagnostic* b) {
@@ -709,28 +708,27 @@ void drawBanners(int index, EditorTab& tab, Commands& commands)
     }
 }
 
-void drawStagePicker(const EditorState& ed, const EditorTab& tab, Commands& commands)
+// Which kernel of this file runs: picking one runs the project inferred from it (as File > Open
+// kernel... does), in place of the open project.
+void drawKernelPicker(const EditorState& ed, const EditorTab& tab, Commands& commands)
 {
-    const bool isStage = tab.doc.path() == ed.stagePath;
-    ImGui::TextDisabled("viewport runs");
+    const bool running = tab.doc.path() == ed.runningFile;
+    ImGui::TextDisabled("runs");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 6, ImGui::GetContentRegionAvail().x));
-    const std::string preview = isStage ? ed.stageKernel : std::string("(a kernel of ") +
-                                                               ed.stagePath.filename().string() + ")";
+    const std::string preview = running ? ed.runningKernel : std::string("(pick a kernel of this file to run it)");
     if (ImGui::BeginCombo("##stage", preview.c_str())) {
         if (tab.kernels.empty())
             ImGui::TextDisabled("no __global__ functions in this file");
         for (const auto& k : tab.kernels) {
-            const bool fits = demo::ThreadColorsDemo::fitsStage(k);
             const std::string name = k.qualifiedName();
             std::string label = name + "##" + std::to_string(k.line);
-            if (ImGui::Selectable(label.c_str(), isStage && name == ed.stageKernel,
-                                  fits ? 0 : ImGuiSelectableFlags_Disabled))
-                commands.setStage = {tab.doc.path(), name};
-            if (!fits && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-                ImGui::SetTooltip("The stage launches (cudaSurfaceObject_t, int width, int height, float time);\n"
-                                  "this is %s%s.",
-                                  k.display().c_str(), k.isTemplate() ? " (a template)" : "");
+            if (ImGui::Selectable(label.c_str(), running && name == ed.runningKernel,
+                                  k.isTemplate() ? ImGuiSelectableFlags_Disabled : 0))
+                commands.project.openKernel = {tab.doc.path(), name};
+            if (k.isTemplate() && ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+                ImGui::SetTooltip("%s is a template: run an instantiation with --kernel %s:%s<float>",
+                                  k.display().c_str(), tab.doc.path().filename().c_str(), name.c_str());
         }
         ImGui::EndCombo();
     }
@@ -793,7 +791,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     const float inputW = std::max(avail - gutterW, longest + charW * 40.f);
     const float inputH = std::max(visibleH - 2.f, float(lineCount + 4) * lineH + framePadding.y * 2.f);
 
-    auto diagnostics = byLine(tab.build.result.get(), tab.doc.path().filename().string());
+    auto diagnostics = byLine(tab.build.result.get(), tab);
     if (tab.faultMark) { // the bad access "Find the fault" found, first on its line
         auto& at = diagnostics[tab.faultMark->line];
         at.insert(at.begin(), &*tab.faultMark);
@@ -867,6 +865,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
             focus = true;
         }
         tab.jumpToLine = 0;
+        tab.jumpFocus = true; // each jump says whether it takes the keyboard; the next one by default does
     }
     if (tab.refocusOffset >= 0) { // after a find, an undo, a comment toggle: the keyboard back
         tab.pendingCursor = tab.refocusOffset;
@@ -995,7 +994,6 @@ void drawDiagnosticsList(EditorTab& tab, float height)
                            r->ok ? "" : "The build failed without a diagnostic; see the Compile log.");
     }
     if (r) {
-        const std::string fileName = tab.doc.path().filename().string();
         int i = 0;
         for (const rtc::Diagnostic& d : r->diagnostics) {
             ImGui::PushID(i++);
@@ -1003,7 +1001,7 @@ void drawDiagnosticsList(EditorTab& tab, float height)
             ImGui::TextUnformatted(severityIcon(d));
             ImGui::PopStyleColor();
             ImGui::SameLine();
-            const bool here = d.file.empty() || d.file == fileName;
+            const bool here = tab.owns(d);
             char where[96];
             if (d.line <= 0)
                 std::snprintf(where, sizeof where, "%s", d.file.c_str());
@@ -1081,14 +1079,17 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     ImGui::SameLine();
     ImGui::TextDisabled("|");
     ImGui::SameLine();
-    drawStagePicker(ed, tab, commands);
+    drawKernelPicker(ed, tab, commands);
 
     drawBanners(index, tab, commands);
     drawFindBar(ed, index, tab, commands);
     drawGotoLine(ed, tab);
 
     // Source, a status strip (build result, cursor), the diagnostics.
-    const float listH = ImGui::GetTextLineHeightWithSpacing() * 5.f + 10.f;
+    // The diagnostics list is as tall as what it lists (a line and its excerpt each), up to 5 lines:
+    // "No problems." takes one, and the source the rest.
+    const std::size_t listed = tab.build.result ? tab.build.result->diagnostics.size() : 0;
+    const float listH = ImGui::GetTextLineHeightWithSpacing() * float(std::clamp<std::size_t>(listed * 2, 1, 5)) + 10.f;
     const float stripH = ImGui::GetFrameHeightWithSpacing();
     const float sourceH = std::max(80.f, ImGui::GetContentRegionAvail().y - listH - stripH);
     drawSource(ed, index, tab, sourceH, commands);
@@ -1120,11 +1121,11 @@ void drawEditorPanel(EditorState& ed, Commands& commands)
             bool open = true;
             const std::string label = tab.doc.path().filename().string() + "##" + tab.doc.path().string();
             // Always closable: the unsaved marker takes the close button's place (the App refuses to
-            // close a file with unsaved edits or the one the viewport runs, and says why).
+            // close a file with unsaved edits, and says why).
             const bool visible = ImGui::BeginTabItem(label.c_str(), &open, flags);
             if (ImGui::IsItemHovered())
                 ImGui::SetTooltip("%s%s", tab.doc.path().c_str(),
-                                  tab.doc.path() == ed.stagePath ? "\n(the viewport runs a kernel of this file)" : "");
+                                  tab.doc.path() == ed.runningFile ? "\n(the open project runs a kernel of this file)" : "");
             if (visible) {
                 ed.activeTab = i;
                 drawTab(ed, i, tab, commands);

@@ -72,7 +72,7 @@ void answer(FileDialogState& d, const fs::path& path, Commands& commands)
     using P = FileDialogState::Purpose;
     switch (d.purpose) {
     case P::OpenProject: commands.project.open = path; break;
-    case P::OpenKernel: commands.project.openKernel = path; break;
+    case P::OpenKernel: commands.project.openKernel = {path, std::string()}; break;
     case P::EditFile: commands.openFile = path; break;
     case P::SaveProjectAs: commands.project.saveAs = path; break;
     case P::NewProject: commands.project.newFromTemplate = {d.templateFile, path}; break;

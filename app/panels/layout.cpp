@@ -15,29 +15,23 @@ struct Box {
     float x, y, w, h; // fractions of the display (height: of the space above the status bar)
 };
 
-// Standard, no project: editor on the left, the demo's picture in the middle, facts on the right.
-std::optional<Box> demoBox(std::string_view panel)
-{
-    if (panel == "Kernel editor") return Box{0, 0, 0.40f, 1};
-    if (panel == "Viewport") return Box{0.40f, 0, 0.34f, 0.64f};
-    if (panel == "Launch") return Box{0.40f, 0.64f, 0.34f, 0.36f};
-    if (panel == "Device") return Box{0.74f, 0, 0.26f, 0.40f};
-    if (panel == "Timings") return Box{0.74f, 0.40f, 0.26f, 0.25f};
-    if (panel == "Compile log") return Box{0.74f, 0.65f, 0.26f, 0.35f};
-    return std::nullopt;
-}
-
-// Standard, a project open: the views in the middle with the launch panel under them; the
-// project, timeline and facts on the right.
-// A project inferred from a kernel: its Arguments under the views (what goes in under what comes
-// out), the launch under the editor.
+// Standard: the views in the middle with the launch panel under them; the project, timeline and
+// facts on the right. (With no project open, the views' place says how to open one.)
+// A project inferred from a kernel (the default demo is one): the editor keeps the left column's
+// height, its Arguments go under the views (what goes in under what comes out), and the launch
+// heads the right column.
 std::optional<Box> projectBox(std::string_view panel, bool kernel)
 {
-    if (kernel && panel == "Kernel editor") return Box{0, 0, 0.32f, 0.50f};
-    if (kernel && panel == "Launch") return Box{0, 0.50f, 0.32f, 0.32f};
-    if (kernel && panel == "Compile log") return Box{0, 0.82f, 0.32f, 0.18f};
-    if (kernel && panel == "Views") return Box{0.32f, 0, 0.40f, 0.50f};
-    if (kernel && panel == kArgumentsPanel) return Box{0.32f, 0.50f, 0.40f, 0.50f};
+    if (kernel && panel == "Kernel editor") return Box{0, 0, 0.40f, 0.76f};
+    if (kernel && panel == "Compile log") return Box{0, 0.76f, 0.40f, 0.24f};
+    if (kernel && panel == "Views") return Box{0.40f, 0, 0.34f, 0.54f};
+    if (kernel && panel == kArgumentsPanel) return Box{0.40f, 0.54f, 0.34f, 0.46f};
+    if (kernel && panel == "Launch") return Box{0.74f, 0, 0.26f, 0.40f};
+    if (kernel && panel == "Project") return Box{0.74f, 0.40f, 0.26f, 0.16f};
+    if (kernel && panel == "Overlay and inspector") return Box{0.74f, 0.56f, 0.26f, 0.14f};
+    if (kernel && panel == "Block timeline") return Box{0.74f, 0.70f, 0.26f, 0.10f};
+    if (kernel && panel == "Device") return Box{0.74f, 0.80f, 0.26f, 0.10f};
+    if (kernel && panel == "Timings") return Box{0.74f, 0.90f, 0.26f, 0.10f};
     if (panel == "Kernel editor") return Box{0, 0, 0.30f, 0.74f};
     if (panel == "Compile log") return Box{0, 0.74f, 0.30f, 0.26f};
     if (panel == "Views") return Box{0.30f, 0, 0.42f, 0.58f};
@@ -55,11 +49,12 @@ std::optional<Box> projectBox(std::string_view panel, bool kernel)
 // not shown.
 std::optional<Box> classroomBox(std::string_view panel, bool project, bool kernel)
 {
-    if (kernel && panel == "Kernel editor") return Box{0, 0, 0.32f, 0.48f};
-    if (kernel && panel == kArgumentsPanel) return Box{0, 0.48f, 0.32f, 0.32f};
+    if (kernel && panel == "Kernel editor") return Box{0, 0, 0.32f, 0.60f};
+    if (kernel && panel == kArgumentsPanel) return Box{0, 0.60f, 0.32f, 0.22f};
     if (panel == "Kernel editor") return Box{0, 0, 0.32f, 0.80f};
+    if (kernel && panel == "Compile log") return Box{0, 0.82f, 0.32f, 0.18f};
     if (panel == "Compile log") return Box{0, 0.80f, 0.32f, 0.20f};
-    if (panel == "Views" || panel == "Viewport") return Box{0.32f, 0, 0.68f, 0.48f};
+    if (panel == "Views") return Box{0.32f, 0, 0.68f, 0.48f};
     if (panel == "Launch") return project ? Box{0.32f, 0.48f, 0.36f, 0.52f} : Box{0.32f, 0.48f, 0.68f, 0.52f};
     if (panel == "Overlay and inspector") return Box{0.68f, 0.48f, 0.32f, 0.26f};
     if (panel == "Block timeline") return Box{0.68f, 0.74f, 0.32f, 0.26f};
@@ -73,8 +68,7 @@ bool placePanel(const char* panel, const PanelLayout& layout)
     // Each panel takes its place on first use, and again once after every layout change.
     static std::map<std::string, int> placedIn;
     const std::optional<Box> box = layout.layout == Layout::Classroom ? classroomBox(panel, layout.project, layout.kernel)
-                                   : layout.project                   ? projectBox(panel, layout.kernel)
-                                                                      : demoBox(panel);
+                                                                      : projectBox(panel, layout.kernel);
     if (!box)
         return false;
     auto placed = placedIn.find(panel);

@@ -188,8 +188,7 @@ void viewMenu(AppState& s, Commands& commands)
                                                      "Compile log"}
         : s.project.session ? std::vector<const char*>{"Kernel editor", "Project", "Views", "Launch", "Overlay and inspector",
                                                      "Block timeline", "Device", "Timings", "Compile log"}
-                          : std::vector<const char*>{"Kernel editor", "Viewport", "Launch", "Device", "Timings",
-                                                     "Compile log"};
+                          : std::vector<const char*>{"Kernel editor", "Views", "Device", "Timings", "Compile log"};
     for (const char* panel : panels) {
         bool visible = s.menu.hiddenPanels.count(panel) == 0;
         if (item(s.menu, panel, nullptr, &visible)) {

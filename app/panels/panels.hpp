@@ -18,16 +18,15 @@ inline std::array<float, 4> lastItemRect()
     return {a.x, a.y, b.x, b.y};
 }
 
-void drawViewportPanel(AppState& state, Commands& commands);
 void drawDevicePanel(const AppState& state);
 void drawCompileLogPanel(AppState& state, Commands& commands);
 void drawEditorPanel(EditorState& editor, Commands& commands);
 void drawTimingsPanel(const AppState& state);
-void drawLaunchPanel(AppState& state, Commands& commands);
-// The frame pipeline's panels (shown when a project is open). The opener is a row drawn into the
-// current window (the Launch panel's first row while no project is open).
+// The frame pipeline's panels (shown when a project is open).
 void drawProjectPanel(AppState& state, Commands& commands);
-void drawProjectOpener(AppState& state, Commands& commands);
+// In the views' place while no project is open (one failed to open, or was closed): how to open
+// one, or run the default demo again.
+void drawNoProjectPanel(AppState& state, Commands& commands);
 // A parameter's slider (colour picker, integer slider) over its value in the running pipeline.
 void drawParameterEditor(const project::ParameterDesc& parameter, std::array<double, 4>& value);
 // The Arguments panel (arguments_panel.cpp), shown while the project was inferred from a kernel
@@ -54,22 +53,22 @@ void openFileDialog(MenuState& menu, FileDialogState::Purpose purpose, std::stri
 void drawFileDialog(AppState& state, Commands& commands);
 // One step of Help > Guided tour: the window it outlines, when it is shown, what it says.
 struct TourStep {
-    enum When { Demo, Project, Always }; // no project open, a project open, either
+    enum When { Always, KernelProject }; // any project, or one inferred from a kernel (Arguments)
     const char* panel;
     When when;
     const char* title;
     const char* text;
-    // What the step says instead when the demo runs a kernel of the user's (--kernel, or another
-    // kernel picked in the editor): {kernel} is its name. Null: `text` is true of any kernel.
-    const char* otherKernelText = nullptr;
+    // What the step says instead while the default demo runs (the shipped thread_colors_surface),
+    // whose picture it can describe tile by tile. Null: `text` says it.
+    const char* demoText = nullptr;
 };
-// The tour's steps while the demo runs (false) or a project is open (true), in order.
-std::vector<const TourStep*> tourSteps(bool project);
-// Whether the demo runs the shipped thread_colors_surface of `dataRoot`/kernels/thread_colors.cu,
-// whose picture the launch panel and the tour describe tile by tile.
-bool demoRunsShippedKernel(const EditorState& editor, const std::filesystem::path& dataRoot);
-// What `step` says for this editor's demo kernel.
-std::string tourStepText(const TourStep& step, const EditorState& editor, const std::filesystem::path& dataRoot);
+// The tour's steps, in order: those for any project, and with `kernelProject` the Arguments step.
+std::vector<const TourStep*> tourSteps(bool kernelProject);
+// Whether the open project runs the default demo's kernel: thread_colors_surface of
+// <data>/kernels/thread_colors.cu, whose picture the tour and the Launch panel describe tile by tile.
+bool runsDefaultDemo(const AppState& state);
+// What `step` says for the open project.
+std::string tourStepText(const TourStep& step, const AppState& state);
 // Help > Guided tour (tour.cpp): the step's window and the outline around its panel. Draw it after
 // the panels: it shows the step's panel when the View menu hid it and brings it to the front.
 void drawTour(AppState& state);
@@ -81,7 +80,7 @@ void drawStatusBar(const AppState& state, const std::string& statusLine, Command
 struct PanelLayout {
     ImVec2 display;
     Layout layout = Layout::Standard;
-    bool project = false; // a project is open (else the demo runs)
+    bool project = false; // a project is open
     int generation = 0;   // TeachState::layoutGeneration
     float top = 0;        // the menu bar's height: panels go below it
     bool kernel = false;  // the project was inferred from a kernel (the Arguments panel shows)

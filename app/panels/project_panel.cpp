@@ -106,15 +106,19 @@ void drawParameterEditor(const project::ParameterDesc& q, std::array<double, 4>&
     }
 }
 
-void drawProjectOpener(AppState& s, Commands& commands)
+void drawNoProjectPanel(AppState& s, Commands& commands)
 {
-    // A row inside the current window (the Launch panel's first row).
+    ImGui::Begin("Views");
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("Project:");
     ImGui::SameLine();
     fileControls(s, commands, false);
-    if (s.project.pathInput.empty() && s.project.recent.empty())
-        ImGui::TextDisabled("No project open: the default demo runs. Projects ship in projects/.");
+    ImGui::Separator();
+    ImGui::TextWrapped("No project is open. File > Open kernel... runs any kernel on data made from its "
+                       "signature, and File > Open project... opens a saved project (they ship in projects/).");
+    if (ImGui::Button("Run the default demo"))
+        commands.project.openKernel = {s.dataRoot / "kernels" / "thread_colors.cu", "thread_colors_surface"};
+    ImGui::End();
 }
 
 void drawProjectPanel(AppState& s, Commands& commands)

@@ -1,6 +1,6 @@
 // File > Record...: record what the app shows, at a fixed rate of its frames (one every N), as an
-// MP4 (H.264), a GIF (both through the ffmpeg program) or a folder of PNG frames, of the viewport
-// (the demo's picture or the project's views) or of the whole window. The platform that draws the
+// MP4 (H.264), a GIF (both through the ffmpeg program) or a folder of PNG frames, of the Views panel
+// (the project's views) or of the whole window. The platform that draws the
 // window does the recording (RecordState); this window asks and shows how it goes.
 #include "panels.hpp"
 
@@ -47,7 +47,7 @@ void drawRecordWindow(AppState& s, App& app)
         r.target = withExtension(r.target, r.format);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 22.f);
     ImGui::InputText("file or folder", &r.target);
-    ImGui::Checkbox("the viewport only (else the whole window)", &r.viewportOnly);
+    ImGui::Checkbox("the views only (else the whole window)", &r.viewportOnly);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.f);
     if (ImGui::InputInt("record every Nth frame", &r.every))
         r.every = std::clamp(r.every, 1, 1000);

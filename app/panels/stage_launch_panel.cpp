@@ -249,8 +249,8 @@ void inspectorSection(AppState& s)
 {
     TeachState& t = s.teach;
     if (!t.inspection) {
-        ImGui::TextDisabled("inspector: %s", t.overlayMode < 0 ? "turn an overlay on, then hover over the output"
-                                                                : "hover over the output (click to pin)");
+        ImGui::TextDisabled("inspector: %s", s.cuda ? "hover over the output (click to pin)"
+                                                     : "needs a CUDA device (who wrote each element is recorded on it)");
         return;
     }
     const Inspection& in = *t.inspection;

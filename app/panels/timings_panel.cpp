@@ -71,31 +71,10 @@ static void drawPipelineTimings(const AppState& s)
 void drawTimingsPanel(const AppState& s)
 {
     ImGui::Begin("Timings");
-    if (s.project.session) {
+    if (s.project.session)
         drawPipelineTimings(s);
-        ImGui::End();
-        return;
-    }
-    if (s.demo && s.demo->timings().valid) {
-        const auto& t = s.demo->timings();
-        const demo::DemoConfig& c = s.demo->config();
-        const double bytes = double(c.width) * c.height * 4.0;
-        ImGui::Text("kernel %.4f ms (CUDA events), %.1f GB/s written", double(t.kernelMs),
-                    t.kernelMs > 0 ? bytes / (double(t.kernelMs) * 1e6) : 0.0);
-        ImGui::Text("map %.1f us + unmap %.1f us (host)", t.mapUs, t.unmapUs);
-    } else {
-        ImGui::TextDisabled("no GPU timings: the demo kernel is not running");
-    }
-    ImGui::Text("frame %.2f ms, %.1f fps", s.lastFrameMs, double(s.fps));
-    ImGui::PushID("kernel");
-    plot("kernel", s.timings.kernelMs, "ms");
-    ImGui::PopID();
-    ImGui::PushID("interop");
-    plot("map+unmap", s.timings.interopUs, "us");
-    ImGui::PopID();
-    ImGui::PushID("frame");
-    plot("frame", s.timings.frameMs, "ms");
-    ImGui::PopID();
+    else
+        ImGui::TextDisabled("no project runs: no timings");
     ImGui::End();
 }
 

@@ -2,6 +2,7 @@
 // panel's window, shows it if the View menu hid it and brings it to the front. What the steps say
 // is the table below; the code only walks it.
 #include "panels.hpp"
+#include "teach_support.hpp"
 #include "theme.hpp"
 
 #include <imgui.h>
@@ -15,57 +16,51 @@ namespace ks::app {
 namespace {
 
 constexpr TourStep kSteps[] = {
-    {"Viewport", TourStep::Demo, "The picture",
-     "The default demo runs the kernel thread_colors_surface every frame: one CUDA thread per pixel, each "
-     "writing its pixel of a GL texture. Each tile is one block (its hue is blockIdx), the gradient inside a "
-     "tile is threadIdx, and the dark lines are the threads with threadIdx.x == 0 or threadIdx.y == 0. Hover a "
-     "pixel to see which thread wrote it.",
-     "The demo runs your kernel {kernel} every frame: one CUDA thread per pixel, each writing its pixel of a "
-     "GL texture through the surface it is given, and the Launch panel says how many blocks of how many "
-     "threads that takes. Hover a pixel to see which thread wrote it. The default demo "
-     "(kernels/thread_colors.cu) paints each pixel by the thread that wrote it."},
-    {"Views", TourStep::Project, "The views",
-     "The project's views draw its GL buffers and textures after its stages ran on them: images, points, "
+    {"Views", TourStep::Always, "The views",
+     "The project's views draw its GL buffers and textures after its kernels ran on them: images, points, "
      "plots and height fields. In a plot the wheel zooms, a drag pans and a double-click shows all; in a 3-D "
-     "view a left drag orbits, a right drag pans and the wheel zooms."},
-    {"Launch", TourStep::Demo, "gridDim and blockDim",
-     "blockDim is the shape of one block, and gridDim = ceil(image / blockDim) blocks cover the picture. Type "
-     "another blockDim (Enter applies it) or press 8x8, 16x16 or 32x32, and watch the tiles change size on the "
-     "next frame. Below: the threads and warps that launches, and how many threads fall outside the image and "
-     "return at the bounds check."},
-    {"Launch", TourStep::Project, "gridDim and blockDim",
+     "view a left drag orbits, a right drag pans and the wheel zooms. Hover an image (with a GPU) to see "
+     "which thread wrote each element.",
+     "The default demo runs the kernel thread_colors_surface every frame: one CUDA thread per pixel, each "
+     "writing its pixel of a GL texture through the surface it is given. Each tile is one block (its hue is "
+     "blockIdx), the gradient inside a tile is threadIdx, and the dark lines are the threads with "
+     "threadIdx.x == 0 or threadIdx.y == 0. Hover a pixel to see which thread wrote it."},
+    {kArgumentsPanel, TourStep::KernelProject, "The kernel's arguments",
+     "The project was made from the kernel's signature: one row per parameter, what it is bound to and why "
+     "(a buffer, a texture, the element count of a buffer, the time, a slider). Change a binding, a shape, "
+     "the grid or the block here, or drop a .npy or image file on a row; Undo takes a change back.",
+     "The project was made from thread_colors_surface's signature: the surface became a texture, width and "
+     "height its extents, and time the frame's time. Any kernel file opens the same way (File > Open "
+     "kernel..., or drop a .cu file on the window): its pointers become buffers, its scalars bindings or "
+     "sliders, each with its reason here."},
+    {"Launch", TourStep::Always, "gridDim and blockDim",
      "The launch of one kernel stage (pick it under kernel stage): gridDim, blockDim and dynamic shared "
      "memory, or a grid that covers a resource. Change the block and watch: each change is checked against "
      "the device's limits first, a refused launch names the limit and an accepted one runs on the next frame. "
      "Below: threads, warps and idle lanes, threads the if (i < n) guard sends away, occupancy and what limits "
-     "it, waves, and suggest."},
-    {"Overlay and inspector", TourStep::Project, "Who wrote it",
+     "it, waves, and suggest.",
+     "blockDim is the shape of one block, and gridDim = ceil(image / blockDim) blocks cover the picture. Type "
+     "another block (8 x 8, 32 x 4, ...) and watch the tiles change shape on the next frame; a block beyond the "
+     "device's limits is refused and names the limit. Below: the threads and warps that launches, the threads "
+     "that fall outside the image and return at the bounds check, and occupancy."},
+    {"Overlay and inspector", TourStep::Always, "Who wrote it",
      "Pick an overlay and each element of the views that show the stage's output is coloured by the thread "
      "that wrote it (blockIdx, threadIdx, linear thread id, warp, lane, SM, block start order or write count), "
      "with a legend. For that frame the stage runs as an instrumented variant; your source is not edited. "
      "Hover an element (click to pin it) for its writer and every resource's value there."},
-    {"Block timeline", TourStep::Project, "Block timeline",
+    {"Block timeline", TourStep::Always, "Block timeline",
      "record runs the stage once as a variant that notes, for every block, the SM it ran on and when it "
      "started and ended: one row per SM, one bar per block. Above the bars: the waves, utilisation, tail and "
      "imbalance. Hover a bar for its block."},
-    {"Kernel editor", TourStep::Demo, "The kernel, live",
-     "The source the picture comes from. Edit it: after a pause in typing (Edit > Build after a pause in "
-     "typing) or on Ctrl+Enter it builds on a worker thread, and a good build is swapped in at the next frame. "
-     "A build that fails leaves the last good kernel running and marks its errors in the gutter at their "
-     "lines; hover a marker for the message."},
-    {"Kernel editor", TourStep::Project, "The kernel, live",
-     "Opening a project opens its kernel stage's file here. Edit it: after a pause in typing (Edit > Build "
-     "after a pause in typing) or on Ctrl+Enter it builds, and the stage runs the new build from the next "
-     "frame. A build that fails leaves the last good kernel running and marks its errors in the gutter at "
-     "their lines; hover a marker for the message."},
+    {"Kernel editor", TourStep::Always, "The kernel, live",
+     "The project's kernel file. Edit it: after a pause in typing (Edit > Build after a pause in typing) or on "
+     "Ctrl+Enter it builds, and the stage runs the new build from the next frame. A build that fails leaves "
+     "the last good kernel running and marks its errors in the gutter at their lines; hover a marker for the "
+     "message. The runs list above the source picks another kernel of the file to run."},
     {"Compile log", TourStep::Always, "Compile log",
      "Every open file's last build: NVRTC's diagnostics (click one to show its line in the editor), the "
      "running kernel's registers and memory use, and the raw log. Under Messages: the app's own messages."},
-    {"Timings", TourStep::Demo, "Timings",
-     "The demo kernel's time, measured with CUDA events around its launch; the interop map and unmap of the "
-     "GL texture (host time); and the frame time, each with a rolling plot. With a project open this panel "
-     "has a bar per stage instead."},
-    {"Timings", TourStep::Project, "Timings",
+    {"Timings", TourStep::Always, "Timings",
      "The last frame as a bar per stage, each timed with CUDA events (with the bandwidth where the stage's "
      "bytes are known), then the interop map and unmap, the render pass (GL timer) and the frame. Below, a "
      "rolling plot per stage."},
@@ -73,14 +68,11 @@ constexpr TourStep kSteps[] = {
      "The GPU the kernels run on: compute capability, memory, SMs, clocks, the limits of blocks and grids, "
      "registers and shared memory, and whether it is also the GPU rendering GL. Without a CUDA driver it says "
      "why; kernels still compile, and nothing is launched."},
-    {"Project", TourStep::Project, "Project",
+    {"Project", TourStep::Always, "Project",
      "Pause, step and restart the project, and the time its kernels receive (drag it to scrub). Below: its "
-     "stages in order (switch one off, move it up or down), its parameters and its resources."},
-    {"Launch", TourStep::Demo, "Teaching projects",
-     "Open a project for the teaching panels: the row at the top of this panel, or File > Open a shipped "
-     "project > teaching/. The Launch panel then edits a kernel stage's grid and block and checks them against "
-     "the device, an overlay colours each output element by the thread that wrote it, and the block timeline "
-     "shows which SM ran each block. This tour walks those panels too once a project is open."},
+     "stages in order (switch one off, move it up or down), its parameters and its resources. Save as writes "
+     "the project to a file that --project runs again; more projects ship in projects/ (File > Open a shipped "
+     "project), the teaching ones under teaching/."},
     {"##status", TourStep::Always, "Classroom layout",
      "The button at the left of the status bar switches between the standard and the classroom layout (so "
      "do View > Classroom layout and --layout classroom). The classroom layout has fonts half as large again, "
@@ -113,29 +105,28 @@ ImVec2 cornerAwayFrom(const ImRect& target, ImVec2 size, float top, ImVec2* pivo
 
 } // namespace
 
-bool demoRunsShippedKernel(const EditorState& editor, const std::filesystem::path& dataRoot)
+bool runsDefaultDemo(const AppState& s)
 {
+    const int stage = teachStage(s);
+    if (!s.project.session || stage < 0)
+        return false;
+    const pipeline::Pipeline& p = s.project.session->pipeline();
+    const project::StageDesc& d = p.stage(std::size_t(stage)).desc();
     std::error_code error;
-    return editor.stageKernel == "thread_colors_surface" &&
-           std::filesystem::equivalent(editor.stagePath, dataRoot / "kernels" / "thread_colors.cu", error);
+    return d.kernel == "thread_colors_surface" &&
+           std::filesystem::equivalent(p.project().resolve(d.file), s.dataRoot / "kernels" / "thread_colors.cu", error);
 }
 
-std::string tourStepText(const TourStep& step, const EditorState& editor, const std::filesystem::path& dataRoot)
+std::string tourStepText(const TourStep& step, const AppState& s)
 {
-    if (!step.otherKernelText || demoRunsShippedKernel(editor, dataRoot))
-        return step.text;
-    std::string text = step.otherKernelText;
-    const std::string key = "{kernel}";
-    for (std::size_t at = text.find(key); at != std::string::npos; at = text.find(key, at + editor.stageKernel.size()))
-        text.replace(at, key.size(), editor.stageKernel);
-    return text;
+    return step.demoText && runsDefaultDemo(s) ? step.demoText : step.text;
 }
 
-std::vector<const TourStep*> tourSteps(bool project)
+std::vector<const TourStep*> tourSteps(bool kernelProject)
 {
     std::vector<const TourStep*> out;
     for (const TourStep& s : kSteps)
-        if (s.when == TourStep::Always || (s.when == TourStep::Project) == project)
+        if (s.when == TourStep::Always || kernelProject)
             out.push_back(&s);
     return out;
 }
@@ -147,7 +138,7 @@ void drawTour(AppState& s)
     t.rects.clear();
     if (!t.open)
         return;
-    const std::vector<const TourStep*> steps = tourSteps(s.project.session != nullptr);
+    const std::vector<const TourStep*> steps = tourSteps(s.project.kernel.has_value());
     const int n = int(steps.size());
     t.step = std::clamp(t.step, 0, n - 1);
     const TourStep& step = *steps[std::size_t(t.step)];
@@ -197,7 +188,7 @@ void drawTour(AppState& s)
     ImGui::SameLine();
     ImGui::TextDisabled("  step %d of %d", t.step + 1, n);
     ImGui::Separator();
-    ImGui::TextWrapped("%s", tourStepText(step, s.editor, s.dataRoot).c_str());
+    ImGui::TextWrapped("%s", tourStepText(step, s).c_str());
     if (!drawn && s.teach.layout == Layout::Classroom)
         ImGui::TextColored(theme::colour(theme::kWarning),
                            "The classroom layout leaves this panel out; Standard layout (status bar) shows it.");

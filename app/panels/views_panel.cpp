@@ -245,6 +245,8 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
                                              ImVec2(1, 0));
     const bool imageHovered = ImGui::IsItemHovered();
     const bool held = ImGui::IsItemActive(); // a press that began on the picture: its drag goes on outside
+    if (imageHovered)
+        s.teach.inspectWanted = true; // who wrote each element, recorded for the tooltip
     if (s.project.viewRects.size() <= i)
         s.project.viewRects.resize(i + 1);
     s.project.viewRects[i] = {origin.x, origin.y, origin.x + float(w), origin.y + float(h)};
@@ -260,6 +262,16 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
     if (!session.viewError(i).empty())
         ImGui::GetWindowDrawList()->AddText(ImVec2(origin.x + 8, origin.y + 8), IM_COL32(255, 150, 100, 255),
                                             session.viewError(i).c_str());
+    if (const std::string& why = session.pipeline().error(); i == 0 && !why.empty()) {
+        // Why the picture is empty or stale (no CUDA, a refused launch), over the picture itself.
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        const float wrap = std::max(100.f, float(w) - 40.f);
+        const ImVec2 text = ImGui::CalcTextSize(why.c_str(), nullptr, false, wrap);
+        const ImVec2 p(origin.x + (float(w) - text.x) * 0.5f, origin.y + (float(h) - text.y) * 0.5f);
+        dl->AddRectFilled(ImVec2(p.x - 10, p.y - 8), ImVec2(p.x + text.x + 10, p.y + text.y + 8),
+                          IM_COL32(20, 20, 24, 230), 4.f);
+        dl->AddText(ImGui::GetFont(), ImGui::GetFontSize(), p, IM_COL32(255, 190, 100, 255), why.c_str(), nullptr, wrap);
+    }
     if (!imageHovered && !held)
         return;
     const ImGuiIO& io = ImGui::GetIO();

@@ -197,8 +197,8 @@ int runHeadless(const AppOptions& options)
             std::printf("kernelscope: builds still running after 60 s; the screenshot shows them running\n");
         session.renderFrame();
         recorder.frameDone(frame, [&] { return session.screenshot(); });
-        if (frame == options.editAtFrame)
-            app.editDocument(app.stagePath(), editText);
+        if (frame == options.editAtFrame && !app.editDocument(app.runningKernelFile(), editText))
+            std::printf("kernelscope: --edit-at-frame %d: no kernel file runs to edit\n", frame);
     }
     recorder.finish();
     recorder.report();

@@ -100,7 +100,7 @@ struct FrameDone {
     double workerMs = 0; // input to pixels in the worker
     double interopUs = -1; // the newest finished frame's map + unmap, host microseconds (-1: none yet)
     std::string status;  // the status line
-    std::uint64_t kernelBuild = 0; // the demo kernel's build this frame ran (counts swaps; 0: none)
+    std::uint64_t kernelBuild = 0; // App::kernelBuilds() as of this frame (counts swaps; 0: none)
     std::string sha256;  // of the frame's pixels as the worker read them back, when the request asked
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(FrameDone, slot, width, height, gpu, appFrame, workerMs, interopUs,
@@ -149,7 +149,6 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditorSettings, fastMath, lineIn
 struct AppSnapshot {
     std::vector<TabSnapshot> tabs;
     int activeTab = 0;
-    std::string stagePath, stageKernel;
     std::string projectPath;
     std::string projectJson;  // the running project with its parameter values and stage order
     // When that project was inferred from a kernel: the kernel's file, its bindings and their undo
@@ -164,15 +163,14 @@ struct AppSnapshot {
     std::string layout;       // "standard" or "classroom"
     std::vector<std::string> hiddenPanels; // panels the user hid (View menu)
     int teachStage = -1;
-    int blockX = 16, blockY = 16; // the demo's block
     double frameLimit = -1;   // seconds (0: none); -1: not said (the shell keeps its own)
     std::string recording;    // the file or folder being recorded to; "" when not recording
     int tourStep = -1;        // the guided tour's step (0-based); -1: closed
     EditorSettings editor;
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, stagePath, stageKernel, projectPath,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, projectPath,
                                                 projectJson, kernelFile, kernelOptions, kernelUndo, camera, plotZooms, pipelineFrame, imguiIni, layout, hiddenPanels,
-                                                teachStage, blockX, blockY, frameLimit, recording, tourStep, editor)
+                                                teachStage, frameLimit, recording, tourStep, editor)
 
 struct StateUpdate {
     static constexpr const char* kType = "state";

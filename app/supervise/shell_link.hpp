@@ -54,7 +54,7 @@ public:
         std::int64_t appFrame = 0;
         double workerMs = 0;
         double interopUs = -1; // the worker's newest finished frame's map + unmap, host microseconds
-        std::uint64_t kernelBuild = 0; // the demo kernel's build the frame ran
+        std::uint64_t kernelBuild = 0; // the worker's App::kernelBuilds() as of the frame
     };
     // The worker's GPU frame memory: supervise::kGpuFrameSlots slots of `slotBytes`, as descriptors
     // for the shell's GL to import (dup them: the import takes its descriptor). With a size, every

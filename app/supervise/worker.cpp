@@ -518,7 +518,7 @@ int runWorker(const AppOptions& options)
         done.workerMs = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
         done.interopUs = app.lastInteropUs();
         done.status = app.statusLine();
-        done.kernelBuild = app.state().demo ? app.state().demo->lastFrameGeneration() : 0;
+        done.kernelBuild = app.kernelBuilds();
         // The state first: when this frame is on screen, the shell holds what it needs to restore it.
         // What the user changes comes with input (typing, dragging, resizing), and those frames always
         // send it; otherwise (builds landing, files reloaded, the frame count going on) it is sent at

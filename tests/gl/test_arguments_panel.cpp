@@ -242,6 +242,7 @@ TEST_F(ArgumentsPanel, OpenKernelAndSaveProjectAsGoThroughTheFileDialog)
     frames(1);
     clickAt(menuRect("dialog:Open"));
     ASSERT_EQ(kernel().file, fs::absolute(m_dir.path() / "fill.cu"));
+    frames(1); // the new project's rows settle a frame after they first appear (ImGui sizes them late)
 
     enter(rect("spec:value"), "3"); // a parameter with a slider becomes the value 3
     ASSERT_EQ(kernel().options.args.size(), 1u);

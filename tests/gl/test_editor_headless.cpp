@@ -47,7 +47,7 @@ protected:
         m_options.width = 1200;
         m_options.height = 720;
         m_options.dataDir = ks::test::sourceDir();
-        m_options.kernelFile = m_kernel;
+        m_options.kernelSpec = m_kernel.string();
         m_options.recoveryDir = m_dir.path() / "recovery";
         std::string whyNot;
         m_session = ks::test::openHeadlessApp(m_options, whyNot);
@@ -441,6 +441,7 @@ TEST_F(EditorHeadless, FileMenuReloadsTheKernelAndTheProjectFromDisk)
 
     m_session.reset();
     m_options.project = ks::test::sourceDir() / "projects" / "heat.json";
+    m_options.kernelSpec.clear(); // --kernel would win over --project
     m_session = std::make_unique<HeadlessSession>(m_options);
     ASSERT_TRUE(framesUntil([&] { return app().state().project.session != nullptr; })) << "heat.json opened";
     auto parameter = [&] { return app().state().project.session->pipeline().parameters().at(0)[0]; };
@@ -664,7 +665,7 @@ TEST_F(EditorHeadless, EditorSettingsComeBackInTheProcessThatReplacesThisOne)
     const fs::path needsN = m_dir.path() / "needs_n.cu";
     ks::test::writeFile(needsN, "#ifndef N\n#error N is not defined\n#endif\n"
                                 "extern \"C\" __global__ void k(float* p) { p[0] = N; }\n");
-    m_options.kernelFile = needsN;
+    m_options.kernelSpec = needsN.string();
     m_session = std::make_unique<HeadlessSession>(m_options);
     ASSERT_TRUE(app().settleBuilds(std::chrono::seconds(60)));
     m_session->renderFrame();
@@ -697,8 +698,9 @@ TEST_F(EditorHeadless, EditorSettingsComeBackInTheProcessThatReplacesThisOne)
     EXPECT_TRUE(ed.options.lineInfo);
     EXPECT_EQ(ed.options.fastCompile, ks::rtc::FastCompile::Mid);
     EXPECT_EQ(ed.options.cppStandard, "c++20");
-    if (!ownArch)
+    if (!ownArch) {
         EXPECT_EQ(ed.options.arch, "sm_80");
+    }
     EXPECT_EQ(ed.options.defines, (std::vector<std::string>{"N=3", "EXTRA"}));
     EXPECT_DOUBLE_EQ(ed.pauseSeconds, 0.8);
     EXPECT_FALSE(ed.buildOnPause);
@@ -834,7 +836,7 @@ TEST_F(EditorHeadless, ErrorMarkerTooltipAndCompileLogClickShowTheLine)
     };
     auto onLine = [&](int line) {
         return std::count_if(result->diagnostics.begin(), result->diagnostics.end(), [&](const ks::rtc::Diagnostic& d) {
-            return d.line == line && (d.file.empty() || d.file == m_kernel.filename().string());
+            return d.line == line && tab().owns(d);
         });
     };
     ImGuiIO& io = ImGui::GetIO();
@@ -1109,23 +1111,64 @@ TEST_F(EditorHeadless, TheSourceWidgetEditsFromTheMouseAndTheKeyboard)
     EXPECT_EQ(t.doc.text().substr(l11, 3), "   ");
 }
 
-// --kernel with a file of the user's that has no thread_colors_surface: the viewport runs the
-// file's first kernel that fits its stage, and the tour names it.
-TEST_F(EditorHeadless, AKernelFileOfTheUsersRunsItsFirstKernelThatFits)
+// --kernel with a file of the user's runs the project inferred from its first kernel; the editor's
+// kernel picker runs another kernel of the file in its place; and the tour describes the default
+// demo's tiles only while the shipped kernel runs.
+TEST_F(EditorHeadless, AKernelFileOfTheUsersRunsItsFirstKernelAndThePickerAnother)
 {
     m_session.reset();
     const fs::path mine = m_dir.path() / "spiral.cu";
-    ks::test::writeFile(mine, "extern \"C\" __global__ void helper(float* p) { p[0] = 0; }\n"
+    ks::test::writeFile(mine, "extern \"C\" __global__ void helper(float* p, int n) { p[0] = 0; }\n"
                               "extern \"C\" __global__ void spiral(cudaSurfaceObject_t out, int width, int height, "
                               "float time)\n{\n}\n");
-    m_options.kernelFile = mine;
+    m_options.kernelSpec = mine.string();
     m_session = std::make_unique<HeadlessSession>(m_options);
     settle();
-    const ks::app::EditorState& ed = app().state().editor;
-    EXPECT_EQ(ed.stageKernel, "spiral");
-    EXPECT_EQ(ed.stagePath.filename(), "spiral.cu");
-    const std::string text = ks::app::tourStepText(*ks::app::tourSteps(false)[0], ed, app().state().dataRoot);
-    EXPECT_NE(text.find("your kernel spiral every frame"), std::string::npos) << text;
+    const ks::app::AppState& s = app().state();
+    EXPECT_EQ(s.editor.runningKernel, "helper");
+    EXPECT_EQ(s.editor.runningFile.filename(), "spiral.cu");
+    EXPECT_FALSE(ks::app::runsDefaultDemo(s));
+    const auto steps = ks::app::tourSteps(true);
+    EXPECT_EQ(ks::app::tourStepText(*steps[0], s), steps[0]->text);
+
+    app().projectCommands().openKernel = {mine, "spiral"}; // what picking it in the editor asks
+    settle();
+    EXPECT_EQ(s.editor.runningKernel, "spiral");
+    ASSERT_TRUE(s.project.kernel);
+    EXPECT_EQ(s.project.kernel->inference.bindings.at(0).bound, "texture out");
+    EXPECT_EQ(s.project.session->pipeline().project().views.at(0).source, "out");
+}
+
+// With neither --project nor --kernel the default demo runs: the project inferred from the shipped
+// kernels/thread_colors.cu's thread_colors_surface, through the same panels as any project (Views,
+// Arguments, Launch), and the tour describes its picture tile by tile.
+TEST_F(EditorHeadless, TheDefaultDemoIsTheShippedKernelsProject)
+{
+    m_session.reset();
+    m_options.kernelSpec.clear();
+    m_options.imageSize = std::array<int, 2>{96, 64};
+    m_session = std::make_unique<HeadlessSession>(m_options);
+    settle();
+    const ks::app::AppState& s = app().state();
+    ASSERT_TRUE(s.project.session && s.project.kernel) << app().statusLine();
+    std::error_code ec;
+    EXPECT_TRUE(fs::equivalent(s.project.kernel->file, ks::test::sourceDir() / "kernels" / "thread_colors.cu", ec));
+    EXPECT_EQ(s.editor.runningKernel, "thread_colors_surface");
+    EXPECT_TRUE(fs::equivalent(s.editor.runningFile, s.project.kernel->file, ec));
+    EXPECT_TRUE(ks::app::runsDefaultDemo(s));
+    const ks::pipeline::Resource* out = s.project.session->pipeline().resources().find("out");
+    ASSERT_NE(out, nullptr);
+    EXPECT_EQ(out->desc.width, 96); // --image-size
+    EXPECT_EQ(out->desc.height, 64);
+    for (const char* panel : {"Views", ks::app::kArgumentsPanel, "Launch", "Kernel editor"}) {
+        const ImGuiWindow* w = ImGui::FindWindowByName(panel);
+        EXPECT_TRUE(w && w->Active) << panel << " is drawn";
+    }
+    const auto steps = ks::app::tourSteps(true);
+    const std::string text = ks::app::tourStepText(*steps[0], s);
+    EXPECT_NE(text.find("The default demo runs the kernel thread_colors_surface"), std::string::npos) << text;
+    EXPECT_NE(text.find("blockIdx"), std::string::npos) << text;
+    EXPECT_NE(app().statusLine().find("project: thread_colors_surface"), std::string::npos) << app().statusLine();
 }
 
 // A file indented with tabs gets tabs where it is typed in (Tab, Enter after a '{', Shift+Tab, a
@@ -1137,7 +1180,7 @@ TEST_F(EditorHeadless, AFileIndentedWithTabsGetsTabsWhereYouType)
     const fs::path tabbed = m_dir.path() / "tabbed.cu";
     const std::string source = "extern \"C\" __global__ void k(float* p)\n{\n\tif (p) {\n\t\tp[0] = 1;\n\t}\n}\n";
     ks::test::writeFile(tabbed, source);
-    m_options.kernelFile = tabbed;
+    m_options.kernelSpec = tabbed.string();
     m_session = std::make_unique<HeadlessSession>(m_options);
     settle();
     mapGlfwKeys();
@@ -1146,7 +1189,6 @@ TEST_F(EditorHeadless, AFileIndentedWithTabsGetsTabsWhereYouType)
     io.KeyMap[ImGuiKey_End] = 269;
     auto& t = *app().state().editor.tabs.at(0);
     ASSERT_EQ(t.buffer, source);
-    EXPECT_EQ(app().state().editor.stageKernel, "thread_colors_surface") << "k does not fit the viewport's stage";
     auto key = [&](int k, bool shift = false) { ctrlPress(k, false, shift); };
     // Into line 3, "\tif (p) {", then to its end.
     const auto& g = t.textGeometry;
@@ -1211,8 +1253,8 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
     mapGlfwKeys();
     auto tour = [&]() -> const ks::app::TourState& { return app().state().menu.tour; }; // of the current app
     // The panels a step may outline: its own must be the frontmost of them.
-    const char* panels[] = {"Kernel editor", "Viewport", "Views", "Launch", "Device", "Timings", "Compile log",
-                            "Project", "Overlay and inspector", "Block timeline"};
+    const char* panels[] = {"Kernel editor", ks::app::kArgumentsPanel, "Views", "Launch", "Device", "Timings",
+                            "Compile log", "Project", "Overlay and inspector", "Block timeline"};
     auto expectOutlined = [&](const char* name) {
         const ImGuiWindow* w = ImGui::FindWindowByName(name);
         ASSERT_TRUE(w && w->Active) << name << " is drawn";
@@ -1251,26 +1293,12 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
     click("Help");
     click("Guided tour");
     ASSERT_TRUE(tour().open);
-    const auto steps = ks::app::tourSteps(false);
+    const auto steps = ks::app::tourSteps(true); // a project inferred from a kernel: with Arguments
     ASSERT_GE(steps.size(), 7u);
-    // The first step describes the shipped demo tile by tile; for a kernel of the user's it names
-    // that kernel and describes nothing it may not draw.
-    // (This app runs thread_colors_surface from a copy, live.cu: a file of the user's.)
-    const std::filesystem::path root = app().state().dataRoot;
-    ks::app::EditorState other;
-    other.stagePath = root / "kernels" / "thread_colors.cu";
-    other.stageKernel = "thread_colors_surface";
-    const std::string shipped = ks::app::tourStepText(*steps[0], other, root);
-    EXPECT_NE(shipped.find("The default demo runs the kernel thread_colors_surface"), std::string::npos) << shipped;
-    EXPECT_NE(shipped.find("blockIdx"), std::string::npos) << shipped;
-    const std::string copy = ks::app::tourStepText(*steps[0], app().state().editor, root);
-    EXPECT_NE(copy.find("your kernel thread_colors_surface every frame"), std::string::npos) << copy;
-    other.stagePath = m_dir.path() / "spiral.cu";
-    other.stageKernel = "spiral";
-    const std::string mine = ks::app::tourStepText(*steps[0], other, root);
-    EXPECT_NE(mine.find("your kernel spiral every frame"), std::string::npos) << mine;
-    EXPECT_EQ(mine.find("blockIdx"), std::string::npos) << mine;
-    EXPECT_EQ(mine.find("{kernel}"), std::string::npos) << mine;
+    // This app runs thread_colors_surface from a copy, live.cu: a file of the user's, so the tour
+    // says nothing of the shipped demo's tiles (TheDefaultDemoIsTheShippedKernelsProject: it does
+    // for the shipped file).
+    EXPECT_EQ(ks::app::tourStepText(*steps[0], app().state()), steps[0]->text);
     walk(steps);
     ASSERT_FALSE(HasFatalFailure());
     EXPECT_EQ(app().state().menu.hiddenPanels.count("Device"), 0u) << "its step showed the hidden panel";
@@ -1295,6 +1323,7 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
 
     m_session.reset();
     m_options.project = ks::test::sourceDir() / "projects" / "doublify.json";
+    m_options.kernelSpec.clear(); // --kernel would win over --project
     m_options.font = "none";
     m_session = std::make_unique<HeadlessSession>(m_options);
     ASSERT_TRUE(framesUntil([&] { return app().state().project.session != nullptr; })) << "doublify.json opened";
@@ -1302,7 +1331,7 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
     click("Help");
     click("Guided tour");
     ASSERT_TRUE(tour().open);
-    const auto projectSteps = ks::app::tourSteps(true);
+    const auto projectSteps = ks::app::tourSteps(false); // a saved project: no Arguments panel
     walk(projectSteps);
     ASSERT_FALSE(HasFatalFailure());
     keepScreenshot("guided_tour_project.png", m_session->screenshot());

@@ -22,15 +22,17 @@ fail() {
     echo "window_shows_headless: $*" >&2
     exit 1
 }
+edit=(--edit "$src/kernels/thread_colors.cu")
 for run in projects/pi.json tests/projects/views_series.json tests/projects/views_plot_log.json \
     "tests/projects/views_plot_log.json --tour=1"; do
     read -r project extra <<<"$run"
     name=$(basename "$project" .json)${extra:+-tour}
-    "$app" --headless --ui --data-dir "$src" --project "$src/$project" --frames 30 --size 1280x720 $extra \
+    # A kernel file in the editor (views_series has no kernel stage, so no file of its own): its colours.
+    "$app" --headless --ui --data-dir "$src" --project "$src/$project" --frames 30 --size 1280x720 $extra "${edit[@]}" \
         --screenshot "$out/$name-headless.png" >"$out/$name-headless.log" 2>&1 ||
         { cat "$out/$name-headless.log" >&2; fail "$project: the headless run failed"; }
     xvfb-run -a -s "-screen 0 1280x720x24" "$app" --data-dir "$src" --project "$src/$project" --frames 30 \
-        --size 1280x720 $extra --screenshot "$out/$name-window.png" >"$out/$name-window.log" 2>&1 ||
+        --size 1280x720 $extra "${edit[@]}" --screenshot "$out/$name-window.png" >"$out/$name-window.log" 2>&1 ||
         { cat "$out/$name-window.log" >&2; fail "$project: the window's run failed"; }
     python3 - "$out/$name-headless.png" "$out/$name-window.png" "$name" <<'PY' || fail "$project: see above"
 import struct, sys, zlib

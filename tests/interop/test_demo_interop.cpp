@@ -1,16 +1,18 @@
-// On a GPU host: the demo kernel writes the expected colour for every pixel through the texture
-// (surface) path and through a buffer path, both read back by GL.
+// On a GPU host: the default demo (the project inferred from kernels/thread_colors.cu) writes the
+// expected colour for every pixel, takes a new block shape or refuses one beyond the device's
+// limits, and swaps edited kernels in at frame boundaries; the buffer kernel of the same file does
+// the same through a registered GL buffer. Every picture is read back by GL.
 #include "app.hpp"
 #include "platform/platforms.hpp"
 
 #include "ks/core/paths.hpp"
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/module.hpp"
-#include "ks/demo/thread_colors_demo.hpp"
 #include "ks/gl/objects.hpp"
 #include "ks/interop/graphics_resource.hpp"
 #include "ks/rtc/compiler.hpp"
 
+#include "resource_download.hpp"
 #include "test_support.hpp"
 
 #include <ks/thread_colors.cuh>
@@ -47,37 +49,6 @@ void expectDemoImage(const std::vector<std::uint8_t>& px, int w, int h, ks::cuda
 }
 
 } // namespace
-
-TEST_F(InteropTest, SurfacePathWritesTheExpectedColours)
-{
-    const auto arch = ks::cuda::queryDevice(0).archName();
-    ks::demo::DemoConfig config;
-    config.width = 200; // not a multiple of the block: partial blocks at the edges
-    config.height = 120;
-    config.block = {16, 8, 1};
-    ks::demo::ThreadColorsDemo demo(ks::test::sourceDir() / "kernels" / "thread_colors.cu", config, true, arch);
-    ASSERT_TRUE(demo.compileResult().ok) << demo.compileResult().log;
-    ASSERT_TRUE(demo.running()) << demo.status();
-    ASSERT_TRUE(demo.frame(1.25f, m_stream.get())) << demo.status();
-    EXPECT_TRUE(demo.timings().valid);
-    EXPECT_GT(demo.timings().kernelMs, 0.f);
-    std::printf("map %.1f us, unmap %.1f us, kernel %.4f ms\n", demo.timings().mapUs, demo.timings().unmapUs,
-                double(demo.timings().kernelMs));
-
-    std::vector<std::uint8_t> px(std::size_t(config.width) * config.height * 4);
-    demo.texture().download(GL_RGBA, GL_UNSIGNED_BYTE, px.data(), px.size());
-    expectDemoImage(px, config.width, config.height, config.block, demo.grid().x, 1.25f);
-
-    // A refused block shape is reported and the demo keeps running afterwards.
-    demo.setBlock({64, 32, 1});
-    EXPECT_FALSE(demo.frame(2.f, m_stream.get()));
-    EXPECT_NE(demo.status().find("threads per block"), std::string::npos) << demo.status();
-    EXPECT_TRUE(demo.running());
-    demo.setBlock({32, 4, 1});
-    EXPECT_TRUE(demo.frame(2.f, m_stream.get())) << demo.status();
-    demo.texture().download(GL_RGBA, GL_UNSIGNED_BYTE, px.data(), px.size());
-    expectDemoImage(px, config.width, config.height, {32, 4, 1}, demo.grid().x, 2.f);
-}
 
 TEST_F(InteropTest, BufferPathWritesTheExpectedColours)
 {
@@ -120,64 +91,12 @@ TEST_F(InteropTest, TheCudaDeviceRendersTheGlContext)
     EXPECT_EQ(devices[0], 0);
 }
 
-// Hot swap: a build replaces the running kernel only when it compiled, loaded and holds the
-// kernel; otherwise the last good kernel keeps drawing (checked pixel by pixel each time, at a new
-// time, so a frame that drew nothing cannot pass).
-TEST_F(InteropTest, AFailedEditKeepsTheLastGoodKernelAndAGoodEditReplacesIt)
-{
-    ks::rtc::CompileOptions options;
-    options.arch = ks::cuda::queryDevice(0).archName();
-    options.includePaths.push_back((ks::test::sourceDir() / "kernels" / "include").string());
-    auto build = [&](const std::string& source) {
-        return std::make_shared<const ks::rtc::CompileResult>(ks::rtc::compile(source, "thread_colors.cu", options));
-    };
-    ks::demo::DemoConfig config;
-    config.width = 150;
-    config.height = 90;
-    config.block = {16, 8, 1};
-    ks::demo::ThreadColorsDemo demo(config, true);
-    EXPECT_FALSE(demo.running()) << "nothing runs before the first build";
-    EXPECT_FALSE(demo.frame(0.f, m_stream.get()));
-    std::vector<std::uint8_t> px(std::size_t(config.width) * config.height * 4);
-    auto draw = [&](float t) {
-        ASSERT_TRUE(demo.frame(t, m_stream.get())) << demo.status();
-        demo.texture().download(GL_RGBA, GL_UNSIGNED_BYTE, px.data(), px.size());
-    };
-
-    ASSERT_EQ(demo.load(build(ks::test::demoKernelSource()), "thread_colors_surface"), ks::demo::LoadOutcome::Swapped);
-    EXPECT_EQ(demo.moduleGeneration(), 1u);
-    draw(0.5f);
-    EXPECT_EQ(demo.lastFrameGeneration(), 1u);
-    expectDemoImage(px, config.width, config.height, config.block, demo.grid().x, 0.5f);
-
-    // A compile error: nothing changes but the message.
-    const auto broken = build(ks::test::demoKernelMissingSemicolon());
-    ASSERT_FALSE(broken->ok);
-    EXPECT_EQ(demo.load(broken, "thread_colors_surface"), ks::demo::LoadOutcome::BuildFailed);
-    EXPECT_EQ(demo.moduleGeneration(), 1u);
-    EXPECT_FALSE(demo.compileResult().ok) << "the compile log shows the failed build";
-    draw(1.5f);
-    expectDemoImage(px, config.width, config.height, config.block, demo.grid().x, 1.5f);
-
-    // It builds but lacks the kernel: it does not load, the old one keeps running.
-    EXPECT_EQ(demo.load(build(ks::test::demoKernelRedBlueSwapped()), "no_such_kernel"),
-              ks::demo::LoadOutcome::LoadFailed);
-    EXPECT_FALSE(demo.lastLoadError().empty());
-    draw(2.5f);
-    expectDemoImage(px, config.width, config.height, config.block, demo.grid().x, 2.5f);
-
-    // A good edit: the next frame draws with the new kernel.
-    EXPECT_EQ(demo.load(build(ks::test::demoKernelRedBlueSwapped()), "thread_colors_surface"),
-              ks::demo::LoadOutcome::Swapped);
-    EXPECT_EQ(demo.moduleGeneration(), 2u);
-    draw(3.5f);
-    EXPECT_EQ(demo.lastFrameGeneration(), 2u);
-    expectDemoImage(px, config.width, config.height, config.block, demo.grid().x, 3.5f, true);
-}
-
-// The same through the whole app, headless on the GPU: edits go through the editor's document and
-// the compile service, and land at a frame boundary.
-TEST_F(InteropTest, TheAppSwapsEditedKernelsAtFrameBoundaries)
+// The default demo through the whole app, headless on the GPU: it is an ordinary project inferred
+// from the kernel (here a copy of it, live.cu), so its launch is the Launch panel's and its edits go
+// through the editor's document and the compile service, landing at a frame boundary. A failed
+// build keeps the last good kernel drawing (checked pixel by pixel, at a new time each frame, so a
+// frame that drew nothing cannot pass).
+TEST_F(InteropTest, TheDefaultDemoRunsAsAProjectAndSwapsEditedKernelsAtFrameBoundaries)
 {
     m_egl = ks::gl::EglContext(); // the session makes its own context on this device
     ks::test::TempDir dir;
@@ -186,38 +105,54 @@ TEST_F(InteropTest, TheAppSwapsEditedKernelsAtFrameBoundaries)
     options.headless = true;
     options.width = 1000;
     options.height = 640;
-    options.imageWidth = 200;
-    options.imageHeight = 120;
-    options.blockX = 16;
-    options.blockY = 8;
+    options.imageSize = std::array<int, 2>{200, 120}; // not a multiple of the block: partial blocks
+    options.block = std::array<unsigned, 3>{16, 8, 1};
     options.timeStep = 0.25f;
     options.dataDir = ks::test::sourceDir();
-    options.kernelFile = dir.path() / "live.cu";
+    options.kernelSpec = (dir.path() / "live.cu").string() + ":thread_colors_surface";
     options.recoveryDir = dir.path() / "recovery";
     ks::app::HeadlessSession session(options);
-    const ks::app::AppState& s = session.app().state();
-    std::vector<std::uint8_t> px(200u * 120u * 4u);
+    ks::app::App& app = session.app();
+    const ks::app::AppState& s = app.state();
+    ASSERT_TRUE(s.project.session && s.project.kernel) << app.statusLine();
+    std::vector<std::uint8_t> px;
     auto frameAfterBuilds = [&] {
-        ASSERT_TRUE(session.app().settleBuilds(std::chrono::seconds(60)));
+        ASSERT_TRUE(app.settleBuilds(std::chrono::seconds(60)));
         session.renderFrame();
-        ASSERT_TRUE(s.demo->running()) << s.demo->status();
-        s.demo->texture().download(GL_RGBA, GL_UNSIGNED_BYTE, px.data(), px.size());
+        ASSERT_TRUE(s.project.session->pipeline().error().empty()) << s.project.session->pipeline().error();
+        px = ks::test::download<std::uint8_t>(*s.project.session, "out");
+        ASSERT_EQ(px.size(), 200u * 120u * 4u);
     };
-    auto timeOfLastFrame = [&] { return float(session.framesRendered() - 1) * options.timeStep; };
+    auto timeOfLastFrame = [&] { return float(s.project.session->pipeline().lastFrameTime()); };
+    const auto gridX = [](unsigned blockX) { return (200 + blockX - 1) / blockX; };
 
     frameAfterBuilds();
-    EXPECT_EQ(s.demo->moduleGeneration(), 1u);
-    expectDemoImage(px, 200, 120, {16, 8, 1}, s.demo->grid().x, timeOfLastFrame());
+    EXPECT_EQ(app.kernelBuilds(), 1u);
+    expectDemoImage(px, 200, 120, {16, 8, 1}, gridX(16), timeOfLastFrame());
 
-    ASSERT_TRUE(session.app().editDocument(options.kernelFile, ks::test::demoKernelMissingSemicolon()));
+    // The Launch panel's block: one beyond the device's limit is refused with the limit named, and
+    // the running launch goes on; one within it runs from the next frame.
+    ks::app::LaunchEdit edit = s.teach.edit;
+    edit.block = {64, 32, 1};
+    app.teachCommands().setLaunch = edit;
     frameAfterBuilds();
-    EXPECT_EQ(s.demo->moduleGeneration(), 1u) << "a failed build swaps nothing";
+    EXPECT_NE(s.teach.refusal.find("threads per block"), std::string::npos) << s.teach.refusal;
+    edit.block = {32, 4, 1};
+    app.teachCommands().setLaunch = edit;
+    frameAfterBuilds();
+    EXPECT_TRUE(s.teach.refusal.empty()) << s.teach.refusal;
+    frameAfterBuilds();
+    expectDemoImage(px, 200, 120, {32, 4, 1}, gridX(32), timeOfLastFrame());
+
+    ASSERT_TRUE(app.editDocument(dir.path() / "live.cu", ks::test::demoKernelMissingSemicolon()));
+    frameAfterBuilds();
+    EXPECT_EQ(app.kernelBuilds(), 1u) << "a failed build swaps nothing";
     EXPECT_FALSE(s.editor.tabs[0]->build.result->ok);
-    expectDemoImage(px, 200, 120, {16, 8, 1}, s.demo->grid().x, timeOfLastFrame());
+    expectDemoImage(px, 200, 120, {32, 4, 1}, gridX(32), timeOfLastFrame());
 
-    ASSERT_TRUE(session.app().editDocument(options.kernelFile, ks::test::demoKernelRedBlueSwapped()));
+    ASSERT_TRUE(app.editDocument(dir.path() / "live.cu", ks::test::demoKernelRedBlueSwapped()));
     frameAfterBuilds();
-    EXPECT_EQ(s.demo->moduleGeneration(), 2u);
-    EXPECT_EQ(s.demo->lastFrameGeneration(), 2u);
-    expectDemoImage(px, 200, 120, {16, 8, 1}, s.demo->grid().x, timeOfLastFrame(), true);
+    frameAfterBuilds(); // adopted at the frame boundary after the build finished
+    EXPECT_EQ(app.kernelBuilds(), 2u);
+    expectDemoImage(px, 200, 120, {32, 4, 1}, gridX(32), timeOfLastFrame(), true);
 }

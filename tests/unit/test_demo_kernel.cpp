@@ -1,7 +1,7 @@
 // The default demo's kernel compiles with NVRTC on any machine (no GPU needed), and its colour
 // function makes blocks and threads tell apart.
 #include "ks/core/paths.hpp"
-#include "ks/demo/thread_colors_demo.hpp"
+#include "ks/pipeline/infer.hpp"
 #include "ks/rtc/compiler.hpp"
 #include "ks/syntax/kernel_signature.hpp"
 #include "ks/render/image_view.hpp"
@@ -117,21 +117,30 @@ TEST(DemoKernel, TheLiveEditVariantsCompileOrFailAsIntended)
     EXPECT_TRUE(cause) << broken.log;
 }
 
-// The editor's stage picker offers the kernels the demo stage can launch.
-TEST(DemoKernel, TheStageTakesSurfaceKernelsOnly)
+
+// The default demo is the project inferred from its kernel, like any kernel the user opens: the
+// surface becomes a texture shown as an image, width and height its extents, time the built-in,
+// and the launch 16 x 16 blocks covering the texture (the kernel indexes in 2-D).
+TEST(DemoKernel, TheDefaultDemoIsTheProjectInferredFromItsKernel)
 {
-    using ks::demo::ThreadColorsDemo;
-    const auto kernels = ks::syntax::findKernels(ks::test::demoKernelSource());
-    ASSERT_EQ(kernels.size(), 2u);
-    EXPECT_EQ(kernels[0].name, ThreadColorsDemo::kDefaultKernel);
-    EXPECT_TRUE(ThreadColorsDemo::fitsStage(kernels[0]));
-    EXPECT_FALSE(ThreadColorsDemo::fitsStage(kernels[1])) << "a uchar4* is not a surface";
-    const auto more = ks::syntax::findKernels(
-        "extern \"C\" __global__ void a(const cudaSurfaceObject_t s, const int w, int h, float t) {}\n"
-        "template <class T> __global__ void b(cudaSurfaceObject_t s, int w, int h, T t) {}\n"
-        "__global__ void c(cudaSurfaceObject_t s, int w, int h) {}\n");
-    ASSERT_EQ(more.size(), 3u);
-    EXPECT_TRUE(ThreadColorsDemo::fitsStage(more[0])) << "const by value is the same launch";
-    EXPECT_FALSE(ThreadColorsDemo::fitsStage(more[1])) << "a template needs an instantiation";
-    EXPECT_FALSE(ThreadColorsDemo::fitsStage(more[2]));
+    const auto file = ks::test::sourceDir() / "kernels" / "thread_colors.cu";
+    ks::pipeline::InferOptions o;
+    o.kernel = "thread_colors_surface";
+    const ks::pipeline::Inference inf = ks::pipeline::inferProject(file, ks::paths::readTextFile(file), o);
+    ASSERT_TRUE(inf.ok()) << (inf.problems.empty() ? "" : inf.problems[0].format());
+    std::vector<std::string> bound;
+    for (const auto& b : inf.bindings)
+        bound.push_back(b.param + " -> " + b.bound);
+    EXPECT_EQ(bound, (std::vector<std::string>{"out -> texture out", "width -> width of out", "height -> height of out",
+                                               "time -> builtin time"}));
+    const ks::project::Project& p = *inf.project;
+    ASSERT_EQ(p.stages.size(), 1u);
+    EXPECT_EQ(p.stages[0].kernel, "thread_colors_surface");
+    EXPECT_EQ(p.stages[0].block, (std::array<unsigned, 3>{16, 16, 1}));
+    EXPECT_EQ(p.stages[0].cover, "out");
+    ASSERT_EQ(p.views.size(), 1u);
+    EXPECT_EQ(p.views[0].source, "out");
+    EXPECT_EQ(p.views[0].kind, ks::project::ViewKind::Image);
+    ASSERT_NE(p.resource("out"), nullptr);
+    EXPECT_TRUE(p.resource("out")->isTexture());
 }

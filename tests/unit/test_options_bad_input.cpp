@@ -83,10 +83,12 @@ TEST(BadCommandLine, OutputsIntoAMissingFolderOrOntoAFolderAreRefusedUpFront)
 TEST(BadCommandLine, GoodValuesStillPass)
 {
     const auto outcome = ks::test::parseOptions({"--headless", "--size", "640x360", "--block", "32,32", "--frames",
-                                                 "3", "--time-step", "0.02", "--screenshot", "shot.png"});
+                                                 "3", "--time-step", "0.02", "--screenshot", "shot.png",
+                                                 "--image-size", "200x120"});
     ASSERT_TRUE(outcome.options.has_value());
     EXPECT_EQ(outcome.options->width, 640);
-    EXPECT_EQ(outcome.options->blockX, 32);
+    EXPECT_EQ(outcome.options->block, (std::array<unsigned, 3>{32, 32, 1}));
+    EXPECT_EQ(outcome.options->imageSize, (std::array<int, 2>{200, 120}));
 }
 
 // --tour opens the guided tour at its first step, --tour=N at step N, and runs the whole app

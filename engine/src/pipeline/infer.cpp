@@ -438,7 +438,7 @@ private:
     }
 
     // The extents that buffers and textures without a shape of their own take: the first one given
-    // by data or --shape, else --size or the default (2-D when the kernel is 2-D).
+    // by data or --shape, else --image-size or the default (2-D when the kernel is 2-D).
     void planExtents()
     {
         m_body = bodyOf(m_source, *m_kernel);
@@ -470,7 +470,7 @@ private:
         }
         if (m_options.size) {
             m_problemShape = {(*m_options.size)[1], (*m_options.size)[0]};
-            m_problemShapeWhy = "--size";
+            m_problemShapeWhy = "--image-size";
         } else if (m_twoD) {
             m_problemShape = {m_options.defaultSize[1], m_options.defaultSize[0]};
             m_problemShapeWhy = "the default 2-D size";
@@ -606,7 +606,7 @@ private:
             sizeWhy = "--shape " + p.name;
         } else if (m_options.size) {
             r.width = (*m_options.size)[0], r.height = (*m_options.size)[1];
-            sizeWhy = "--size";
+            sizeWhy = "--image-size";
         } else if (m_problemShape.size() == 2 && m_problemShapeWhy != "the default 2-D size") {
             r.width = int(m_problemShape[1]), r.height = int(m_problemShape[0]);
             sizeWhy = m_problemShapeWhy;

@@ -9,7 +9,7 @@
 //   width/height-like (width, w, nx, cols, pitch, ...; height, h, ny, rows) the 2-D extents
 //   time, t, dt, frame, seed   the built-ins
 //   other scalars     a parameter with a slider
-//   surfaces/textures a texture (the data's size, --size, or the viewport's)
+//   surfaces/textures a texture (the data's size, --image-size, or the view's)
 //
 // The launch covers the first output (256 threads a block, or 16 x 16 when the kernel reads
 // threadIdx.y or blockIdx.y) unless a grid and block are given. Each output gets a view.
@@ -39,7 +39,7 @@ struct InferOptions {
     std::vector<std::pair<std::string, std::string>> args;              // --arg NAME=SPEC
     std::vector<std::pair<std::string, std::vector<std::int64_t>>> shapes; // --shape NAME=D0xD1
     std::optional<std::array<unsigned, 3>> grid, block;               // --grid, --block
-    // The extents of 2-D outputs (and textures) that no data or --shape sizes: --size, else the
+    // The extents of 2-D outputs (and textures) that no data or --shape sizes: --image-size, else the
     // default. Textures without it follow the viewport.
     std::optional<std::array<int, 2>> size;
     std::int64_t defaultCount = std::int64_t(1) << 20; // 1-D buffers that nothing sizes

@@ -6,7 +6,7 @@
 // Thread: everything here runs on the thread whose GL context is current.
 
 #include "app_state.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "supervise/protocol.hpp"
 
 #include <imgui.h>
@@ -137,7 +137,7 @@ private:
     void applyTeachCommands(TeachCommands& commands);
     // Opens the kernel file of project stage `stage` in the editor, at the kernel.
     void showStageKernel(int stage);
-    // The live-kernel loop (live_kernels.cpp).
+    // The live-kernel loop (loop/app_editor.cpp).
     void openDocument(const std::filesystem::path& path);
     void submitBuild(EditorTab& tab);
     // The Options popup's defines and include-path fields into the compile options.

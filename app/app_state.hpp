@@ -2,9 +2,9 @@
 // The data the panels draw from and the commands they push. Panels are functions over this state;
 // a panel never reaches into another panel: it pushes a Command that App applies after the UI.
 
-#include "editor_state.hpp"
-#include "file_browser.hpp"
-#include "find_fault.hpp"
+#include "editor/editor_state.hpp"
+#include "panels/file_browser.hpp"
+#include "supervise/find_fault.hpp"
 #include "teach_state.hpp"
 
 #include "ks/core/file_watcher.hpp"

@@ -1,7 +1,7 @@
 // kernelscope: live CUDA experiments on OpenGL.
-#include "check_command.hpp"
+#include "cli/check_command.hpp"
 #include "cli/kernel_project.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/mesa_cache_guard.hpp"
 #include "platform/platforms.hpp"
 

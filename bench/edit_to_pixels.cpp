@@ -10,7 +10,7 @@
 // Without a CUDA device (or headless GL on it) it prints why and exits 0, having run nothing.
 #include "app.hpp"
 #include "bench_support.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 
 #include "ks/pipeline/kernel_stage.hpp"

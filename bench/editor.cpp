@@ -10,11 +10,11 @@
 //   build/bench/ks_bench_editor [--frames 600] [--lines 2000] [--json out.json]
 #include "app.hpp"
 #include "bench_support.hpp"
-#include "editor_state.hpp"
+#include "editor/editor_state.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/core/atomic_file.hpp"
 #include "ks/rtc/highlight.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "panels/panels.hpp"
 
 #include <imgui.h>

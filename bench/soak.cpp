@@ -14,7 +14,7 @@
 // Exit 0 when flat, 1 when something grew (named), 2 on bad usage. Runs on Mesa's software GL
 // (no CUDA: the stages are planned and the edits compiled, nothing launches) and on a GPU host.
 #include "app.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 
 #include "ks/core/log.hpp"

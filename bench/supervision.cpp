@@ -25,7 +25,7 @@
 // The worker is the app binary: --kernelscope, $KS_KERNELSCOPE, or ../app/kernelscope beside this.
 #include "app.hpp"
 #include "bench_support.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 #include "supervise/shell_link.hpp"
 #include "supervise/shell_screen.hpp"

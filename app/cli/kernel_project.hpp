@@ -3,7 +3,7 @@
 // (ks/pipeline/infer.hpp), made before anything else runs, so that the headless runner, the window,
 // its GPU process and --validate all open it as they open any project.
 
-#include "options.hpp"
+#include "cli/options.hpp"
 
 #include "ks/pipeline/infer.hpp"
 

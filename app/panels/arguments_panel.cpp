@@ -3,9 +3,9 @@
 // buffers' shapes, the launch, and undo. A change asks App to infer the project again with the
 // changed InferOptions (ProjectCommands::rebind); a refused change leaves the project running and
 // its problems shown here.
-#include "options.hpp"
-#include "panels.hpp"
-#include "theme.hpp"
+#include "cli/options.hpp"
+#include "panels/panels.hpp"
+#include "panels/theme.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/io/data_source.hpp"

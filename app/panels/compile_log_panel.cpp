@@ -1,8 +1,8 @@
-#include "panels.hpp"
+#include "panels/panels.hpp"
 
 #include "ks/pipeline/kernel_stage.hpp"
 #include "ks/rtc/diagnostics.hpp"
-#include "theme.hpp"
+#include "panels/theme.hpp"
 
 #include <imgui.h>
 

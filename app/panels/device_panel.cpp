@@ -1,4 +1,4 @@
-#include "panels.hpp"
+#include "panels/panels.hpp"
 
 #include "ks/cuda/memory.hpp"
 #include "ks/rtc/compiler.hpp"

@@ -2,7 +2,7 @@
 // Up button and a path field, its folders and matching files (click a file to take its name,
 // double-click to go into a folder or to take a file at once), the name, OK and Cancel. Its answer
 // becomes the command the dialog was opened for.
-#include "panels.hpp"
+#include "panels/panels.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

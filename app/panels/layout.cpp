@@ -1,4 +1,4 @@
-#include "panels.hpp"
+#include "panels/panels.hpp"
 
 #include <imgui.h>
 

@@ -2,7 +2,7 @@
 // Edit (find, replace, go to line, comment, build), View (layouts), Run (pause, step, restart,
 // frame limit) and Help (keyboard shortcuts, the guided tour of the panels, about). Everything it
 // does goes through Commands, like the panels' own buttons.
-#include "panels.hpp"
+#include "panels/panels.hpp"
 #include "version.hpp"
 
 #include <imgui.h>

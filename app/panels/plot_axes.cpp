@@ -1,4 +1,4 @@
-#include "plot_axes.hpp"
+#include "panels/plot_axes.hpp"
 
 #include "ks/render/axes.hpp"
 

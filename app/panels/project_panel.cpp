@@ -1,6 +1,6 @@
 // The Project panel: open / save / save as / recent, run control, the stage list (enable,
 // reorder, status) and the parameters (sliders, colour pickers, typed fields).
-#include "panels.hpp"
+#include "panels/panels.hpp"
 
 #include "ks/pipeline/kernel_stage.hpp"
 

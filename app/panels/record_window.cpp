@@ -2,9 +2,9 @@
 // MP4 (H.264), a GIF (both through the ffmpeg program) or a folder of PNG frames, of the Views panel
 // (the project's views) or of the whole window. The platform that draws the
 // window does the recording (RecordState); this window asks and shows how it goes.
-#include "panels.hpp"
+#include "panels/panels.hpp"
 
-#include "../app.hpp"
+#include "app.hpp"
 
 #include <imgui.h>
 #include <imgui_stdlib.h>

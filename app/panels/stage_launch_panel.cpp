@@ -2,8 +2,8 @@
 // with live validation against the device, what the launch means (threads, warps, the `if (i < n)`
 // guard, occupancy, waves), the overlay that colours the output by the thread that wrote it, and
 // the inspector of one element.
-#include "panels.hpp"
-#include "teach_support.hpp"
+#include "panels/panels.hpp"
+#include "loop/teach_support.hpp"
 
 #include <imgui.h>
 

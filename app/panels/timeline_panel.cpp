@@ -1,8 +1,8 @@
 // The Block timeline panel: for one recorded launch of the selected kernel stage, one row per SM
 // and one bar per block from its start to its end (%globaltimer, in an instrumented variant), so
 // waves, tails and imbalance are visible; the numbers that explain them above.
-#include "panels.hpp"
-#include "teach_support.hpp"
+#include "panels/panels.hpp"
+#include "loop/teach_support.hpp"
 
 #include <imgui.h>
 

@@ -1,9 +1,9 @@
 // Help > Guided tour: a small window that walks the panels one at a time. Each step outlines its
 // panel's window, shows it if the View menu hid it and brings it to the front. What the steps say
 // is the table below; the code only walks it.
-#include "panels.hpp"
-#include "teach_support.hpp"
-#include "theme.hpp"
+#include "panels/panels.hpp"
+#include "loop/teach_support.hpp"
+#include "panels/theme.hpp"
 
 #include <imgui.h>
 #include <imgui_internal.h>

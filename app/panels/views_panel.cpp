@@ -2,9 +2,9 @@
 // button orbits, the right (or middle) pans and the wheel zooms; in a plot the wheel zooms (Shift:
 // the values), a drag pans and a double-click shows everything again; the mouse over the first
 // view feeds the `mouse`/`buttons` builtins.
-#include "panels.hpp"
-#include "plot_axes.hpp"
-#include "theme.hpp"
+#include "panels/panels.hpp"
+#include "panels/plot_axes.hpp"
+#include "panels/theme.hpp"
 
 #include "ks/render/axes.hpp"
 #include "ks/render/colormap.hpp"

@@ -1,6 +1,6 @@
-#include "platforms.hpp"
-#include "mesa_cache_guard.hpp"
-#include "recorder.hpp"
+#include "platform/platforms.hpp"
+#include "platform/mesa_cache_guard.hpp"
+#include "platform/recorder.hpp"
 
 #include "app.hpp"
 #include "ks/core/error.hpp"

@@ -1,9 +1,9 @@
-#include "platforms.hpp"
-#include "mesa_cache_guard.hpp"
-#include "recorder.hpp"
+#include "platform/platforms.hpp"
+#include "platform/mesa_cache_guard.hpp"
+#include "platform/recorder.hpp"
 
 #include "app.hpp"
-#include "watchdog.hpp"
+#include "platform/watchdog.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/cuda/driver.hpp"

@@ -1,7 +1,7 @@
 // kernelscope --headless --project P and kernelscope --validate P.
-#include "platforms.hpp"
-#include "mesa_cache_guard.hpp"
-#include "recorder.hpp"
+#include "platform/platforms.hpp"
+#include "platform/mesa_cache_guard.hpp"
+#include "platform/recorder.hpp"
 
 #include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"
@@ -17,8 +17,8 @@
 #include "ks/scene/session.hpp"
 #include "ks/teach/fault_report.hpp"
 #include "ks/teach/stage_probe.hpp"
-#include "find_fault.hpp"
-#include "watchdog.hpp"
+#include "supervise/find_fault.hpp"
+#include "platform/watchdog.hpp"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "mesa_cache_guard.hpp"
+#include "platform/mesa_cache_guard.hpp"
 
 #include "ks/core/log.hpp"
 

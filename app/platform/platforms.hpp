@@ -1,7 +1,7 @@
 #pragma once
 // The two platforms the same App and ImGui frame draw into.
 
-#include "options.hpp"
+#include "cli/options.hpp"
 
 #include "ks/io/image.hpp"
 

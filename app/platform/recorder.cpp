@@ -1,6 +1,6 @@
-#include "recorder.hpp"
+#include "platform/recorder.hpp"
 
-#include "../app.hpp"
+#include "app.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"

@@ -4,7 +4,7 @@
 // sequence in a folder (DIR/frame_NNNNNN.png, NNNNNN the frame) or as a video, FILE.mp4 (H.264) or
 // FILE.gif, written by the ffmpeg program (video_encoder.hpp).
 
-#include "video_encoder.hpp"
+#include "platform/video_encoder.hpp"
 
 #include "ks/io/image.hpp"
 

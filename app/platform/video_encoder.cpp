@@ -1,4 +1,4 @@
-#include "video_encoder.hpp"
+#include "platform/video_encoder.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"

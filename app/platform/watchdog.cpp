@@ -1,4 +1,4 @@
-#include "watchdog.hpp"
+#include "platform/watchdog.hpp"
 
 #include <cstdio>
 

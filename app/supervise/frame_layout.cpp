@@ -1,4 +1,4 @@
-#include "frame_layout.hpp"
+#include "supervise/frame_layout.hpp"
 
 #include "ks/gl/memory_object.hpp"
 #include "ks/gl/objects.hpp"

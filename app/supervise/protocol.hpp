@@ -11,7 +11,7 @@
 
 #include "ks/pipeline/infer.hpp"
 #include "ks/pipeline/kept_layout.hpp"
-#include "text_history.hpp"
+#include "editor/text_history.hpp"
 
 #include <nlohmann/json.hpp>
 

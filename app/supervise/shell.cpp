@@ -3,12 +3,12 @@
 // whole window offscreen into shared frame memory. When the worker faults, dies, stops answering,
 // or runs a frame past the limit and the user stops it, a new worker is started and given the
 // state the shell kept, with what happened.
-#include "../platform/platforms.hpp"
-#include "../platform/mesa_cache_guard.hpp"
-#include "../app.hpp"
-#include "protocol.hpp"
-#include "shell_link.hpp"
-#include "shell_screen.hpp"
+#include "platform/platforms.hpp"
+#include "platform/mesa_cache_guard.hpp"
+#include "app.hpp"
+#include "supervise/protocol.hpp"
+#include "supervise/shell_link.hpp"
+#include "supervise/shell_screen.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"

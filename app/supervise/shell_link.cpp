@@ -1,6 +1,6 @@
-#include "shell_link.hpp"
+#include "supervise/shell_link.hpp"
 
-#include "../options.hpp"
+#include "cli/options.hpp"
 
 #include "ks/core/log.hpp"
 

@@ -5,7 +5,7 @@
 // malformed message, or is silent past the limit is replaced by a new one that is sent the kept
 // state and what happened; a frame past the frame limit asks the user (wait or stop).
 
-#include "protocol.hpp"
+#include "supervise/protocol.hpp"
 
 #include "ks/proc/child_process.hpp"
 #include "ks/proc/shared_memory.hpp"

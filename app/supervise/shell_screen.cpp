@@ -1,6 +1,6 @@
-#include "shell_screen.hpp"
+#include "supervise/shell_screen.hpp"
 
-#include "frame_layout.hpp"
+#include "supervise/frame_layout.hpp"
 
 #include "ks/core/error.hpp"
 

@@ -5,8 +5,8 @@
 // memory (a copy on the GPU) or sent in CPU memory (an upload) goes into a GL texture of the
 // shell's own first. Needs the shell's GL context current.
 
-#include "protocol.hpp"
-#include "shell_link.hpp"
+#include "supervise/protocol.hpp"
+#include "supervise/shell_link.hpp"
 
 #include "ks/gl/memory_object.hpp"
 #include "ks/gl/objects.hpp"

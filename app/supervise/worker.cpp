@@ -3,11 +3,11 @@
 // contexts import when they share a device, else CPU memory both map), and reports what its GPU is
 // doing from a second thread, so a kernel that never ends is seen and named while this process's
 // main thread waits for it (docs/architecture.md, "Processes").
-#include "../platform/platforms.hpp"
-#include "../platform/watchdog.hpp"
-#include "../app.hpp"
-#include "frame_layout.hpp"
-#include "protocol.hpp"
+#include "platform/platforms.hpp"
+#include "platform/watchdog.hpp"
+#include "app.hpp"
+#include "supervise/frame_layout.hpp"
+#include "supervise/protocol.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"

@@ -9,7 +9,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/io/npy.hpp"
 #include "ks/project/project.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "panels/panels.hpp"
 #include "platform/platforms.hpp"
 #include "supervise/protocol.hpp"

@@ -3,11 +3,11 @@
 // likely-cause marker in the editor's gutter at the right lines; a file written by another program
 // is reloaded and rebuilt; unsaved edits are kept for recovery and never overwritten silently.
 #include "app.hpp"
-#include "editor_text.hpp"
+#include "editor/editor_text.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/project/recovery_store.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "panels/panels.hpp"
 #include "panels/theme.hpp"
 #include "platform/platforms.hpp"
@@ -918,7 +918,7 @@ TEST_F(EditorHeadless, CtrlWheelOverTheSourceZoomsInAndOut)
     }
 }
 
-// The source widget (app/panels/code_input.cpp) driven as a user would, with the keys the GLFW
+// The source widget (app/editor/code_input.cpp) driven as a user would, with the keys the GLFW
 // shell sends: a click places the cursor, a double-click takes a word, Shift+click and a drag
 // select, the arrows, Home and End move, Enter keeps the indentation, Tab and Shift+Tab indent and
 // outdent the selected lines, Ctrl+C / Ctrl+V copy and paste, a '}' at an indented line's start

@@ -7,7 +7,7 @@
 #include "ks/core/error.hpp"
 #include "ks/core/file_watcher.hpp"
 #include "ks/core/paths.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 
 #include "fault_restore.hpp"

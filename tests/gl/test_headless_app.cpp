@@ -3,7 +3,7 @@
 #include "app.hpp"
 #include "ks/core/error.hpp"
 #include "ks/io/image.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 
 #include "test_support.hpp"

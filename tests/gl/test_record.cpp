@@ -3,7 +3,7 @@
 // size, and the last recorded frame is the run's own screenshot, pixel for pixel.
 #include "ks/core/error.hpp"
 #include "ks/io/image.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 
 #include "test_support.hpp"

@@ -6,7 +6,7 @@
 #include "app.hpp"
 #include "ks/core/error.hpp"
 #include "ks/io/image.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 #include "platform/recorder.hpp"
 #include "platform/video_encoder.hpp"

@@ -3,7 +3,7 @@
 // panel open and large fonts, and the layout switch brings the standard panels back.
 #include "app.hpp"
 #include "ks/core/error.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 
 #include "panels/theme.hpp"

@@ -275,7 +275,7 @@ TEST_F(PipelineNoCuda, PlotAutoRangeSeesEveryValue)
 
 // The whole app with a project open (Project, Views and Timings panels) renders headless.
 #include "app.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "panels/plot_axes.hpp"
 #include "panels/theme.hpp"
 #include "platform/platforms.hpp"

@@ -8,8 +8,8 @@
 //   - the app's own "Find the fault" (the banner's button) after a restore that shows that fault:
 //     the real checked re-run in a child, its finding in the banner and on the line in the editor
 #include "app.hpp"
-#include "find_fault.hpp"
-#include "options.hpp"
+#include "supervise/find_fault.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 
 #include "ks/core/error.hpp"

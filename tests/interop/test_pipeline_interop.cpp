@@ -9,7 +9,7 @@
 #include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/scene/session.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 
 #include "test_support.hpp"

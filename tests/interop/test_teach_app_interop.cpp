@@ -5,9 +5,9 @@
 #include "app.hpp"
 #include "ks/core/file_watcher.hpp"
 #include "ks/core/paths.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
-#include "teach_support.hpp"
+#include "loop/teach_support.hpp"
 
 #include "test_support.hpp"
 

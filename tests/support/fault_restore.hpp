@@ -2,7 +2,7 @@
 // For the tests of "Find the fault" in the app (a stand-in child on Mesa, the real one on a GPU):
 // the Restore that shows a fault, and the headless app's options.
 
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "supervise/protocol.hpp"
 #include "test_support.hpp"
 

@@ -4,7 +4,7 @@
 
 #include "app.hpp"
 #include "ks/core/error.hpp"
-#include "options.hpp"
+#include "cli/options.hpp"
 #include "platform/platforms.hpp"
 
 #include <memory>

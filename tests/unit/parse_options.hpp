@@ -1,6 +1,6 @@
 #pragma once
 // The app's command line parsed from a list of arguments (argv[1..]), for the tests of its flags.
-#include "options.hpp"
+#include "cli/options.hpp"
 
 #include <string>
 #include <vector>

@@ -1,7 +1,7 @@
-// The source widget's editing rules (app/code_edit.hpp): character, word and line moves over UTF-8,
+// The source widget's editing rules (app/editor/code_edit.hpp): character, word and line moves over UTF-8,
 // what double- and triple-clicks select, typing over a selection, Backspace in indentation, Tab and
 // Shift+Tab on one line and on a selection of lines, and Up/Down keeping the column.
-#include "code_edit.hpp"
+#include "editor/code_edit.hpp"
 
 #include <gtest/gtest.h>
 

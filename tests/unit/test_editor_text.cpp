@@ -1,6 +1,6 @@
-// The kernel editor's text operations (app/editor_text.hpp): find with match case and whole word,
+// The kernel editor's text operations (app/editor/editor_text.hpp): find with match case and whole word,
 // next/previous with wrap-around, replace all, line lookups, and Ctrl+/ comment toggling.
-#include "editor_text.hpp"
+#include "editor/editor_text.hpp"
 
 #include "ks/syntax/kernel_signature.hpp"
 

@@ -1,6 +1,6 @@
-// The file dialog's model (app/file_browser.hpp) and new projects from templates
+// The file dialog's model (app/panels/file_browser.hpp) and new projects from templates
 // (ks/project/template.hpp): listings, navigation and names; copies that leave the template alone.
-#include "file_browser.hpp"
+#include "panels/file_browser.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"

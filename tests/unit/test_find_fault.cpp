@@ -2,7 +2,7 @@
 // bindings, the options of --find-faults and of the checked re-run, the report between the two
 // processes, and the parent's handling of every way its child can end (stand-in children: shell
 // scripts that write a report, fail, die or never end).
-#include "find_fault.hpp"
+#include "supervise/find_fault.hpp"
 #include "parse_options.hpp"
 
 #include "ks/teach/checked_extents.hpp"

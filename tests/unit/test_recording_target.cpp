@@ -1,7 +1,7 @@
 // Names of recordings: their format from the name, and the next name that writes over nothing; and
 // --record reaching only the first GPU process of a supervised window.
-#include "options.hpp"
-#include "recording_target.hpp"
+#include "cli/options.hpp"
+#include "loop/recording_target.hpp"
 #include "supervise/shell_link.hpp"
 
 #include "test_support.hpp"

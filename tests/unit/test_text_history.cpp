@@ -1,8 +1,8 @@
-// The editor's own undo and redo (app/text_history.hpp): typing joins into steps, other changes are
+// The editor's own undo and redo (app/editor/text_history.hpp): typing joins into steps, other changes are
 // steps of their own, undo and redo walk them, a new change drops the redo steps, and the history is
 // bounded; its steps travel to a new history (a new GPU process) as small edits.
 #include "supervise/protocol.hpp"
-#include "text_history.hpp"
+#include "editor/text_history.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // App's handling of the frame pipeline: opening, saving and running projects.
 #include "app.hpp"
-#include "teach_support.hpp"
+#include "loop/teach_support.hpp"
 
 #include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"

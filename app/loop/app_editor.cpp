@@ -3,8 +3,8 @@
 // builds taken in at the frame boundary and a good one swapped into the project's stages that run
 // the file.
 #include "app.hpp"
-#include "editor_text.hpp"
-#include "recording_target.hpp"
+#include "editor/editor_text.hpp"
+#include "loop/recording_target.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"

@@ -1,4 +1,4 @@
-#include "text_history.hpp"
+#include "editor/text_history.hpp"
 
 #include <algorithm>
 #include <functional>

@@ -1,4 +1,4 @@
-#include "editor_text.hpp"
+#include "editor/editor_text.hpp"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "recording_target.hpp"
+#include "loop/recording_target.hpp"
 
 #include "platform/video_encoder.hpp"
 

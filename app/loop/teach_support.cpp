@@ -1,4 +1,4 @@
-#include "teach_support.hpp"
+#include "loop/teach_support.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/teach/inspector.hpp"

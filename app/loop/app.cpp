@@ -3,7 +3,7 @@
 #include "cli/kernel_project.hpp"
 #include "ks/core/error.hpp"
 #include "panels/panels.hpp"
-#include "teach_support.hpp"
+#include "loop/teach_support.hpp"
 
 #include <algorithm>
 #include <filesystem>

@@ -1,7 +1,7 @@
 // App's handling of the teaching panels: recording who wrote each element (the overlay and the
 // inspector) and the block timeline through ks::teach::StageProbe, and applying launch edits.
 #include "app.hpp"
-#include "teach_support.hpp"
+#include "loop/teach_support.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"

@@ -1,8 +1,8 @@
 // App's side of supervision: the snapshot the shell keeps, restoring it in a new worker, the lost
 // context and the GPU's progress (docs/architecture.md, "Processes").
 #include "app.hpp"
-#include "recording_target.hpp"
-#include "teach_support.hpp"
+#include "loop/recording_target.hpp"
+#include "loop/teach_support.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"

@@ -1,4 +1,4 @@
-#include "options.hpp"
+#include "cli/options.hpp"
 
 #include "platform/video_encoder.hpp"
 #include "version.hpp"

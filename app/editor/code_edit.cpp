@@ -1,4 +1,4 @@
-#include "code_edit.hpp"
+#include "editor/code_edit.hpp"
 
 #include <algorithm>
 #include <cstring>

@@ -1,6 +1,6 @@
 #pragma once
 // The kernel editor's source widget: keyboard and mouse editing of a std::string in place, with
-// the cursor and selection as byte offsets (app/code_edit.hpp has the rules). It replaces ImGui
+// the cursor and selection as byte offsets (app/editor/code_edit.hpp has the rules). It replaces ImGui
 // 1.86's multi-line text widget, which converts the whole buffer between UTF-8 and UTF-16 on every
 // edit and scans all of it every frame: here an edit costs the line it touches, and nothing is drawn
 // (the editor panel draws the text, the selection and the cursor from the state this leaves).
@@ -14,7 +14,7 @@
 // Shift+click, drag, double-click (a word), triple-click (a line); a drag past the edges is the
 // panel's to scroll.
 
-#include "code_edit.hpp"
+#include "editor/code_edit.hpp"
 
 #include <imgui.h>
 

@@ -1,12 +1,12 @@
 // The kernel editor: tabs of open files, a source view with line numbers and diagnostics in the
 // gutter, the build status, compile options, the picker of the kernel the project runs, and a clickable list
 // of diagnostics. It edits its own widget buffers and pushes Commands for everything else.
-#include "code_input.hpp"
-#include "panels.hpp"
+#include "editor/code_input.hpp"
+#include "panels/panels.hpp"
 
-#include "editor_text.hpp"
+#include "editor/editor_text.hpp"
 #include "ks/rtc/diagnostics.hpp"
-#include "theme.hpp"
+#include "panels/theme.hpp"
 
 #include <imgui.h>
 #include <imgui_internal.h>

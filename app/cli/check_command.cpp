@@ -1,4 +1,4 @@
-#include "check_command.hpp"
+#include "cli/check_command.hpp"
 
 #include "ks/rtc/check.hpp"
 

@@ -1,6 +1,6 @@
-#include "code_input.hpp"
+#include "editor/code_input.hpp"
 
-#include "editor_text.hpp"
+#include "editor/editor_text.hpp"
 
 #include <imgui_internal.h> // ItemAdd, SetActiveID: a widget of our own in ImGui 1.86
 

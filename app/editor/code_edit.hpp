@@ -2,7 +2,7 @@
 // The kernel editor's cursor and editing rules without ImGui: moving by characters (UTF-8 aware),
 // words and lines, the selection, typing over it, Tab and Shift+Tab, and what double- and
 // triple-clicks select. Plain functions over a string and byte offsets, unit-tested
-// (tests/unit/test_code_edit.cpp); the source widget (app/panels/code_input.cpp) maps keys and the
+// (tests/unit/test_code_edit.cpp); the source widget (app/editor/code_input.cpp) maps keys and the
 // mouse onto them.
 
 #include <cstddef>
@@ -85,7 +85,7 @@ void updateLineStarts(std::vector<int>& starts, std::string_view text, std::size
 
 namespace ks::app {
 
-// What the source widget (app/panels/code_input.hpp) keeps between frames, per document.
+// What the source widget (app/editor/code_input.hpp) keeps between frames, per document.
 struct CodeInputState {
     text::Caret caret;
     int wantColumn = -1;    // the column Up/Down keep while they repeat (-1: the cursor's own)

@@ -79,7 +79,7 @@ struct AppOptions {
     std::string workerMode;                // --worker MODE (internal): "window" = the shell's worker
     std::vector<std::string> rawArgs;      // argv[1..] as given (the shell passes them to its worker)
     std::filesystem::path recoveryDir;     // where unsaved edits are kept; default RecoveryStore's
-    // Find the fault (app/find_fault.hpp, docs/teaching/instrumentation.md).
+    // Find the fault (app/supervise/find_fault.hpp, docs/teaching/instrumentation.md).
     bool findFaults = false;               // --find-faults: a headless run that faults re-runs the frame checked
     double findFaultsLimit = 60;           // --find-faults-limit S: the checked re-run is stopped after this
     // The checked re-run itself (internal options, set by the process that spawns it): run frames

@@ -1,4 +1,4 @@
-#include "file_browser.hpp"
+#include "panels/file_browser.hpp"
 
 #include <algorithm>
 #include <system_error>

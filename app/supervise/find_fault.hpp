@@ -11,7 +11,7 @@
 // The child's side is runCheckedFrame in platform/headless_project.cpp; this file is the contract
 // between the two and the parent's side.
 
-#include "options.hpp"
+#include "cli/options.hpp"
 
 #include <nlohmann/json.hpp>
 

@@ -1,7 +1,7 @@
 #pragma once
 // The --check / --clear-cache commands: no window, no GL, no CUDA context.
 
-#include "options.hpp"
+#include "cli/options.hpp"
 
 namespace ks::app {
 

@@ -1,4 +1,4 @@
-#include "find_fault.hpp"
+#include "supervise/find_fault.hpp"
 
 #include "ks/core/atomic_file.hpp"
 #include "ks/core/error.hpp"

@@ -3,9 +3,9 @@
 // options, and which kernel the open project runs. The editor panel draws from it and edits its own
 // widget buffers; everything else goes through Commands that App applies.
 
-#include "code_edit.hpp"
-#include "editor_text.hpp"
-#include "text_history.hpp"
+#include "editor/code_edit.hpp"
+#include "editor/editor_text.hpp"
+#include "editor/text_history.hpp"
 
 #include "ks/project/debouncer.hpp"
 #include "ks/project/kernel_document.hpp"
@@ -29,7 +29,7 @@ struct ImFont;
 
 namespace ks::app {
 
-// "Find the fault" for the kernel of a fault banner (app/find_fault.hpp).
+// "Find the fault" for the kernel of a fault banner (app/supervise/find_fault.hpp).
 enum class FaultSearchState { Unavailable, Offered, Running, Done };
 
 // The builds of one document.

@@ -139,7 +139,13 @@ private:
     void showStageKernel(int stage);
     // The live-kernel loop (loop/app_editor.cpp).
     void openDocument(const std::filesystem::path& path);
-    void submitBuild(EditorTab& tab);
+    // Builds `tab`'s text: through the open project's stages that run its file when they are due
+    // (its text changed, or `optionsChanged`), else as the file alone for its diagnostics.
+    void submitBuild(EditorTab& tab, bool optionsChanged = false);
+    // What the open project's kernel stages build with: the editor's options (Edit > Options:
+    // defines, include paths, -G, fast math, fast compile, the C++ standard) for the running
+    // device's architecture.
+    rtc::CompileOptions stageCompileOptions() const;
     // The Options popup's defines and include-path fields into the compile options.
     void applyOptionFields();
     // The editor's settings from the process this one replaces; rebuilds the open files when the
@@ -149,7 +155,7 @@ private:
     void pollBuilds();
     // Builds the open project's kernel stages that run `tab`'s file from its text; returns the
     // ticket and slot of one of them (the tab can show its result), or nullopt when none was due.
-    std::optional<std::pair<std::uint64_t, std::string>> submitStageBuilds(const EditorTab& tab);
+    std::optional<std::pair<std::uint64_t, std::string>> submitStageBuilds(const EditorTab& tab, bool optionsChanged);
     bool adoptStageBuild(const rtc::CompletedCompile& done); // false: not a project stage's build
     void fireTypingPauses(double now);
     void applyEditorCommands(double now);

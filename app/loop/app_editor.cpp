@@ -87,7 +87,15 @@ void App::applyOptionFields()
     ed.options.includePaths = splitList(ed.includesText, ";\n");
 }
 
-void App::submitBuild(EditorTab& tab)
+rtc::CompileOptions App::stageCompileOptions() const
+{
+    rtc::CompileOptions o = m_state.editor.options;
+    o.arch = m_state.arch;
+    o.ptxasVerbose = false;
+    return o;
+}
+
+void App::submitBuild(EditorTab& tab, bool optionsChanged)
 {
     AppState& s = m_state;
     EditorState& ed = s.editor;
@@ -103,7 +111,7 @@ void App::submitBuild(EditorTab& tab)
     }
     // The project's stages that run this file build its text; the tab shows one of those builds (the
     // kernel that runs, with the project's options) rather than compiling the same text again.
-    if (const auto stageBuild = submitStageBuilds(tab)) {
+    if (const auto stageBuild = submitStageBuilds(tab, optionsChanged)) {
         tab.build.ticket = stageBuild->first;
         tab.build.slot = stageBuild->second;
         tab.build.submittedRevision = tab.doc.revision();
@@ -171,7 +179,7 @@ void App::pollFiles()
     }
 }
 
-std::optional<std::pair<std::uint64_t, std::string>> App::submitStageBuilds(const EditorTab& tab)
+std::optional<std::pair<std::uint64_t, std::string>> App::submitStageBuilds(const EditorTab& tab, bool optionsChanged)
 {
     AppState& s = m_state;
     std::optional<std::pair<std::uint64_t, std::string>> submitted;
@@ -191,10 +199,10 @@ std::optional<std::pair<std::uint64_t, std::string>> App::submitStageBuilds(cons
             } catch (const Error&) {
             }
         }
-        if (current == tab.doc.text())
+        if (current == tab.doc.text() && !optionsChanged)
             continue; // what the stage runs already
         k->setSourceText(tab.doc.text());
-        rtc::CompileRequest request = k->buildRequest(p.project(), p.options().compile);
+        rtc::CompileRequest request = k->buildRequest(p.project(), stageCompileOptions());
         request.slot = "project#" + std::to_string(i) + "#" + request.slot;
         const std::string slot = request.slot;
         const std::uint64_t ticket = s.compiler->submit(std::move(request));
@@ -447,7 +455,7 @@ void App::applyEditorCommands(double now)
     if (c.optionsChanged) {
         applyOptionFields();
         for (auto& tab : ed.tabs)
-            submitBuild(*tab);
+            submitBuild(*tab, true);
     }
     if (c.openFile)
         openDocument(*c.openFile);

@@ -107,8 +107,7 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
     pipeline::PipelineOptions po;
     po.cuda = s.cuda.has_value();
     po.stream = s.stream.get();
-    po.compile.arch = s.arch;
-    po.compile.ptxasVerbose = false;
+    po.compile = stageCompileOptions(); // the editor's options, as the stages' later builds
     // The window's frame does not wait for the GPU: one frame may still run while the next is queued
     // (the Timings panel shows the newest finished frame).
     po.framesInFlight = 1;

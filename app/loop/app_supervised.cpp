@@ -144,7 +144,7 @@ void App::restoreEditorSettings(const supervise::EditorSettings& es)
     for (auto& tab : ed.tabs) { // the files this process opened before it was told (--kernel, --edit)
         tab->debounce.setDelay(ed.pauseSeconds);
         if (rebuild)
-            submitBuild(*tab);
+            submitBuild(*tab, true);
     }
 }
 

@@ -6,6 +6,7 @@
 #include "editor/editor_text.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
+#include "ks/pipeline/kernel_stage.hpp"
 #include "ks/project/recovery_store.hpp"
 #include "cli/options.hpp"
 #include "panels/panels.hpp"
@@ -693,7 +694,13 @@ TEST_F(EditorHeadless, EditorSettingsComeBackInTheProcessThatReplacesThisOne)
     app().restore(restore);
     ASSERT_TRUE(app().settleBuilds(std::chrono::seconds(60)));
     m_session->renderFrame();
+    m_session->renderFrame(); // a stage's build is taken in at a frame boundary
     const ks::app::EditorState& ed = app().state().editor;
+    // The project's kernel stage builds with them too: what runs, not only the tab's diagnostics.
+    const auto* stage =
+        dynamic_cast<const ks::pipeline::KernelStage*>(&app().state().project.session->pipeline().stage(0));
+    ASSERT_TRUE(stage && stage->lastBuild());
+    EXPECT_TRUE(stage->lastBuild()->ok) << stage->status();
     EXPECT_TRUE(ed.options.fastMath);
     EXPECT_TRUE(ed.options.lineInfo);
     EXPECT_EQ(ed.options.fastCompile, ks::rtc::FastCompile::Mid);

@@ -156,7 +156,7 @@ private:
     // Builds the open project's kernel stages that run `tab`'s file from its text; returns the
     // ticket and slot of one of them (the tab can show its result), or nullopt when none was due.
     std::optional<std::pair<std::uint64_t, std::string>> submitStageBuilds(const EditorTab& tab, bool optionsChanged);
-    bool adoptStageBuild(const rtc::CompletedCompile& done); // false: not a project stage's build
+    void adoptStageBuild(const rtc::CompletedCompile& done); // a project stage's build; others are ignored
     void fireTypingPauses(double now);
     void applyEditorCommands(double now);
     void textReplaced(EditorTab& tab);

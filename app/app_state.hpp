@@ -31,6 +31,13 @@
 
 namespace ks::app {
 
+// The default demo: the project inferred from this kernel of <data>/kernels/thread_colors.cu.
+inline constexpr const char* kDefaultDemoKernel = "thread_colors_surface";
+inline std::filesystem::path defaultDemoFile(const std::filesystem::path& dataRoot)
+{
+    return dataRoot / "kernels" / "thread_colors.cu";
+}
+
 struct LogLine {
     log::Level level;
     std::string text;

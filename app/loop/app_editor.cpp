@@ -114,23 +114,19 @@ void App::submitBuild(EditorTab& tab, bool optionsChanged)
     if (const auto stageBuild = submitStageBuilds(tab, optionsChanged)) {
         tab.build.ticket = stageBuild->first;
         tab.build.slot = stageBuild->second;
-        tab.build.submittedRevision = tab.doc.revision();
-        tab.build.submittedAt = steadySeconds();
-        tab.build.inFlight = true;
-        tab.debounce.cancel();
-        return;
+    } else {
+        rtc::CompileRequest request;
+        request.slot = tab.doc.path().string();
+        request.source = tab.doc.text();
+        request.fileName = tab.doc.path().filename().string();
+        request.options = ed.options;
+        // Quoted includes resolve next to the file, as they would for nvcc; kernels/include of this
+        // data root is always there (the engine's default follows the executable's).
+        request.options.includePaths.push_back(tab.doc.path().parent_path().string());
+        request.options.includePaths.push_back((s.dataRoot / "kernels" / "include").string());
+        tab.build.slot = request.slot;
+        tab.build.ticket = s.compiler->submit(std::move(request));
     }
-    rtc::CompileRequest request;
-    request.slot = tab.doc.path().string();
-    request.source = tab.doc.text();
-    request.fileName = tab.doc.path().filename().string();
-    request.options = ed.options;
-    // Quoted includes resolve next to the file, as they would for nvcc; kernels/include of this
-    // data root is always there (the engine's default follows the executable's).
-    request.options.includePaths.push_back(tab.doc.path().parent_path().string());
-    request.options.includePaths.push_back((s.dataRoot / "kernels" / "include").string());
-    tab.build.slot = request.slot;
-    tab.build.ticket = s.compiler->submit(std::move(request));
     tab.build.submittedRevision = tab.doc.revision();
     tab.build.submittedAt = steadySeconds();
     tab.build.inFlight = true;
@@ -213,26 +209,25 @@ std::optional<std::pair<std::uint64_t, std::string>> App::submitStageBuilds(cons
     return submitted;
 }
 
-bool App::adoptStageBuild(const rtc::CompletedCompile& done)
+void App::adoptStageBuild(const rtc::CompletedCompile& done)
 {
     AppState& s = m_state;
     const auto found = s.project.stageBuilds.find(done.slot);
     if (found == s.project.stageBuilds.end())
-        return done.slot.rfind("project#", 0) == 0; // a build for a project that closed
+        return; // not a stage's build, or one for a project that closed
     const ProjectState::StageBuild b = found->second;
     if (done.ticket != b.ticket || !done.result || !s.project.session)
-        return true;
+        return;
     s.project.stageBuilds.erase(found);
     pipeline::Pipeline& p = s.project.session->pipeline();
     if (b.stage >= p.stageCount() || p.stage(b.stage).desc().name != b.name)
-        return true; // the stages were reordered meanwhile
+        return; // the stages were reordered meanwhile
     if (p.adopt(b.stage, done.result)) {
         log::info("stage \"" + b.name + "\": the new kernel runs from the next frame");
         if (p.stage(b.stage).desc().once)
             p.restart(); // a stage that runs once runs again, from the initial data
     } else
         log::info("stage \"" + b.name + "\": " + p.stage(b.stage).status());
-    return true;
 }
 
 void App::pollBuilds()

@@ -110,8 +110,8 @@ bool App::openKernel(fs::path file, pipeline::InferOptions options, KernelChange
 bool App::openDefaultProject()
 {
     pipeline::InferOptions o = inferOptions(m_options); // --block and --image-size
-    o.kernel = "thread_colors_surface";
-    return openKernel(m_state.dataRoot / "kernels" / "thread_colors.cu", std::move(o), KernelChange::Open);
+    o.kernel = kDefaultDemoKernel;
+    return openKernel(defaultDemoFile(m_state.dataRoot), std::move(o), KernelChange::Open);
 }
 
 void App::restoreKernel(fs::path file, pipeline::InferOptions options, std::vector<pipeline::InferOptions> undo)

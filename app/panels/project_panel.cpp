@@ -117,7 +117,7 @@ void drawNoProjectPanel(AppState& s, Commands& commands)
     ImGui::TextWrapped("No project is open. File > Open kernel... runs any kernel on data made from its "
                        "signature, and File > Open project... opens a saved project (they ship in projects/).");
     if (ImGui::Button("Run the default demo"))
-        commands.project.openKernel = {s.dataRoot / "kernels" / "thread_colors.cu", "thread_colors_surface"};
+        commands.project.openKernel = {defaultDemoFile(s.dataRoot), kDefaultDemoKernel};
     ImGui::End();
 }
 

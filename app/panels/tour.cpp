@@ -113,8 +113,8 @@ bool runsDefaultDemo(const AppState& s)
     const pipeline::Pipeline& p = s.project.session->pipeline();
     const project::StageDesc& d = p.stage(std::size_t(stage)).desc();
     std::error_code error;
-    return d.kernel == "thread_colors_surface" &&
-           std::filesystem::equivalent(p.project().resolve(d.file), s.dataRoot / "kernels" / "thread_colors.cu", error);
+    return d.kernel == kDefaultDemoKernel &&
+           std::filesystem::equivalent(p.project().resolve(d.file), defaultDemoFile(s.dataRoot), error);
 }
 
 std::string tourStepText(const TourStep& step, const AppState& s)

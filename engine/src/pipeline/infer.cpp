@@ -303,7 +303,7 @@ private:
                 expression = kernels.front().qualifiedName(); // says how to name an instantiation
         }
         std::string why;
-        m_kernel = syntax::findKernelByExpression(m_source, expression, &why);
+        m_kernel = syntax::findKernelByExpression(kernels, expression, &why);
         if (!m_kernel) {
             int line = 0;
             const syntax::NameExpression e = syntax::splitNameExpression(expression);

@@ -529,8 +529,13 @@ KernelSignature instantiate(KernelSignature kernel, const std::vector<std::strin
 std::optional<KernelSignature> findKernelByExpression(std::string_view source, std::string_view expression,
                                                       std::string* why)
 {
+    return findKernelByExpression(findKernels(source), expression, why);
+}
+
+std::optional<KernelSignature> findKernelByExpression(std::vector<KernelSignature> kernels, std::string_view expression,
+                                                      std::string* why)
+{
     const NameExpression e = splitNameExpression(expression);
-    std::vector<KernelSignature> kernels = findKernels(source);
     auto fail = [&](std::string text) -> std::optional<KernelSignature> {
         if (why)
             *why = std::move(text);
@@ -554,8 +559,8 @@ std::optional<KernelSignature> findKernelByExpression(std::string_view source, s
         return fail("\"" + e.name + "\" names " + std::to_string(picked.size()) + " kernels (" + which +
                     "); give each its own name, or name one by its namespace");
     }
-    for (KernelSignature* found : picked) {
-        KernelSignature& k = *found;
+    if (picked.size() == 1) {
+        KernelSignature& k = *picked.front();
         const std::string shown = k.qualifiedName();
         if (k.isTemplate() && e.templateArguments.empty())
             return fail("kernel " + shown + " is a template (template<" + k.templateParameters +

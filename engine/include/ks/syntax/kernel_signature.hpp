@@ -99,6 +99,9 @@ KernelSignature instantiate(KernelSignature kernel, const std::vector<std::strin
 // number of them, or a non-template is given some.
 std::optional<KernelSignature> findKernelByExpression(std::string_view source, std::string_view expression,
                                                       std::string* why = nullptr);
+// The same among `kernels`, what findKernels gave for the source (for a caller that has them).
+std::optional<KernelSignature> findKernelByExpression(std::vector<KernelSignature> kernels, std::string_view expression,
+                                                      std::string* why = nullptr);
 
 // 1-based line of byte `offset` of `source` (an offset past the end counts as the end).
 int lineOf(std::string_view source, std::size_t offset);

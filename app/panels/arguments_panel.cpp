@@ -14,6 +14,7 @@
 #include <imgui_stdlib.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -142,7 +143,10 @@ void bindingControls(KernelProject& k, const pipeline::ParamBinding& b, Slot slo
         k.rects["choice:" + b.param] = lastItemRect();
         ImGui::SameLine();
     }
-    const char* hint = slot == Slot::Buffer ? ".npy, image" : slot == Slot::Texture ? "an image file" : "a number";
+    const char* hint = slot == Slot::Buffer    ? ".npy, image"
+                       : slot == Slot::Texture ? "an image file"
+                       : b.record              ? "{JSON}, bytes:HEX"
+                                               : "a number";
     ImGui::SetNextItemWidth(unit * (slot == Slot::Buffer ? 8.f : slot == Slot::Texture ? 14.f : 5.f));
     if (ImGui::InputTextWithHint("##spec", hint, &text, ImGuiInputTextFlags_EnterReturnsTrue) && text != given)
         commands.project.rebind = withArg(k.options, b.param, text);
@@ -153,6 +157,58 @@ void bindingControls(KernelProject& k, const pipeline::ParamBinding& b, Slot slo
                                                  "random:SEED, normal:SEED or a number; empty: as inferred.\n"
                                                  "Drop a .npy or image file on this row to bind it.",
                           b.param.c_str());
+}
+
+std::string numbersText(const std::vector<double>& values)
+{
+    std::string text;
+    for (double v : values) {
+        char n[32];
+        std::snprintf(n, sizeof n, "%g", v);
+        text += (text.empty() ? "" : ", ") + std::string(n);
+    }
+    return text;
+}
+
+// The members of a struct passed by value, a field each ("0.5"; "0, -2, 0" for a float3); Enter
+// binds the struct to every member's field (empty: 0). Members of types no number sets (pointers,
+// halves) are shown, not edited: raw bytes set those.
+void recordControls(KernelProject& k, const pipeline::ParamBinding& b, Commands& commands)
+{
+    const float unit = ImGui::GetFontSize();
+    const std::string given = givenSpec(k.options, b.param);
+    const bool asBytes = given.rfind("bytes:", 0) == 0;
+    bool entered = false;
+    for (const syntax::RecordField& f : b.record->fields) {
+        std::string running;
+        for (const project::RecordValue& v : b.fields)
+            if (v.field == f.name)
+                running = numbersText(v.values);
+        std::string& text = field(k, "member:" + b.param + "." + f.name, running);
+        const bool settable = !asBytes && project::parseValueType(f.type).has_value();
+        ImGui::SetNextItemWidth(unit * 8.f);
+        ImGui::BeginDisabled(!settable);
+        if (ImGui::InputTextWithHint(("##member:" + f.name).c_str(), "0", &text, ImGuiInputTextFlags_EnterReturnsTrue) &&
+            text != running)
+            entered = true;
+        ImGui::EndDisabled();
+        k.rects["member:" + b.param + "." + f.name] = lastItemRect();
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s %s%s", f.type.c_str(), f.name.c_str(),
+                            f.count > 1 ? ("[" + std::to_string(f.count) + "]").c_str() : "");
+    }
+    if (asBytes)
+        ImGui::TextDisabled("(bound to raw bytes: clear the field above to set members)");
+    if (!entered)
+        return;
+    std::string spec;
+    for (const syntax::RecordField& f : b.record->fields) {
+        const std::string& text = field(k, "member:" + b.param + "." + f.name, {});
+        if (text.find_first_not_of(" ,") == std::string::npos)
+            continue;
+        spec += std::string(spec.empty() ? "{" : ", ") + "\"" + f.name + "\": [" + text + "]";
+    }
+    commands.project.rebind = withArg(k.options, b.param, spec.empty() ? std::string() : spec + "}");
 }
 
 // The shape field of a buffer: D0 or D0xD1; "" as inferred.
@@ -275,6 +331,8 @@ void parameterRow(AppState& s, KernelProject& k, std::size_t i, float column, Co
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
     ImGui::TextWrapped("%s", b.reason.c_str());
     ImGui::PopStyleColor();
+    if (b.record && slot == Slot::Scalar)
+        recordControls(k, b, commands);
     // A parameter with a slider: the running pipeline's value (the Project panel shows the same).
     pipeline::Pipeline& p = s.project.session->pipeline();
     const auto& parameters = p.project().parameters;

@@ -164,6 +164,16 @@ void signatures(std::string_view input)
                             layout->size % layout->align == 0,
                         "a known type's layout is a positive size, a multiple of a power-of-two alignment");
             (void)pipeline::describeParam(p);
+            if (p.record) {
+                const syntax::TypeLayout l = p.record->layout;
+                require(l.align > 0 && (l.align & (l.align - 1)) == 0 && l.size > 0 && l.size % l.align == 0,
+                        "a record's size is a positive multiple of its power-of-two alignment");
+                for (const syntax::RecordField& f : p.record->fields)
+                    require(f.element.align > 0 && f.offset % f.element.align == 0 &&
+                                f.offset + f.element.size * f.count <= l.size,
+                            "a record's members lie inside it, each at a multiple of its alignment");
+            }
+            require(!(p.record && !p.recordProblem.empty()), "a record is laid out or says why not, not both");
         }
         // The project inferred from the kernel (--kernel FILE.cu:NAME): either one that serializes
         // and reads back as it was, or problems; never both, never neither.
@@ -355,6 +365,17 @@ void data(std::string_view input)
         }
     } catch (const Error&) {
     }
+    // --arg NAME=bytes:HEX and NAME={"member": ...} for structs.
+    try {
+        const std::vector<std::uint8_t> bytes = project::parseHexBytes(input);
+        require(project::parseHexBytes(project::formatHexBytes(bytes)) == bytes, "formatted bytes read back to themselves");
+    } catch (const Error&) {
+    }
+    try {
+        for (const project::RecordValue& v : project::parseRecordValues(input))
+            (void)v.values.size();
+    } catch (const Error&) {
+    }
 }
 
 } // namespace
@@ -371,7 +392,7 @@ const std::vector<Target>& targets()
         {"array_specs", arraySpecs, "ElementwiseKernel, reduction and scan specs up to generated source"},
         {"recovery", recovery, "recovery files: RecoveryStore::parse/format"},
         {"cache_entry", cacheEntry, "compile cache disk entries: decodeEntry, decodeResult"},
-        {"data", data, "data files and specs: readNpy, probeImage + readImage (stb_image), parseDataSpec"},
+        {"data", data, "data files and specs: readNpy, probeImage + readImage (stb_image), parseDataSpec, parseHexBytes, parseRecordValues"},
     };
     return all;
 }

@@ -286,3 +286,28 @@ TEST_F(ArgumentsPanel, TheBindingsComeBackInTheProcessThatReplacesThisOne)
     clickAt(rect("Undo"));
     EXPECT_TRUE(kernel().options.shapes.empty());
 }
+
+// A struct passed by value gets a field per member; Enter binds the struct to the members typed,
+// and the running project's argument carries them.
+TEST_F(ArgumentsPanel, AStructByValueIsEditedMemberByMember)
+{
+    ks::test::writeFile(m_dir.path() / "particles_aos.cu",
+                        ks::paths::readTextFile(ks::test::sourceDir() / "kernels" / "tutorials" / "particles_aos.cu"));
+    app().projectCommands().openKernel = std::make_pair(m_dir.path() / "particles_aos.cu", std::string());
+    frames(3);
+    ASSERT_EQ(kernel().inference.bindings.size(), 3u);
+    EXPECT_EQ(kernel().inference.bindings[2].bound, "struct StepSettings");
+    enter(rect("member:step.gravity"), "0, -9.8, 0");
+    enter(rect("member:step.dt"), "0.01");
+    ASSERT_EQ(kernel().options.args.size(), 1u);
+    EXPECT_EQ(kernel().options.args[0].second, R"({"dt": [0.01], "gravity": [0, -9.8, 0]})");
+    const auto& args = state().project.session->pipeline().project().stages.at(0).args;
+    ASSERT_EQ(args.size(), 3u);
+    ASSERT_EQ(args[2].kind, ks::project::ArgBinding::Kind::Record);
+    EXPECT_EQ(args[2].fields, (std::vector<ks::project::RecordValue>{{"dt", {0.01}}, {"gravity", {0, -9.8, 0}}}));
+    EXPECT_TRUE(kernel().problems.empty());
+    // A member it does not hold is refused; the project runs on with the members it had.
+    enter(rect("member:step.floor"), "1, 2");
+    EXPECT_FALSE(kernel().problems.empty());
+    EXPECT_EQ(state().project.session->pipeline().project().stages.at(0).args[2].fields.size(), 2u);
+}

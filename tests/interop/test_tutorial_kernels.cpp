@@ -4,6 +4,7 @@
 #include "ks/core/paths.hpp"
 #include "ks/io/data_source.hpp"
 #include "ks/pipeline/infer.hpp"
+#include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/scene/session.hpp"
 
@@ -12,6 +13,9 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+
+#include <vector_types.h>
 
 using ks::pipeline::InferOptions;
 using ks::scene::Session;
@@ -306,4 +310,110 @@ TEST_F(TutorialKernels, SurfaceAndTextureKernels)
             ASSERT_NEAR(lum[i], want, 2e-3f) << i;
         }
     }
+}
+
+namespace {
+
+// particles_aos.cu's structs, as the host lays them out (the same definitions).
+struct Particle {
+    float3 pos;
+    float3 vel;
+    float mass;
+    int bounces;
+};
+struct StepSettings {
+    float dt;
+    float3 gravity;
+    float floor;
+    float restitution;
+};
+
+Particle stepped(Particle p, const StepSettings& s)
+{
+    p.vel.x += s.gravity.x * s.dt, p.vel.y += s.gravity.y * s.dt, p.vel.z += s.gravity.z * s.dt;
+    p.pos.x += p.vel.x * s.dt, p.pos.y += p.vel.y * s.dt, p.pos.z += p.vel.z * s.dt;
+    if (p.pos.y < s.floor) {
+        p.pos.y = s.floor;
+        p.vel.y = -p.vel.y * s.restitution;
+        p.bounces += 1;
+    }
+    p.mass += 1.f;
+    return p;
+}
+
+} // namespace
+
+// Structs of the kernel's file: particles from a raw file of Particle records, the step's settings
+// by value, set by member name and, the same, as raw bytes. Every record is compared with the host.
+TEST_F(TutorialKernels, ArraysOfStructsAndStructsByValue)
+{
+    static_assert(sizeof(Particle) == 32 && sizeof(StepSettings) == 24);
+    ks::test::TempDir dir;
+    std::vector<Particle> particles(1001);
+    for (std::size_t i = 0; i < particles.size(); ++i) {
+        const float f = float(i);
+        particles[i] = {{f, 0.01f * f, -f}, {1.f, 0.5f - 0.001f * f, 2.f}, 0.f, int(i % 3)};
+    }
+    const fs::path raw = dir.path() / "particles.raw";
+    {
+        std::ofstream out(raw, std::ios::binary);
+        out.write(reinterpret_cast<const char*>(particles.data()), std::streamsize(particles.size() * sizeof(Particle)));
+    }
+    const StepSettings settings{0.25f, {0.f, -4.f, 1.f}, 0.5f, 0.75f};
+    std::vector<std::uint8_t> settingsBytes(sizeof settings);
+    std::memcpy(settingsBytes.data(), &settings, sizeof settings);
+    for (const std::string& step : {std::string(R"({"dt": 0.25, "gravity": [0, -4, 1], "floor": 0.5, "restitution": 0.75})"),
+                                    "bytes:" + ks::project::formatHexBytes(settingsBytes)}) {
+        InferOptions o;
+        o.args = {{"particles", raw.string() + ":uint8:1001x32"}, {"step", step}};
+        run("particles_aos.cu", o);
+        const auto after = get<Particle>("particles");
+        ASSERT_EQ(after.size(), particles.size()) << step;
+        int bounced = 0;
+        for (std::size_t i = 0; i < after.size(); ++i) {
+            const Particle want = stepped(particles[i], settings);
+            const Particle& got = after[i];
+            for (auto [g, w] : {std::pair{got.pos.x, want.pos.x}, {got.pos.y, want.pos.y}, {got.pos.z, want.pos.z},
+                                {got.vel.x, want.vel.x}, {got.vel.y, want.vel.y}, {got.vel.z, want.vel.z}})
+                ASSERT_NEAR(g, w, 1e-5f * (1.f + std::fabs(w))) << step << ", particle " << i;
+            ASSERT_EQ(got.mass, want.mass) << i;
+            ASSERT_EQ(got.bounces, want.bounces) << i;
+            bounced += got.bounces != particles[i].bounces;
+        }
+        EXPECT_GT(bounced, 10) << "the floor is crossed by the first particles";
+        EXPECT_LT(bounced, 1001);
+    }
+}
+
+// Raw bytes of a struct Kernelscope cannot lay out (a bit-field): the right size runs; a wrong
+// size is refused before the launch, naming both sizes, and the next frame with the right size runs.
+TEST_F(TutorialKernels, RawBytesOfAStructAreCheckedAgainstTheCompiledKernel)
+{
+    const fs::path path = ks::test::sourceDir() / "tests" / "projects" / "infer" / "struct_param.cu";
+    InferOptions o;
+    o.shapes = {{"out", {300}}};
+    o.args = {{"p", "bytes:00000040 07000000"}}; // gain 2.0, offset 7 (the low 8 bits)
+    auto inf = ks::pipeline::inferProject(path, ks::paths::readTextFile(path), o);
+    ASSERT_TRUE(inf.ok()) << (inf.problems.empty() ? "" : inf.problems[0].format());
+    m_project = *inf.project;
+    ks::pipeline::PipelineOptions po;
+    po.cuda = true;
+    po.stream = m_stream.get();
+    po.compile.arch = ks::cuda::queryDevice(0).archName();
+    m_session = std::make_unique<Session>(m_project, po, ks::test::sourceDir() / "shaders");
+    for (const auto& problem : m_session->pipeline().buildAll(m_cache))
+        ADD_FAILURE() << problem.format();
+    ASSERT_TRUE(m_session->pipeline().frame()) << m_session->pipeline().error();
+    const auto out = get<float>("out");
+    ASSERT_EQ(out.size(), 300u);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        ASSERT_EQ(out[i], 2.f * float(i) + 7.f) << i;
+
+    m_project.stages[0].args[1].bytes.resize(4);
+    m_session = std::make_unique<Session>(m_project, po, ks::test::sourceDir() / "shaders");
+    (void)m_session->pipeline().buildAll(m_cache);
+    EXPECT_FALSE(m_session->pipeline().frame());
+    const std::string error = m_session->pipeline().error();
+    EXPECT_NE(error.find("argument 2 is 4 bytes"), std::string::npos) << error;
+    EXPECT_NE(error.find("parameter 2 is 8 bytes"), std::string::npos) << error;
 }

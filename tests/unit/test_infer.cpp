@@ -3,6 +3,9 @@
 // refused with a reason.
 #include "ks/pipeline/infer.hpp"
 
+#include "ks/pipeline/check.hpp"
+#include "ks/syntax/kernel_signature.hpp"
+
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/io/npy.hpp"
@@ -321,15 +324,83 @@ TEST(Infer, DotComplexThresholdReluInvert)
     EXPECT_EQ(viewKinds(inf), (Strings{"img:image"}));
 }
 
-TEST(Infer, StructByValueIsRefusedNamingTheParameter)
+TEST(Infer, StructsOfTheFileAreLaidOutPointedToAsRowsOfBytesAndByValueAsMembers)
+{
+    InferOptions o;
+    o.shapes = {{"particles", {1000}}};
+    o.args = {{"step", R"({"dt": 0.5, "gravity": [0, -10, 0], "restitution": 1})"}};
+    const Inference inf = infer("particles_aos.cu", o);
+    ASSERT_TRUE(inf.ok()) << problems(inf);
+    EXPECT_EQ(bound(inf), (Strings{"particles -> buffer particles", "n -> records of particles", "step -> struct StepSettings"}));
+    // sizeof(Particle) is 32 (float3, float3, float, int): one row of raw bytes per particle.
+    const ResourceDesc& r = resource(inf, "particles");
+    EXPECT_EQ(r.element, (ks::project::ValueType{ks::project::ScalarType::UInt8, 1}));
+    ASSERT_TRUE(r.shape);
+    EXPECT_EQ(*r.shape, (std::array<std::int64_t, 2>{1000, 32}));
+    EXPECT_NE(inf.bindings[0].reason.find("1000 records of struct Particle"), std::string::npos) << inf.bindings[0].reason;
+    EXPECT_NE(inf.bindings[0].reason.find("mass at 24"), std::string::npos) << inf.bindings[0].reason;
+    EXPECT_TRUE(inf.project->views.empty()); // raw bytes draw as nothing; --dump writes them
+    const auto& stage = inf.project->stages.at(0);
+    EXPECT_EQ(stage.grid[0], 4u); // one thread per particle, blocks of 256
+    EXPECT_EQ(stage.args[1].kind, ks::project::ArgBinding::Kind::Height);
+    ASSERT_EQ(stage.args[2].kind, ks::project::ArgBinding::Kind::Record);
+    EXPECT_EQ(stage.args[2].fields.size(), 3u);
+
+    // The saved project keeps the members, reads back the same, and passes --validate's bindings.
+    ks::test::TempDir dir;
+    const fs::path file = dir.path() / "p.json";
+    const std::string text = ks::project::serializeProject(*inf.project, file);
+    EXPECT_NE(text.find("\"struct\""), std::string::npos) << text;
+    const ks::project::LoadResult back = ks::project::parseProject(text, file);
+    ASSERT_TRUE(back.ok()) << (back.problems.empty() ? "" : back.problems[0].format());
+    EXPECT_EQ(back.project->stages[0].args[2].fields, stage.args[2].fields);
+    const auto kernel = ks::syntax::findKernel(ks::paths::readTextFile(corpus("particles_aos.cu")), "stepParticles");
+    ASSERT_TRUE(kernel);
+    const auto found = ks::pipeline::checkStageBindings(*back.project, back.project->stages[0], *kernel);
+    EXPECT_TRUE(found.empty()) << found[0].format();
+
+    // The same struct as raw bytes; a member it lacks, too many values, bytes of the wrong size.
+    auto check = [&](const std::string& spec) {
+        InferOptions x;
+        x.args = {{"step", spec}};
+        return infer("particles_aos.cu", x);
+    };
+    const Inference raw = check("bytes:0000003f 00000000 000020c1 00000000 00000000 0000803f");
+    ASSERT_TRUE(raw.ok()) << problems(raw);
+    EXPECT_EQ(raw.project->stages[0].args[2].bytes.size(), 24u);
+    EXPECT_EQ(raw.bindings[2].bound, "raw bytes");
+    EXPECT_NE(problems(check(R"({"speed": 1})")).find("no member \"speed\"; its members are dt, gravity, floor, restitution"),
+              std::string::npos)
+        << problems(check(R"({"speed": 1})"));
+    EXPECT_NE(problems(check(R"({"gravity": [1, 2, 3, 4]})")).find("holds 3 numbers"), std::string::npos);
+    EXPECT_NE(problems(check(R"({"dt": )")).find("--arg step="), std::string::npos);
+    EXPECT_NE(problems(check("bytes:0011zz")).find("not a hex digit"), std::string::npos);
+    ks::project::Project wrong = *raw.project;
+    wrong.stages[0].args[2].bytes.resize(20);
+    const auto tooShort = ks::pipeline::checkStageBindings(wrong, wrong.stages[0], *kernel);
+    ASSERT_EQ(tooShort.size(), 1u);
+    EXPECT_NE(tooShort[0].message.find("20 bytes are given"), std::string::npos) << tooShort[0].message;
+    EXPECT_NE(tooShort[0].message.find("is 24 bytes"), std::string::npos) << tooShort[0].message;
+}
+
+TEST(Infer, AStructItCannotLayOutIsRefusedNamingTheParameterAndOfferingBytes)
 {
     const fs::path path = ks::test::sourceDir() / "tests" / "projects" / "infer" / "struct_param.cu";
-    const Inference inf = ks::pipeline::inferProject(path, ks::paths::readTextFile(path), {});
+    const std::string source = ks::paths::readTextFile(path);
+    const Inference inf = ks::pipeline::inferProject(path, source, {});
     ASSERT_FALSE(inf.ok());
     const std::string text = problems(inf);
-    EXPECT_NE(text.find("struct_param.cu:7:"), std::string::npos) << text;
+    EXPECT_NE(text.find("struct_param.cu:8:"), std::string::npos) << text;
     EXPECT_NE(text.find("'Params p'"), std::string::npos) << text;
-    EXPECT_NE(text.find("cannot fill"), std::string::npos) << text;
+    EXPECT_NE(text.find("bit-field"), std::string::npos) << text;
+    EXPECT_NE(text.find("--arg p=bytes:HEX"), std::string::npos) << text;
+    // Given as bytes, it runs: the size is checked against the compiled kernel at launch.
+    InferOptions o;
+    o.args = {{"p", "bytes:0000803f 05000000"}};
+    const Inference given = ks::pipeline::inferProject(path, source, o);
+    EXPECT_TRUE(given.ok()) << problems(given);
+    o.args = {{"p", R"({"gain": 1})"}};
+    EXPECT_NE(problems(ks::pipeline::inferProject(path, source, o)).find("raw bytes"), std::string::npos);
 }
 
 TEST(Infer, UnknownKernelArgAndShapeNamesListWhatThereIs)

@@ -77,6 +77,20 @@ std::string printable(std::string_view text)
     return s;
 }
 
+// A struct parameter's layout as read ("record Particle 32/16: pos@0 float3, ..."), or why not.
+std::string record(const KernelParam& p)
+{
+    if (p.record) {
+        std::string s = " record " + p.record->name + " " + std::to_string(p.record->layout.size) + "/" +
+                        std::to_string(p.record->layout.align) + ":";
+        for (const auto& f : p.record->fields)
+            s += " " + f.name + "@" + std::to_string(f.offset) + " " + f.type +
+                 (f.count > 1 ? "[" + std::to_string(f.count) + "]" : "");
+        return printable(s);
+    }
+    return p.recordProblem.empty() ? "" : " no-record (" + printable(p.recordProblem) + ")";
+}
+
 // What the scanner reads from a source, one line per kernel and per parameter.
 std::string listing(std::string_view source)
 {
@@ -91,7 +105,7 @@ std::string listing(std::string_view source)
         for (const KernelParam& p : k.params)
             out << "    " << kindName(p.kind) << " [" << printable(p.type) << "] [" << printable(p.name) << "] base ["
                 << printable(p.baseType) << "]"
-                << (p.pointeeConst ? " const" : "") << " line " << p.line << "\n";
+                << (p.pointeeConst ? " const" : "") << " line " << p.line << record(p) << "\n";
     }
     return out.str();
 }

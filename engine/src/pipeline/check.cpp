@@ -63,8 +63,39 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
     using Kind = ArgBinding::Kind;
     const std::string paramText = describeParam(param);
     const std::optional<ValueType> paramType = paramValueType(param);
+    if (b.kind == Kind::Record || b.kind == Kind::Bytes) {
+        if (param.kind != syntax::ParamKind::Value)
+            return std::string(b.kind == Kind::Record ? "a struct" : "raw bytes") + " is passed by value, but the kernel takes " +
+                   paramText;
+        if (b.kind == Kind::Record) {
+            if (!param.record)
+                return "a struct is given for " + paramText + ", but " +
+                       (param.recordProblem.empty() ? "it is no struct" : param.recordProblem) +
+                       "; pass it as raw bytes instead ({\"bytes\": \"...\"})";
+            try {
+                packRecord(*param.record, b.fields);
+            } catch (const Error& e) {
+                return e.text();
+            }
+            return std::nullopt;
+        }
+        std::optional<std::size_t> size;
+        if (param.record)
+            size = param.record->layout.size;
+        else if (const auto known = syntax::knownTypeLayout(param.type))
+            size = known->size;
+        if (size && b.bytes.size() != *size)
+            return std::to_string(b.bytes.size()) + " bytes are given, but " + paramText + " is " +
+                   std::to_string(*size) + " bytes";
+        return std::nullopt; // a size the source does not tell: the launch checks it against the compiled kernel
+    }
+    if (param.kind == syntax::ParamKind::Value && param.record)
+        return "parameter " + paramText + " is a struct: bind it to member values ({\"struct\": {...}}) or raw "
+               "bytes ({\"bytes\": \"...\"})";
     if (param.kind == syntax::ParamKind::Unknown || (param.kind == syntax::ParamKind::Value && !paramType))
-        return "parameter " + paramText + " has a type Kernelscope cannot bind";
+        return "parameter " + paramText + " has a type Kernelscope cannot bind" +
+               (param.kind == syntax::ParamKind::Value ? std::string("; pass its raw bytes ({\"bytes\": \"...\"})")
+                                                       : std::string());
     switch (b.kind) {
     case Kind::Resource: {
         const ResourceDesc* r = p.resource(b.name);
@@ -78,6 +109,16 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
         }
         if (param.kind != syntax::ParamKind::Pointer)
             return "buffer \"" + b.name + "\" is passed as a pointer, but the kernel takes " + paramText;
+        if (param.record) {
+            // Records as raw bytes: one row of the struct's size per record.
+            const std::size_t size = param.record->layout.size;
+            if (!(r->element == ValueType{project::ScalarType::UInt8, 1}) || !r->shape ||
+                std::size_t((*r->shape)[1]) != size)
+                return "the kernel takes " + paramText + ", records of struct " + param.record->name + " (" +
+                       std::to_string(size) + " bytes each): bind a uchar buffer of shape [records, " +
+                       std::to_string(size) + "], its raw bytes; buffer \"" + b.name + "\" is not one";
+            return std::nullopt;
+        }
         if (paramType && !(*paramType == r->element))
             return "buffer \"" + b.name + "\" holds " + typeText(r->element) + " but the kernel takes " + paramText;
         return std::nullopt;
@@ -93,6 +134,8 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
     case Kind::Parameter:
     case Kind::Builtin:
     case Kind::Literal:
+    case Kind::Record:
+    case Kind::Bytes:
     case Kind::Count:
     case Kind::Width:
     case Kind::Height: {

@@ -2,12 +2,14 @@
 
 #include "ks/core/error.hpp"
 #include "ks/core/utf8.hpp"
+#include "ks/pipeline/kernel_stage.hpp"
 #include "ks/syntax/kernel_signature.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <set>
 
 namespace ks::pipeline {
 
@@ -374,6 +376,11 @@ private:
                            " has no parameter \"" + name + "\"; its parameters are " + paramNames());
                 continue;
             }
+            if (p->scanned->kind == syntax::ParamKind::Value && !p->type &&
+                (spec.rfind("bytes:", 0) == 0 || spec.rfind("{", 0) == 0)) {
+                recordSpec(*p, spec);
+                continue;
+            }
             if (const auto colon = spec.find(':'); colon != std::string::npos && p->scanned->kind ==
                                                                                     syntax::ParamKind::Value) {
                 const std::string what = spec.substr(0, colon);
@@ -401,6 +408,29 @@ private:
                 argProblem("--shape " + name + "=" + shapeText(shape) + ": a buffer's shape is D0 or D0xD1 (height x "
                            "width), each at least 1");
         }
+    }
+
+    // --arg NAME=bytes:HEX or NAME={"member": value, ...} for a struct by value.
+    void recordSpec(const Param& p, const std::string& spec)
+    {
+        ArgBinding b;
+        try {
+            if (spec.rfind("bytes:", 0) == 0) {
+                b.kind = ArgBinding::Kind::Bytes;
+                b.bytes = project::parseHexBytes(std::string_view(spec).substr(6));
+            } else {
+                b.kind = ArgBinding::Kind::Record;
+                b.fields = project::parseRecordValues(spec);
+                if (!p.scanned->record)
+                    throwUsage("inferProject", p.scanned->recordProblem + "; give its raw bytes (--arg " + p.name +
+                                                   "=bytes:HEX)");
+                packRecord(*p.scanned->record, b.fields);
+            }
+        } catch (const Error& e) {
+            argProblem("--arg " + p.name + "=" + spec + ": " + e.text());
+            return;
+        }
+        m_recordSpecs.emplace(p.name, std::move(b));
     }
 
     std::optional<std::vector<std::int64_t>> shapeOption(const std::string& name) const
@@ -483,8 +513,10 @@ private:
     void bind(const Param& p, ArgBinding b, std::string bound, std::string reason)
     {
         const std::size_t i = std::size_t(&p - m_params.data());
+        m_out.bindings[i] = {p.name, p.scanned->type, std::move(bound), std::move(reason), {}, b.fields};
+        if (p.scanned->kind == syntax::ParamKind::Value)
+            m_out.bindings[i].record = p.scanned->record;
         m_args[i] = std::move(b);
-        m_out.bindings[i] = {p.name, p.scanned->type, std::move(bound), std::move(reason)};
     }
 
     void bindParam(std::size_t index)
@@ -504,12 +536,16 @@ private:
 
     void bindPointer(const Param& p)
     {
+        if (!p.type && p.scanned->record && p.scanned->pointerDepth == 1)
+            return bindRecords(p);
         if (!p.type || p.scanned->pointerDepth != 1) {
             problem(p.scanned->line,
                     "parameter '" + p.scanned->declaration + "' of " + m_kernel->qualifiedName() + " points to " +
-                        p.baseType + ", which Kernelscope cannot lay out: pointers to CUDA's scalar and vector "
-                        "types (float, int, uchar4, float3, ...) become buffers. A struct can be passed as "
-                        "the equal-sized vector type, or its fields as separate arrays");
+                        p.baseType + ", which Kernelscope cannot lay out" +
+                        (p.scanned->recordProblem.empty() ? "" : " (" + p.scanned->recordProblem + ")") +
+                        ": pointers to CUDA's scalar and vector types (float, int, uchar4, float3, ...) and to "
+                        "structs defined in the kernel's file become buffers. Pass its fields as separate "
+                        "arrays, or define the struct in the file");
             return;
         }
         ResourceDesc r;
@@ -566,6 +602,54 @@ private:
         bind(p, resourceArg(p.name), "buffer " + p.name,
              what + ", " + shapeText(r.shape ? shape : std::vector<std::int64_t>{r.count}) + " (" + shapeWhy + "), " +
                  contents);
+        m_project.resources.push_back(std::move(r));
+    }
+
+    // A pointer to a struct of the file: a buffer of its raw bytes, one row of sizeof(struct) per
+    // record (shape [records, bytes]), zeros unless data is given (a .raw or .npy of bytes).
+    void bindRecords(const Param& p)
+    {
+        const syntax::RecordLayout& rec = *p.scanned->record;
+        const auto size = std::int64_t(rec.layout.size);
+        ResourceDesc r;
+        r.name = p.name;
+        r.kind = ResourceKind::Buffer;
+        r.element = ValueType{ScalarType::UInt8, 1};
+        std::int64_t records = product(m_problemShape);
+        std::string why = m_problemShapeWhy;
+        if (auto own = shapeOption(p.name)) {
+            records = product(*own);
+            why = "--shape " + p.name;
+        }
+        std::string contents = "zeros";
+        if (auto it = m_specs.find(p.name); it != m_specs.end()) {
+            if (auto data = dataShape(p)) {
+                const std::int64_t bytes = product(*data);
+                if (bytes % size != 0) {
+                    argProblem("--arg " + p.name + "=" + specText(it->second) + ": " + std::to_string(bytes) +
+                               " bytes are not a whole number of struct " + rec.name + " records (" +
+                               std::to_string(size) + " bytes each)");
+                    return;
+                }
+                records = bytes / size;
+                why = "its data";
+            }
+            r.data = it->second;
+            contents = "from " + specText(it->second);
+        }
+        r.count = records * size;
+        r.shape = std::array<std::int64_t, 2>{records, size};
+        m_recordBuffers.insert(p.name);
+        if (!p.scanned->pointeeConst)
+            m_outputs.push_back(p.name);
+        if (m_firstBuffer.empty())
+            m_firstBuffer = p.name;
+        std::string members;
+        for (const syntax::RecordField& f : rec.fields)
+            members += (members.empty() ? "" : ", ") + f.name + " at " + std::to_string(f.offset);
+        bind(p, resourceArg(p.name), "buffer " + p.name,
+             std::to_string(records) + " records of struct " + rec.name + " (" + why + "), as raw bytes: " +
+                 std::to_string(size) + " bytes each (" + members + "), " + contents);
         m_project.resources.push_back(std::move(r));
     }
 
@@ -638,11 +722,45 @@ private:
 
     void bindScalar(const Param& p)
     {
+        if (auto it = m_recordSpecs.find(p.name); it != m_recordSpecs.end()) {
+            const ArgBinding& b = it->second;
+            std::string given;
+            for (const project::RecordValue& v : b.fields) {
+                std::string values;
+                for (double x : v.values) {
+                    char n[32];
+                    std::snprintf(n, sizeof n, "%g", x);
+                    values += (values.empty() ? "" : ", ") + std::string(n);
+                }
+                given += (given.empty() ? "" : ", ") + v.field + " = " + (v.values.size() == 1 ? values : "(" + values + ")");
+            }
+            if (b.kind == ArgBinding::Kind::Bytes)
+                bind(p, b, "raw bytes", std::to_string(b.bytes.size()) + " bytes given with --arg " + p.name);
+            else
+                bind(p, b, "struct " + p.baseType,
+                     "a struct by value, " + given + " (given with --arg " + p.name + "; other members 0)");
+            return;
+        }
+        if (!p.type && p.scanned->record) {
+            const syntax::RecordLayout& rec = *p.scanned->record;
+            ArgBinding b;
+            b.kind = ArgBinding::Kind::Record;
+            std::string members;
+            for (const syntax::RecordField& f : rec.fields)
+                members += (members.empty() ? "" : ", ") + f.type + " " + f.name +
+                           (f.count > 1 ? "[" + std::to_string(f.count) + "]" : "");
+            bind(p, b, "struct " + rec.name,
+                 "a struct by value (" + std::to_string(rec.layout.size) + " bytes: " + members +
+                     "), every member 0 until set (--arg " + p.name + "='{\"member\": value}' or the Arguments panel)");
+            return;
+        }
         if (!p.type) {
             problem(p.scanned->line, "parameter '" + p.scanned->declaration + "' of " + m_kernel->qualifiedName() +
-                                         " is a " + p.baseType + " by value, which Kernelscope cannot fill: "
-                                         "scalars and CUDA's vector types can be bound (a struct's fields can be "
-                                         "passed as separate parameters)");
+                                         " is a " + p.baseType + " by value, which Kernelscope cannot " +
+                                         (syntax::knownTypeLayout(p.baseType) ? "fill from numbers" : "lay out") +
+                                         (p.scanned->recordProblem.empty() ? "" : " (" + p.scanned->recordProblem + ")") +
+                                         ": give its raw bytes, --arg " + p.name + "=bytes:HEX (two hex digits "
+                                         "per byte, as the device lays it out), or define the struct in the file");
             return;
         }
         ArgBinding b;
@@ -701,6 +819,12 @@ private:
             b.name = m_firstBuffer;
             bind(p, b, "width of " + m_firstBuffer,
                  "the width of " + m_firstBuffer + " (by its name, in a 2-D kernel: a side, not a count)");
+            return;
+        }
+        if (scalar && !project::isFloat(p.type->scalar) && countName(p.name) && m_recordBuffers.count(m_firstBuffer)) {
+            b.kind = ArgBinding::Kind::Height;
+            b.name = m_firstBuffer;
+            bind(p, b, "records of " + m_firstBuffer, "the record count of " + m_firstBuffer + " (by its name)");
             return;
         }
         if (scalar && !project::isFloat(p.type->scalar) && countName(p.name) && !m_firstBuffer.empty()) {
@@ -770,6 +894,12 @@ private:
         if (m_options.grid) {
             s.grid = *m_options.grid;
             m_out.notes.push_back("launch: grid " + dimText(s.grid) + " (--grid), block " + dimText(s.block));
+        } else if (c && m_recordBuffers.count(cover)) {
+            // One thread per record: the rows of its bytes.
+            const std::int64_t records = (*c->shape)[0];
+            s.grid = {unsigned((records + s.block[0] - 1) / s.block[0]), 1, 1};
+            m_out.notes.push_back("launch: grid " + dimText(s.grid) + ", block " + dimText(s.block) +
+                                  ": one thread per record of " + cover);
         } else if (c) {
             s.cover = cover;
             s.coverFlat = !twoD;
@@ -807,6 +937,8 @@ private:
     void makeViews()
     {
         for (const std::string& name : m_outputs) {
+            if (m_recordBuffers.count(name))
+                continue; // raw bytes: --dump writes them
             const ResourceDesc& r = *m_project.resource(name);
             ViewDesc v;
             v.name = name;
@@ -853,6 +985,8 @@ private:
     std::vector<Param> m_params;
     std::map<std::string, io::DataSpec> m_specs;
     std::map<std::string, std::pair<std::string, std::string>> m_bindingSpecs; // n=count:a
+    std::map<std::string, ArgBinding> m_recordSpecs;                            // p={...}, p=bytes:HEX
+    std::set<std::string> m_recordBuffers;                                      // pointers to structs
     std::string_view m_body;
     bool m_twoD = false;
     std::vector<std::int64_t> m_problemShape;

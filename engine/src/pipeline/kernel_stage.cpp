@@ -4,8 +4,10 @@
 #include "ks/pipeline/check.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/cuda/launch.hpp"
 #include "ks/core/paths.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 namespace ks::pipeline {
@@ -36,6 +38,43 @@ ArgSlot packValue(const ValueType& type, const std::array<double, 4>& values)
         }
     }
     slot.size = type.size();
+    return slot;
+}
+
+ArgSlot packRecord(const syntax::RecordLayout& layout, const std::vector<project::RecordValue>& fields)
+{
+    ArgSlot slot;
+    slot.size = layout.layout.size;
+    slot.bytes.assign(std::max<std::size_t>(slot.size, 16), 0);
+    for (const project::RecordValue& v : fields) {
+        const auto f = std::find_if(layout.fields.begin(), layout.fields.end(),
+                                    [&](const syntax::RecordField& x) { return x.name == v.field; });
+        if (f == layout.fields.end()) {
+            std::string names;
+            for (const syntax::RecordField& x : layout.fields)
+                names += (names.empty() ? "" : ", ") + x.name;
+            throwUsage("packRecord", "struct " + layout.name + " has no member \"" + v.field + "\"; its members are " +
+                                         (names.empty() ? std::string("none") : names));
+        }
+        const std::optional<ValueType> t = project::parseValueType(f->type);
+        if (!t)
+            throwUsage("packRecord", "member " + f->name + " of struct " + layout.name + " is a " + f->type +
+                                         ", which cannot be set from numbers; pass the struct as raw bytes");
+        const std::size_t scalars = std::size_t(t->components) * f->count;
+        if (v.values.size() > scalars)
+            throwUsage("packRecord", "member " + f->name + " of struct " + layout.name + " holds " +
+                                         std::to_string(scalars) + " number" + (scalars == 1 ? "" : "s") + " (" +
+                                         f->type + (f->count > 1 ? "[" + std::to_string(f->count) + "]" : "") +
+                                         "), but " + std::to_string(v.values.size()) + " are given");
+        for (std::size_t e = 0; e < f->count; ++e) {
+            std::array<double, 4> element{};
+            for (int c = 0; c < t->components; ++c)
+                if (const std::size_t k = e * std::size_t(t->components) + std::size_t(c); k < v.values.size())
+                    element[std::size_t(c)] = v.values[k];
+            const ArgSlot one = packValue(*t, element);
+            std::memcpy(slot.bytes.data() + f->offset + e * f->element.size, one.bytes.data(), one.size);
+        }
+    }
     return slot;
 }
 
@@ -99,8 +138,10 @@ bool KernelStage::adopt(std::shared_ptr<const rtc::CompileResult> result)
     try {
         cuda::Module module(result->cubin.data());
         cuda::Function function = module.function(lowered);
+        std::optional<std::vector<cuda::ParameterSlot>> layout = cuda::parameterLayout(function);
         // Swap: the old module dies here, after the new one loaded.
         m_function = std::move(function);
+        m_parameterLayout = std::move(layout);
         m_module = std::move(module);
         m_runningBuild = std::move(result);
         m_status = "running";
@@ -184,6 +225,20 @@ ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const
         return value(i32, {n, 0, 0, 0});
     }
     case ArgBinding::Kind::Literal: return value(b.literalType, b.literal);
+    case ArgBinding::Kind::Record: {
+        if (!param || !param->record)
+            throwUsage("KernelStage", "a struct argument needs the struct's definition in the kernel's file" +
+                                          (param && !param->recordProblem.empty() ? ": " + param->recordProblem
+                                                                                  : std::string()));
+        return packRecord(*param->record, b.fields);
+    }
+    case ArgBinding::Kind::Bytes: {
+        ArgSlot slot;
+        slot.size = b.bytes.size();
+        slot.bytes = b.bytes;
+        slot.bytes.resize(std::max<std::size_t>(slot.size, 16), 0);
+        return slot;
+    }
     }
     return {};
 }
@@ -201,6 +256,18 @@ void KernelStage::run(FrameContext& ctx)
     if (m_function.empty())
         throwUsage("KernelStage::run", "stage \"" + desc().name + "\" has no loaded kernel: " + m_status);
     std::vector<ArgSlot> slots = arguments(ctx);
+    if (m_parameterLayout) {
+        // What the compiler made of each parameter: raw bytes of the wrong size, or a struct laid
+        // out otherwise than the source was read, is refused here rather than launched.
+        std::vector<cuda::PackedArgument> packed(slots.size());
+        for (std::size_t i = 0; i < slots.size(); ++i) {
+            packed[i].size = slots[i].size;
+            const syntax::KernelParam* p = m_signature && i < m_signature->params.size() ? &m_signature->params[i] : nullptr;
+            packed[i].type = p ? p->type + (p->name.empty() ? "" : " " + p->name) : "argument";
+        }
+        if (auto why = cuda::checkArguments(desc().kernel, *m_parameterLayout, packed))
+            throwUsage("KernelStage::run", "stage \"" + desc().name + "\": " + *why);
+    }
     std::vector<void*> params(slots.size());
     for (std::size_t i = 0; i < slots.size(); ++i)
         params[i] = slots[i].bytes.data();

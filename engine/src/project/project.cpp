@@ -36,6 +36,45 @@ std::string_view formatName(TextureFormat f) noexcept
     return "?";
 }
 
+std::string formatHexBytes(const std::vector<std::uint8_t>& bytes)
+{
+    static constexpr char kDigits[] = "0123456789abcdef";
+    std::string out;
+    for (std::size_t i = 0; i < bytes.size(); ++i) {
+        if (i && i % 4 == 0)
+            out += ' ';
+        out += kDigits[bytes[i] >> 4];
+        out += kDigits[bytes[i] & 15];
+    }
+    return out;
+}
+
+std::vector<std::uint8_t> parseHexBytes(std::string_view text)
+{
+    std::vector<std::uint8_t> out;
+    int high = -1;
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c == ' ' || c == '\t' || c == '\n' || c == '_')
+            continue;
+        const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (d < 0)
+            throwUsage("parseHexBytes", "character " + std::to_string(i + 1) + " is not a hex digit: bytes are written as "
+                                        "two hex digits each (\"0000803f\" is the float 1.0)");
+        if (high < 0) {
+            high = d;
+        } else {
+            out.push_back(std::uint8_t(high * 16 + d));
+            high = -1;
+        }
+    }
+    if (high >= 0)
+        throwUsage("parseHexBytes", "an odd number of hex digits: each byte is two digits");
+    if (out.empty())
+        throwUsage("parseHexBytes", "no bytes: write two hex digits per byte");
+    return out;
+}
+
 std::string_view stageKindName(StageKind k) noexcept
 {
     switch (k) {
@@ -549,6 +588,25 @@ std::array<unsigned, 3> dim3(const std::vector<double>& v, std::array<unsigned, 
     return out;
 }
 
+// The members of a struct argument's object: numbers, booleans or arrays of them.
+std::vector<RecordValue> recordValues(const Json& object, const std::function<void(SourcePos, std::string)>& error)
+{
+    std::vector<RecordValue> out;
+    for (const Json::Member& m : object.members()) {
+        RecordValue v{m.key, {}};
+        for (const Json& x : m.value.isArray() ? m.value.items() : std::vector<Json>{m.value})
+            if (x.isNumber())
+                v.values.push_back(x.number());
+            else if (x.isBool())
+                v.values.push_back(x.boolean() ? 1 : 0);
+            else
+                error(x.pos(), "member " + inQuotes(m.key) + " of a struct argument must be a number or an array of "
+                               "numbers, found " + std::string(Json::typeName(x.type())));
+        out.push_back(std::move(v));
+    }
+    return out;
+}
+
 void readArgs(const Json& json, StageDesc& s, Context& ctx)
 {
     if (!json.isArray()) {
@@ -583,6 +641,23 @@ void readArgs(const Json& json, StageDesc& s, Context& ctx)
                     ++found;
                 }
             }
+            if (const Json* fields = r.get("struct")) {
+                ++found;
+                b.kind = ArgBinding::Kind::Record;
+                if (!fields->isObject())
+                    r.mismatch("struct", *fields, "an object of member values ({\"scale\": 2, \"pos\": [0, 1, 0]})");
+                else
+                    b.fields = recordValues(*fields, [&](SourcePos at, std::string why) { ctx.error(at, std::move(why)); });
+            }
+            if (const Json* bytes = r.typed("bytes", Json::Type::String)) {
+                ++found;
+                b.kind = ArgBinding::Kind::Bytes;
+                try {
+                    b.bytes = parseHexBytes(bytes->string());
+                } catch (const Error& e) {
+                    ctx.error(bytes->pos(), "\"bytes\" of an argument: " + e.text());
+                }
+            }
             const Json* value = r.get("value");
             const auto type = readType(r, "type", ctx, false);
             if (value) {
@@ -596,7 +671,8 @@ void readArgs(const Json& json, StageDesc& s, Context& ctx)
             r.finish();
             if (found != 1)
                 ctx.error(a.pos(), "an argument object needs exactly one of \"resource\", \"surface\", \"texture\", "
-                                   "\"param\", \"builtin\", \"count\", \"width\", \"height\" or \"value\"");
+                                   "\"param\", \"builtin\", \"count\", \"width\", \"height\", \"value\", "
+                                   "\"struct\" or \"bytes\"");
             if (b.kind == ArgBinding::Kind::Builtin && found == 1 && !findBuiltin(b.name)) {
                 std::vector<std::string> names;
                 for (const BuiltinInfo& i : builtins())
@@ -936,6 +1012,21 @@ void checkFiles(const Project& p, Context& ctx)
 
 } // namespace
 
+std::vector<RecordValue> parseRecordValues(std::string_view text)
+{
+    Json json;
+    try {
+        json = Json::parse(text);
+    } catch (const JsonError& e) {
+        throwUsage("parseRecordValues", std::string("not a JSON object of member values: ") + e.what());
+    }
+    if (!json.isObject())
+        throwUsage("parseRecordValues", "member values are a JSON object: {\"scale\": 2, \"pos\": [0, 1, 0]}");
+    return recordValues(json, [](SourcePos at, std::string why) {
+        throwUsage("parseRecordValues", "column " + std::to_string(at.column) + ": " + why);
+    });
+}
+
 LoadResult parseProject(std::string_view text, const fs::path& file)
 {
     Context ctx;
@@ -1118,6 +1209,14 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
                 case ArgBinding::Kind::Literal:
                     args.push_back({{"value", values(a.literal, a.literalType)}, {"type", typeName(a.literalType)}});
                     break;
+                case ArgBinding::Kind::Record: {
+                    OJson fields = OJson::object();
+                    for (const RecordValue& v : a.fields)
+                        fields[v.field] = v.values.size() == 1 ? OJson(v.values[0]) : OJson(v.values);
+                    args.push_back({{"struct", fields}});
+                    break;
+                }
+                case ArgBinding::Kind::Bytes: args.push_back({{"bytes", formatHexBytes(a.bytes)}}); break;
                 }
             }
             o["args"] = args;

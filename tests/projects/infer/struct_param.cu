@@ -1,7 +1,8 @@
-// A struct passed by value: not something Kernelscope can fill from a signature.
+// Structs Kernelscope cannot lay out from the source: the message names the parameter and offers
+// raw bytes.
 struct Params {
     float gain;
-    int offset;
+    int offset : 8;
 };
 
 __global__ void withStruct(float* out, Params p, int n)

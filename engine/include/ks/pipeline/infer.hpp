@@ -18,6 +18,7 @@
 // no GPU. The result is an ordinary project: --save-project writes it, --project runs it again.
 
 #include "ks/project/project.hpp"
+#include "ks/syntax/type_layout.hpp"
 
 #include <array>
 #include <cstdint>
@@ -53,6 +54,9 @@ struct ParamBinding {
     std::string type;   // as written: "const float*"
     std::string bound;  // what it is bound to: "buffer a", "builtin time", "parameter alpha"
     std::string reason; // why: "a pointer to float the kernel only reads: an input"
+    // A struct by value: its layout (the Arguments panel edits its members) and the values set.
+    std::optional<syntax::RecordLayout> record;
+    std::vector<project::RecordValue> fields;
     std::string describe() const; // "n: the element count of a (by its name)"
 };
 

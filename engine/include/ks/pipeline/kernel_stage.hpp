@@ -4,6 +4,7 @@
 // literals. Builds go through the compile cache / service; a new module replaces the running one
 // only when it built and loaded, so the last good module keeps running (live editing).
 
+#include "ks/cuda/launch.hpp"
 #include "ks/cuda/module.hpp"
 #include "ks/pipeline/stage.hpp"
 #include "ks/rtc/service.hpp"
@@ -13,14 +14,19 @@
 
 namespace ks::pipeline {
 
-// One kernel argument's bytes, in a slot aligned for any CUDA scalar or vector type.
+// One kernel argument's bytes: `size` of them (a struct's may pass 16; the driver copies them).
 struct ArgSlot {
-    alignas(16) std::array<std::uint8_t, 16> bytes{};
+    std::vector<std::uint8_t> bytes = std::vector<std::uint8_t>(16);
     std::size_t size = 0;
 };
 // `values` converted to `type` (C++ conversions), packed as CUDA lays the type out.
 ArgSlot packValue(const project::ValueType& type, const std::array<double, 4>& values);
 ArgSlot packPointer(std::uint64_t value); // device pointers, surface and texture objects
+// A struct by value: `layout`'s bytes, zero but for the members `fields` names (dotted names, as
+// RecordField names them), each given as many scalars as it holds or fewer (the rest 0). Throws
+// ks::Error naming the member when a name is not one of the layout's, a member cannot be set from
+// numbers (a pointer, a half) or is given too many.
+ArgSlot packRecord(const syntax::RecordLayout& layout, const std::vector<project::RecordValue>& fields);
 
 // The grid that covers `extent` (x, y) with `block`: ceil(extent / block) per axis.
 cuda::Dim3 coverGrid(std::int64_t extentX, std::int64_t extentY, const std::array<unsigned, 3>& block);
@@ -71,6 +77,7 @@ private:
     std::shared_ptr<const rtc::CompileResult> m_runningBuild;
     cuda::Module m_module;
     cuda::Function m_function;
+    std::optional<std::vector<cuda::ParameterSlot>> m_parameterLayout; // the driver's, when it tells
     std::string m_status = "not built";
     std::string m_sourceText;
     std::uint64_t m_builds = 0;

@@ -72,15 +72,35 @@ struct ParameterDesc {
     double min = 0, max = 1; // slider range
 };
 
+// One member of a struct argument, set by name: "pos" = {1, 2, 3}, "p[1].mass" = {2}.
+struct RecordValue {
+    std::string field;
+    std::vector<double> values; // its scalars in order; fewer than it holds leave the rest 0
+    friend bool operator==(const RecordValue&, const RecordValue&) = default;
+};
+
 // What a kernel argument is bound to.
 struct ArgBinding {
-    enum class Kind { Resource, Surface, Texture, Parameter, Builtin, Count, Width, Height, Literal };
+    // Record: a struct by value, laid out from its definition in the kernel's file, its members
+    // set from `fields` (members not named are 0). Bytes: an argument's bytes as given (a struct
+    // whose layout Kernelscope cannot read, a half).
+    enum class Kind { Resource, Surface, Texture, Parameter, Builtin, Count, Width, Height, Literal, Record, Bytes };
     Kind kind = Kind::Literal;
     std::string name; // resource, parameter or builtin name
     ValueType literalType;
     std::array<double, 4> literal{};
+    std::vector<RecordValue> fields;
+    std::vector<std::uint8_t> bytes;
     SourcePos pos;
 };
+
+// Raw bytes as projects and --arg write them: hex digits, two per byte, spaces allowed
+// ("0000803f 00000040"). parseHexBytes throws ks::Error naming the first character that is not.
+std::string formatHexBytes(const std::vector<std::uint8_t>& bytes);
+std::vector<std::uint8_t> parseHexBytes(std::string_view text);
+// A struct's member values as --arg writes them, a JSON object: {"scale": 2, "pos": [0, 1, 0]}.
+// Throws ks::Error saying what is not.
+std::vector<RecordValue> parseRecordValues(std::string_view json);
 
 // Built-in values a kernel may take: their names in projects and their types.
 enum class Builtin { Time, TimeStep, Frame, Mouse, MouseButtons, Viewport, Seed };

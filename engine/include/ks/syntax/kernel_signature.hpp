@@ -19,6 +19,8 @@
 // a function body is not at namespace scope and is skipped; parameter types are text, not
 // resolved through typedefs.
 
+#include "ks/syntax/type_layout.hpp"
+
 #include <cstddef>
 #include <optional>
 #include <string>
@@ -49,6 +51,11 @@ struct KernelParam {
     bool pointeeConst = false; // `const T*` / `T const*`: the kernel only reads through it
     int line = 0;              // 1-based line of the parameter's first token
     SourceRange range;         // the whole parameter, default argument included
+    // A struct passed by value or pointed to (a Value or Pointer whose baseType is no CUDA type):
+    // its layout when the same source defines it (findRecordLayout), else why not. Both empty for
+    // other parameters and for template parameters.
+    std::optional<RecordLayout> record;
+    std::string recordProblem;
 };
 
 struct KernelSignature {

@@ -3,6 +3,7 @@
 #include "ks/io/data_source.hpp"
 
 #include "ks/io/npy.hpp"
+#include "ks/pipeline/resources.hpp"
 
 #include "test_support.hpp"
 
@@ -11,6 +12,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 using ks::io::DataKind;
 using ks::io::DataSpec;
@@ -47,7 +49,8 @@ TEST(DataSpec, ReadsEveryForm)
 TEST(DataSpec, FormatsBackToItself)
 {
     for (const char* text : {"a.npy", "p.png", "d/x.raw:<f4:480x640", "x.raw:>u2:7", "y.raw:|u1:0", "zeros", "ones",
-                             "range", "random", "random:42", "normal:7", "2.5", "-1000", "0.1"}) {
+                             "range", "random", "random:42", "normal:7", "2.5", "-1000", "0.1", "a.npy:convert", "p.png:convert",
+                             "x.raw:<f8:3:convert"}) {
         EXPECT_EQ(ks::io::formatDataSpec(ks::io::parseDataSpec(text)), text);
     }
     EXPECT_EQ(ks::io::formatDataSpec(ks::io::parseDataSpec("x.raw:float:2x3")), "x.raw:<f4:2x3");
@@ -195,4 +198,48 @@ TEST(DataSource, NormalHasMeanZeroAndDeviationOne)
         EXPECT_EQ(f32.at<float>(i), float(a.at<double>(i)));
     EXPECT_EQ(errorText([] { (void)ks::io::generate(DataKind::Normal, Dtype::int32(), {4}, 3); }),
               "normal makes floating-point data (float16, float32, float64); the target is int32");
+}
+
+// ":convert" asks for a file's values in the target's element type; without it a type that differs
+// is refused, naming both types and the remedy.
+TEST(DataSource, ConvertIsAskedForAndNeverSilent)
+{
+    EXPECT_TRUE(ks::io::parseDataSpec("a.npy:convert").convert);
+    EXPECT_FALSE(ks::io::parseDataSpec("a.npy").convert);
+    EXPECT_THROW(ks::io::parseDataSpec("zeros:convert"), ks::Error);
+    EXPECT_THROW(ks::io::parseDataSpec("a.npy:convert:convert"), ks::Error);
+
+    ks::test::TempDir dir;
+    const std::vector<double> values = {1.5, -2.25, 1e10, 3};
+    ks::io::writeNpy(dir.path() / "d.npy", "<f8", {4}, values.data(), values.size() * 8);
+    ks::project::ResourceDesc r;
+    r.name = "a";
+    r.element = {ks::project::ScalarType::Float32, 1};
+    r.count = 4;
+    r.data = ks::io::parseDataSpec((dir.path() / "d.npy").string());
+    try {
+        (void)ks::pipeline::initialBytes(r);
+        ADD_FAILURE() << "float64 data went into a float buffer unasked";
+    } catch (const ks::Error& e) {
+        EXPECT_NE(e.text().find("holds float64 (4,), buffer \"a\" (float) is float32"), std::string::npos) << e.text();
+        EXPECT_NE(e.text().find("d.npy:convert"), std::string::npos) << e.text();
+    }
+    r.data->convert = true;
+    const std::vector<std::uint8_t> bytes = ks::pipeline::initialBytes(r);
+    ASSERT_EQ(bytes.size(), 16u);
+    float f[4];
+    std::memcpy(f, bytes.data(), 16);
+    EXPECT_EQ(f[0], 1.5f);
+    EXPECT_EQ(f[1], -2.25f);
+    EXPECT_EQ(f[2], 1e10f);
+    EXPECT_EQ(f[3], 3.f);
+    // Into int: truncated toward zero, as numpy's astype does.
+    r.element = {ks::project::ScalarType::Int32, 1};
+    r.data = ks::io::parseDataSpec((dir.path() / "d.npy").string() + ":convert");
+    const std::vector<std::uint8_t> ints = ks::pipeline::initialBytes(r);
+    std::int32_t i[4];
+    std::memcpy(i, ints.data(), 16);
+    EXPECT_EQ(i[0], 1);
+    EXPECT_EQ(i[1], -2);
+    EXPECT_EQ(i[3], 3);
 }

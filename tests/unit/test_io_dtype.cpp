@@ -120,7 +120,7 @@ TEST(IoHostArray, RequireElementAcceptsTheSameTypeOnly)
 {
     const HostArray f64{Dtype::float64(), {1000}, std::vector<std::uint8_t>(8000)};
     EXPECT_EQ(errorText([&] { ks::io::requireElement(f64, "a.npy", Dtype::float32(), 1); }),
-              "a.npy holds float64 (1000,), the buffer is float32 (convert it explicitly to change the type)");
+              "a.npy holds float64 (1000,), the buffer is float32 (add \":convert\" to the data, a.npy:convert, to convert its values)");
     EXPECT_NO_THROW(ks::io::requireElement(f64, "a.npy", Dtype::float64(), 1));
 
     const HostArray rgba{Dtype::uint8(), {4, 5, 4}, std::vector<std::uint8_t>(80)};
@@ -129,7 +129,7 @@ TEST(IoHostArray, RequireElementAcceptsTheSameTypeOnly)
     EXPECT_EQ(errorText([&] { ks::io::requireElement(rgba, "p.png", Dtype::uint8(), 3, "texture 'albedo'"); }),
               "p.png holds uint8 (4, 5, 4), texture 'albedo' is uint8 x 3: the last dimension must be 3");
     EXPECT_EQ(errorText([&] { ks::io::requireElement(rgba, "p.png", Dtype::float32(), 4); }),
-              "p.png holds uint8 (4, 5, 4), the buffer is float32 x 4 (convert it explicitly to change the type)");
+              "p.png holds uint8 (4, 5, 4), the buffer is float32 x 4 (add \":convert\" to the data, p.png:convert, to convert its values)");
     EXPECT_EQ(errorText([&] { ks::io::requireElement(rgba, "p.png", Dtype::uint8(), 5); }),
               "the buffer has 5 components; an element has 1 to 4");
 }

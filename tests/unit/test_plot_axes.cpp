@@ -213,9 +213,11 @@ TEST(PlotAxes, TitlesGoUnderTheIndexLabelsAndAboveTheValueAxis)
     EXPECT_GT(ys.y, shorter.y0);
     EXPECT_LT(ys.y, shorter.y0 + 15.f);
     EXPECT_LT(top.y, shorter.y0 + 15.f);
-    for (const PlotAxisLabel& a : shorter.labels)
-        if (a.kind == PlotLabelKind::Value)
+    for (const PlotAxisLabel& a : shorter.labels) {
+        if (a.kind == PlotLabelKind::Value) {
             EXPECT_GT(ys.x, a.x + a.width + 4.f) << a.text;
+        }
+    }
 
     // A title wider than the picture starts at its left edge.
     const PlotAxesLayout narrow = ks::app::layoutPlotAxes(frame, 200, 10.f, 20.f, 60.f, 200.f, 15.f, width7,

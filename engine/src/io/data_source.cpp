@@ -100,6 +100,17 @@ int significandBits(Dtype t) noexcept { return t.size == 2 ? 11 : t.size == 4 ? 
 
 DataSpec parseDataSpec(std::string_view text)
 {
+    constexpr std::string_view kConvert = ":convert";
+    if (text.size() > kConvert.size() && text.substr(text.size() - kConvert.size()) == kConvert) {
+        DataSpec spec = parseDataSpec(text.substr(0, text.size() - kConvert.size()));
+        if (spec.kind != DataKind::Npy && spec.kind != DataKind::Image && spec.kind != DataKind::Raw)
+            refuse(text, "only files convert (FILE.npy:convert, an image, FILE:DTYPE:SHAPE:convert); generated "
+                         "data is made in the target's type");
+        if (spec.convert)
+            refuse(text, "\":convert\" is given twice");
+        spec.convert = true;
+        return spec;
+    }
     DataSpec spec;
     if (text.empty())
         refuse(text, "it is empty; " + std::string(kForms));
@@ -158,6 +169,11 @@ DataSpec parseDataSpec(std::string_view text)
 
 std::string formatDataSpec(const DataSpec& spec)
 {
+    if (spec.convert) {
+        DataSpec plain = spec;
+        plain.convert = false;
+        return formatDataSpec(plain) + ":convert";
+    }
     switch (spec.kind) {
     case DataKind::Npy:
     case DataKind::Image: return spec.path.string();

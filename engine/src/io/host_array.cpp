@@ -213,7 +213,8 @@ void requireElement(const HostArray& data, std::string_view source, Dtype scalar
                                          " components; an element has 1 to 4");
     if (data.dtype != scalar)
         throwUsage("requireElement", std::string(source) + " holds " + data.describe() + ", " + std::string(target) +
-                                         " is " + want + " (convert it explicitly to change the type)");
+                                         " is " + want + " (add \":convert\" to the data, " + std::string(source) +
+                                         ":convert, to convert its values)");
     if (components > 1 && (data.shape.empty() || data.shape.back() != components))
         throwUsage("requireElement", std::string(source) + " holds " + data.describe() + ", " + std::string(target) +
                                          " is " + want + ": the last dimension must be " + std::to_string(components));

@@ -441,6 +441,8 @@ std::vector<std::uint8_t> dataBytes(const ResourceDesc& d)
     const std::string target = "buffer \"" + d.name + "\" (" + project::cudaTypeName(d.element) + ")";
     if (spec.kind == io::DataKind::Image && a.dtype != want && want.kind == io::DtypeKind::Float)
         a = io::convert(a, want, io::Scale::Normalize);
+    else if (spec.convert && a.dtype != want)
+        a = io::convert(a, want, io::Scale::Keep); // asked for: FILE:convert
     io::requireElement(a, source, want, components, target);
     if (a.bytes.size() != d.bytes())
         throwUsage("initial data", source + " holds " + std::to_string(a.elementCount()) + " values " +

@@ -452,6 +452,8 @@ std::optional<io::DataSpec> readDataSource(const Json& json, Context& ctx, const
             if (spec.kind == io::DataKind::Raw && (dtype.empty() || shape.empty()))
                 ctx.error(file->pos(), what + ": a raw file needs \"dtype\" and \"shape\"");
             spec.path = base / spec.path;
+            if (const Json* convert = r.typed("convert", Json::Type::Bool))
+                spec.convert = convert->boolean();
         }
         r.finish();
         return spec;
@@ -1086,6 +1088,13 @@ using OJson = nlohmann::ordered_json;
 // What readDataSource reads back: files relative to `dir`.
 OJson dataSourceJson(const io::DataSpec& spec, const fs::path& dir)
 {
+    if (spec.convert) {
+        io::DataSpec plain = spec;
+        plain.convert = false;
+        OJson o = dataSourceJson(plain, dir);
+        o["convert"] = true;
+        return o;
+    }
     switch (spec.kind) {
     case io::DataKind::Npy:
     case io::DataKind::Image: return OJson{{"file", fs::proximate(spec.path, dir).generic_string()}};

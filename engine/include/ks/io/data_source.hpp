@@ -9,6 +9,9 @@
 //   random  random:SEED      uniform in [0, 1) (integer types: their whole range; bool: 0 or 1)
 //   normal  normal:SEED      normal, mean 0 and deviation 1 (floating-point types only)
 //   2.5  -1  1e3             every element this number
+//   a.npy:convert            any file form with ":convert": its values converted to the target's
+//                            element type (as numpy's astype does) where they differ; without it a
+//                            type that differs is an error naming both
 //
 // Generated data and numbers take their dtype and shape from the target (LoadOptions). Random data
 // is the same for a seed on every run, compiler and platform: the bits come from SplitMix64 and the
@@ -37,6 +40,7 @@ struct DataSpec {
     std::vector<std::int64_t> shape; // Raw
     std::uint64_t seed = 0;          // Random, Normal ("random" alone: 0)
     double number = 0;               // Number
+    bool convert = false;            // Npy, Image, Raw: ":convert", values converted to the target's type
 
     friend bool operator==(const DataSpec&, const DataSpec&) = default;
 };

@@ -70,12 +70,10 @@ out=$(awk -v levels="$levels" '
                 FILENAME, FNR, own, target
             next
         }
+        # Only ks/<layer>/ headers are layers. The kernels device library (kernels/include/ks_device:
+        # records.cuh, checked.cuh, ...) is plain device headers below every layer, which NVRTC kernels
+        # include, and which the nvcc code of the engine and the hosts of their records may include too.
         if (target !~ /^ks\/[A-Za-z0-9_]+\//)
-            next
-        # The kernels device library (kernels/include: ks/teach/records.cuh, checked.cuh, ...) is
-        # no engine layer: plain device headers below every layer, which NVRTC kernels include and
-        # the nvcc code of the engine and the hosts of their records may include too.
-        if (target ~ /\.cuh$/ && system("test -f kernels/include/" target) == 0)
             next
         to = target
         sub(/^ks\//, "", to)

@@ -1,7 +1,7 @@
 // Kernelscope's default demo: every thread colours the pixel it owns by its own coordinates.
 // Edit a block size in the app and watch the tiles change: one tile is one block, the gradient
 // inside it is threadIdx, the dark lines are thread 0 of each row and column of the block.
-#include <ks/thread_colors.cuh>
+#include <ks_device/thread_colors.cuh>
 
 // Writes into a GL texture mapped for this frame, through a surface object.
 extern "C" __global__ void thread_colors_surface(cudaSurfaceObject_t out, int width, int height, float time)

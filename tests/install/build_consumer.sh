@@ -11,7 +11,7 @@ trap 'rm -rf "$work"' EXIT
 cmake --install "$build" --prefix "$work/prefix" --component dev >/dev/null
 for f in lib/cmake/Kernelscope/KernelscopeConfig.cmake lib/cmake/Kernelscope/KernelscopeConfigVersion.cmake \
          lib/cmake/Kernelscope/KernelscopeTargets.cmake lib/libks_engine.a lib/libks_glad.a \
-         include/kernelscope/ks/rtc/compiler.hpp include/kernelscope/ks/teach/records.cuh \
+         include/kernelscope/ks/rtc/compiler.hpp include/kernelscope/ks_device/records.cuh \
          include/kernelscope/glad/glad/gl.h; do
     [ -e "$work/prefix/$f" ] || { echo "build_consumer: $f was not installed" >&2; exit 1; }
 done

@@ -11,7 +11,7 @@ trap 'rm -rf "$prefix"' EXIT
 cmake --install "$build" --prefix "$prefix" >/dev/null
 for f in bin/kernelscope \
          share/kernelscope/shaders/view_plot.vert share/kernelscope/kernels/thread_colors.cu \
-         share/kernelscope/kernels/include/ks/thread_colors.cuh share/kernelscope/projects/pi.json \
+         share/kernelscope/kernels/include/ks_device/thread_colors.cuh share/kernelscope/projects/pi.json \
          share/kernelscope/assets/kernelscope.svg share/kernelscope/docs/teaching/README.md \
          share/applications/kernelscope.desktop share/icons/hicolor/scalable/apps/kernelscope.svg \
          share/doc/kernelscope/LICENSE share/doc/kernelscope/README.md; do

@@ -15,7 +15,7 @@
 #include "resource_download.hpp"
 #include "test_support.hpp"
 
-#include <ks/thread_colors.cuh>
+#include <ks_device/thread_colors.cuh>
 
 #include <chrono>
 #include <cstdlib>

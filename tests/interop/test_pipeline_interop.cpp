@@ -14,7 +14,7 @@
 
 #include "test_support.hpp"
 
-#include <ks/thread_colors.cuh>
+#include <ks_device/thread_colors.cuh>
 
 #include <cmath>
 #include <cstdlib>

@@ -1,5 +1,5 @@
 // The engine's generated kernels have checked variants ("find the fault": every access through a
-// pointer parameter bounds-checked; ks/teach/checked.cuh) that compile with NVRTC for sm_90: every
+// pointer parameter bounds-checked; ks_device/checked.cuh) that compile with NVRTC for sm_90: every
 // entry point of elementwise kernels (plain, range, vector), map kernels (vector, scalar, strided),
 // reductions (general and vector) and scans (general and vector), and the random flip. The GPU test
 // CheckedEngineKernels runs them; this one keeps a change to a generator from breaking them where

@@ -8,7 +8,7 @@
 
 #include "test_support.hpp"
 
-#include <ks/thread_colors.cuh>
+#include <ks_device/thread_colors.cuh>
 
 #include <gtest/gtest.h>
 

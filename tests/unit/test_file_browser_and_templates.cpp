@@ -61,7 +61,7 @@ TEST(FileBrowser, FoldersFirstThenMatchingFilesByNameWithoutDotFiles)
 TEST(NewProjectFromTemplate, CopiesTheKernelFilesAndLeavesTheTemplateAlone)
 {
     ks::test::TempDir dir;
-    dir.write("tpl/kernels/k.cu", "#include \"helper.cuh\"\n#include <ks/thread_colors.cuh>\n"
+    dir.write("tpl/kernels/k.cu", "#include \"helper.cuh\"\n#include <ks_device/thread_colors.cuh>\n"
                                   "extern \"C\" __global__ void k(float* a) { a[threadIdx.x] = helper(); }\n");
     dir.write("tpl/kernels/helper.cuh", "__device__ float helper() { return 2.f; }\n");
     const fs::path tpl = dir.write("tpl/projects/t.json", R"({"kernelscope": 1, "name": "t",

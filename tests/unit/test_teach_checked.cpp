@@ -153,7 +153,7 @@ TEST(Checked, RewritesEveryPointerAndSurfaceAndKeepsTheUsersLines)
     const auto v = ks::teach::instrument({kMixed, "mixed.cu", "mixed", VariantKind::Checked, ""});
     ASSERT_TRUE(v.ok) << v.error;
     EXPECT_EQ(v.entry, "ks_checked_mixed");
-    const std::string preamble = "#include <ks/teach/checked.cuh>\n#line 1 \"mixed.cu\"\n";
+    const std::string preamble = "#include <ks_device/checked.cuh>\n#line 1 \"mixed.cu\"\n";
     ASSERT_EQ(v.source.rfind(preamble, 0), 0u) << v.source;
     const std::size_t generated = v.source.find("#line 1 \"ks_generated\"");
     ASSERT_NE(generated, std::string::npos);
@@ -269,7 +269,7 @@ TEST(CheckedTeaching, WhoWroteChecksEveryParameterAndItsOwnPointers)
     const auto v = ks::teach::instrument(request);
     ASSERT_TRUE(v.ok) << v.error;
     EXPECT_EQ(v.entry, "ks_who_mixed");
-    ASSERT_EQ(v.source.rfind("#include <ks/teach/checked.cuh>\n", 0), 0u);
+    ASSERT_EQ(v.source.rfind("#include <ks_device/checked.cuh>\n", 0), 0u);
     const std::size_t generated = v.source.find("#line 1 \"ks_generated\"");
     ASSERT_NE(generated, std::string::npos);
     const std::string user = v.source.substr(0, generated);

@@ -55,7 +55,7 @@ TEST(Instrument, KeepsTheUsersLinesAndPrefixesGeneratedNames)
     EXPECT_EQ(v.entry, "ks_who_gradient_2d");
     EXPECT_EQ(v.outputKind, ParamKind::Pointer);
     // The user's part: same line count after the two-line preamble, each line where it was.
-    const std::string preamble = "#include <ks/teach/instrument.cuh>\n#line 1 \"index_2d.cu\"\n";
+    const std::string preamble = "#include <ks_device/instrument.cuh>\n#line 1 \"index_2d.cu\"\n";
     ASSERT_EQ(v.source.rfind(preamble, 0), 0u);
     const std::string user = v.source.substr(preamble.size(), v.source.find("#line 1 \"ks_generated\"") - preamble.size());
     EXPECT_EQ(std::count(user.begin(), user.end(), '\n'), std::count(src.begin(), src.end(), '\n'));

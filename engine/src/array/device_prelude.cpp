@@ -11,7 +11,7 @@ std::string_view devicePrelude()
 // Accesses written once for raw and checked pointers: reinterpret_cast<U*>(p) is ks_cast<U>(p),
 // an element passed by reference is ks_at(p, i), and ks_span(p, count, access) says whether count
 // elements from p may be accessed through a raw pointer (always, here). The checked variant of a
-// kernel (ks/teach/checked.cuh, "find the fault") overloads them for its checked pointers.
+// kernel (ks_device/checked.cuh, "find the fault") overloads them for its checked pointers.
 template <class U, class T>
 __device__ __forceinline__ U* ks_cast(T* p) { return reinterpret_cast<U*>(p); }
 template <class T>
@@ -21,7 +21,7 @@ __device__ __forceinline__ constexpr bool ks_span(T*, long long, unsigned) { ret
 constexpr unsigned ks_read = 1, ks_write = 2, ks_update = 3; // ks::teach::CheckedAccess
 #ifdef KS_TEACH_CHECKED
 static_assert(ks_read == ks::teach::kCheckedRead && ks_write == ks::teach::kCheckedWrite &&
-              ks_update == ks::teach::kCheckedUpdate, "access kinds as in ks/teach/records.cuh");
+              ks_update == ks::teach::kCheckedUpdate, "access kinds as in ks_device/records.cuh");
 #endif
 
 namespace ks {

@@ -9,7 +9,7 @@ namespace ks::array {
 namespace {
 
 // The generated walk over a strided view; matches reduction.cpp's Layout. The load goes through
-// ks_cast (array prelude), so that in the checked variant ("find the fault", ks/teach/checked.cuh)
+// ks_cast (array prelude), so that in the checked variant ("find the fault", ks_device/checked.cuh)
 // a checked pointer is checked at the element's byte offset.
 const char* const kLayoutCode = R"(
 struct ks_layout { int ndim; int pad; long long shape[8]; long long stride[8]; };

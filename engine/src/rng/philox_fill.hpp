@@ -15,7 +15,7 @@
 // a launch failure throws ks::Error (CudaRuntime) naming the kernel.
 
 #include <cuda.h> // CUstream
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 #include <cstddef>
 #include <cstdint>

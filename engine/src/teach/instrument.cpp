@@ -281,7 +281,7 @@ InstrumentedKernel instrument(const InstrumentRequest& req)
     }
 
     const char* header = checks ? "checked" : "instrument";
-    std::string s = "#include <ks/teach/" + std::string(header) + ".cuh>\n#line 1 \"" + req.fileName + "\"\n";
+    std::string s = "#include <ks_device/" + std::string(header) + ".cuh>\n#line 1 \"" + req.fileName + "\"\n";
     s += applyEdits(req.source, std::move(edits));
     if (s.empty() || s.back() != '\n')
         s += '\n';

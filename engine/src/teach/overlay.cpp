@@ -4,7 +4,7 @@
 
 #include "ks/core/error.hpp"
 
-#include <ks/thread_colors.cuh>
+#include <ks_device/thread_colors.cuh>
 
 #include <algorithm>
 #include <cmath>

@@ -33,7 +33,7 @@
 #include "ks/cuda/memory.hpp"
 
 #include <curand.h>
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 #include <cstddef>
 #include <cstdint>
@@ -149,7 +149,7 @@ public:
     void poisson(std::uint32_t* out, std::size_t n, double lambda, CUstream stream);
 
     // Checked fills, for tests of the engine's own kernels (docs/hardening.md): while on, every
-    // Philox fill of the kernel path runs its bounds-checked variant (ks/teach/checked.cuh) with
+    // Philox fill of the kernel path runs its bounds-checked variant (ks_device/checked.cuh) with
     // the same numbers, each store checked against the device allocation the output lies in
     // (cuMemGetAddressRange; unchecked where it lies in none). A refused store is not made. Each
     // fill then waits for its launch and keeps its record (slow: not for timing).

@@ -7,7 +7,7 @@
 #include "ks/project/project.hpp"
 #include "ks/syntax/kernel_signature.hpp"
 
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 #include <functional>
 #include <string>

@@ -13,7 +13,7 @@
 #include "ks/array/runtime.hpp"
 #include "ks/rtc/compiler.hpp"
 
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 #include <functional>
 #include <map>
@@ -26,7 +26,7 @@ namespace ks::teach {
 class CheckedLaunches final : public array::LaunchInterposer {
 public:
     // `options`: how the variants compile (the include path must reach kernels/include, where
-    // ks/teach/checked.cuh is); an empty arch is the current device's sm_XY.
+    // ks_device/checked.cuh is); an empty arch is the current device's sm_XY.
     explicit CheckedLaunches(rtc::CompileOptions options);
     ~CheckedLaunches() override;
 

@@ -3,12 +3,12 @@
 // VariantKind::Checked): the first refused access of a launch as one teaching sentence,
 //   thread (5,0,0) of block (3,0,0) wrote out[1028], 4 elements past the end of out (1024
 //   elements), at line 12
-// Pure functions of the record the device filled (kernels/include/ks/teach/records.cuh); no device.
+// Pure functions of the record the device filled (kernels/include/ks_device/records.cuh); no device.
 
 #include "ks/syntax/kernel_signature.hpp"
 #include "ks/teach/instrument.hpp"
 
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 #include <string>
 #include <string_view>

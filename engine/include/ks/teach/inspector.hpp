@@ -7,7 +7,7 @@
 #include "ks/cuda/module.hpp"
 #include "ks/teach/overlay.hpp"
 
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 #include <cstddef>
 #include <optional>

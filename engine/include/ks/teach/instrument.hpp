@@ -6,10 +6,10 @@
 // lines): the kernel's `__global__` becomes `__device__`, its name becomes ks_user_<name>, its
 // attributes (__launch_bounds__, ...) move to the wrapper, and for the "who wrote it" variant the
 // chosen output parameter's type becomes ks::teach::RecordingPtr<T> or ks::teach::RecordingSurface
-// (kernels/include/ks/teach/instrument.cuh, which also documents what writes are and are not
+// (kernels/include/ks_device/instrument.cuh, which also documents what writes are and are not
 // captured); for the checked variant ("find the fault") every pointer parameter's type becomes
 // ks::teach::CheckedPtr<T> (T keeps its const) and every cudaSurfaceObject_t parameter's
-// ks::teach::CheckedSurface (kernels/include/ks/teach/checked.cuh, which also documents what is and
+// ks::teach::CheckedSurface (kernels/include/ks_device/checked.cuh, which also documents what is and
 // is not checked). A generated wrapper kernel, ks_who_<name>, ks_timeline_<name> or
 // ks_checked_<name>, is appended after
 // `#line 1 "ks_generated"`: it takes the user's parameters followed by the variant's own (below),

@@ -6,7 +6,7 @@
 #include "ks/cuda/module.hpp"
 #include "ks/io/image.hpp"
 
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 #include <cstdint>
 #include <optional>

@@ -4,7 +4,7 @@
 // per SM, blocks stacked in the slots of their SM) and the numbers that explain it (waves,
 // utilisation, tail, imbalance). Pure host code: no device needed.
 
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 #include <cstddef>
 #include <span>

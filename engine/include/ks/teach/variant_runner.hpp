@@ -6,7 +6,7 @@
 
 #include "ks/cuda/module.hpp"
 
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 #include <cstddef>
 #include <optional>

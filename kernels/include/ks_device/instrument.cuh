@@ -16,7 +16,7 @@
 // record, which need not be the one whose value survived) and writeCount counts all writes.
 #pragma once
 
-#include <ks/teach/records.cuh>
+#include <ks_device/records.cuh>
 
 namespace ks::teach {
 

@@ -22,7 +22,7 @@
 // p++ and --p keep the line they had.
 #pragma once
 
-#include <ks/teach/instrument.cuh>
+#include <ks_device/instrument.cuh>
 
 // Code written to be checked as well as run (Kernelscope's generated array kernels) tests this to
 // add checked overloads of its own helpers.

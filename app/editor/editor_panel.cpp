@@ -1111,7 +1111,7 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
 
 void drawEditorPanel(EditorState& ed, Commands& commands)
 {
-    ImGui::Begin("Kernel editor");
+    ImGui::Begin(kEditorPanel);
     if (ImGui::BeginTabBar("##files", ImGuiTabBarFlags_FittingPolicyScroll | ImGuiTabBarFlags_Reorderable)) {
         for (int i = 0; i < int(ed.tabs.size()); ++i) {
             EditorTab& tab = *ed.tabs[std::size_t(i)];

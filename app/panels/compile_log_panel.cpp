@@ -94,7 +94,7 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
 
 void drawCompileLogPanel(AppState& s, Commands& commands)
 {
-    ImGui::Begin("Compile log");
+    ImGui::Begin(kCompileLogPanel);
     for (const auto& tab : s.editor.tabs)
         drawBuild(s, *tab, commands);
     if (ImGui::CollapsingHeader("Messages", ImGuiTreeNodeFlags_DefaultOpen)) {

@@ -35,7 +35,7 @@ std::string yesNo(bool b)
 
 void drawDevicePanel(const AppState& s)
 {
-    ImGui::Begin("Device");
+    ImGui::Begin(kDevicePanel);
     const cuda::SystemInfo& sys = s.system;
     if (!sys.cudaAvailable) {
         ImGui::TextColored(ImVec4(1.f, 0.7f, 0.35f, 1.f), "CUDA is unavailable");

@@ -22,25 +22,25 @@ struct Box {
 // heads the right column.
 std::optional<Box> projectBox(std::string_view panel, bool kernel)
 {
-    if (kernel && panel == "Kernel editor") return Box{0, 0, 0.40f, 0.76f};
-    if (kernel && panel == "Compile log") return Box{0, 0.76f, 0.40f, 0.24f};
-    if (kernel && panel == "Views") return Box{0.40f, 0, 0.34f, 0.54f};
+    if (kernel && panel == kEditorPanel) return Box{0, 0, 0.40f, 0.76f};
+    if (kernel && panel == kCompileLogPanel) return Box{0, 0.76f, 0.40f, 0.24f};
+    if (kernel && panel == kViewsPanel) return Box{0.40f, 0, 0.34f, 0.54f};
     if (kernel && panel == kArgumentsPanel) return Box{0.40f, 0.54f, 0.34f, 0.46f};
-    if (kernel && panel == "Launch") return Box{0.74f, 0, 0.26f, 0.40f};
-    if (kernel && panel == "Project") return Box{0.74f, 0.40f, 0.26f, 0.16f};
-    if (kernel && panel == "Overlay and inspector") return Box{0.74f, 0.56f, 0.26f, 0.14f};
-    if (kernel && panel == "Block timeline") return Box{0.74f, 0.70f, 0.26f, 0.10f};
-    if (kernel && panel == "Device") return Box{0.74f, 0.80f, 0.26f, 0.10f};
-    if (kernel && panel == "Timings") return Box{0.74f, 0.90f, 0.26f, 0.10f};
-    if (panel == "Kernel editor") return Box{0, 0, 0.30f, 0.74f};
-    if (panel == "Compile log") return Box{0, 0.74f, 0.30f, 0.26f};
-    if (panel == "Views") return Box{0.30f, 0, 0.42f, 0.58f};
-    if (panel == "Launch") return Box{0.30f, 0.58f, 0.42f, 0.42f};
-    if (panel == "Project") return Box{0.72f, 0, 0.28f, 0.30f};
-    if (panel == "Overlay and inspector") return Box{0.72f, 0.30f, 0.28f, 0.22f};
-    if (panel == "Block timeline") return Box{0.72f, 0.52f, 0.28f, 0.24f};
-    if (panel == "Device") return Box{0.72f, 0.76f, 0.28f, 0.12f};
-    if (panel == "Timings") return Box{0.72f, 0.88f, 0.28f, 0.12f};
+    if (kernel && panel == kLaunchPanel) return Box{0.74f, 0, 0.26f, 0.40f};
+    if (kernel && panel == kProjectPanel) return Box{0.74f, 0.40f, 0.26f, 0.16f};
+    if (kernel && panel == kOverlayPanel) return Box{0.74f, 0.56f, 0.26f, 0.14f};
+    if (kernel && panel == kTimelinePanel) return Box{0.74f, 0.70f, 0.26f, 0.10f};
+    if (kernel && panel == kDevicePanel) return Box{0.74f, 0.80f, 0.26f, 0.10f};
+    if (kernel && panel == kTimingsPanel) return Box{0.74f, 0.90f, 0.26f, 0.10f};
+    if (panel == kEditorPanel) return Box{0, 0, 0.30f, 0.74f};
+    if (panel == kCompileLogPanel) return Box{0, 0.74f, 0.30f, 0.26f};
+    if (panel == kViewsPanel) return Box{0.30f, 0, 0.42f, 0.58f};
+    if (panel == kLaunchPanel) return Box{0.30f, 0.58f, 0.42f, 0.42f};
+    if (panel == kProjectPanel) return Box{0.72f, 0, 0.28f, 0.30f};
+    if (panel == kOverlayPanel) return Box{0.72f, 0.30f, 0.28f, 0.22f};
+    if (panel == kTimelinePanel) return Box{0.72f, 0.52f, 0.28f, 0.24f};
+    if (panel == kDevicePanel) return Box{0.72f, 0.76f, 0.28f, 0.12f};
+    if (panel == kTimingsPanel) return Box{0.72f, 0.88f, 0.28f, 0.12f};
     return std::nullopt;
 }
 
@@ -49,15 +49,15 @@ std::optional<Box> projectBox(std::string_view panel, bool kernel)
 // not shown.
 std::optional<Box> classroomBox(std::string_view panel, bool project, bool kernel)
 {
-    if (kernel && panel == "Kernel editor") return Box{0, 0, 0.32f, 0.60f};
+    if (kernel && panel == kEditorPanel) return Box{0, 0, 0.32f, 0.60f};
     if (kernel && panel == kArgumentsPanel) return Box{0, 0.60f, 0.32f, 0.22f};
-    if (panel == "Kernel editor") return Box{0, 0, 0.32f, 0.80f};
-    if (kernel && panel == "Compile log") return Box{0, 0.82f, 0.32f, 0.18f};
-    if (panel == "Compile log") return Box{0, 0.80f, 0.32f, 0.20f};
-    if (panel == "Views") return Box{0.32f, 0, 0.68f, 0.48f};
-    if (panel == "Launch") return project ? Box{0.32f, 0.48f, 0.36f, 0.52f} : Box{0.32f, 0.48f, 0.68f, 0.52f};
-    if (panel == "Overlay and inspector") return Box{0.68f, 0.48f, 0.32f, 0.26f};
-    if (panel == "Block timeline") return Box{0.68f, 0.74f, 0.32f, 0.26f};
+    if (panel == kEditorPanel) return Box{0, 0, 0.32f, 0.80f};
+    if (kernel && panel == kCompileLogPanel) return Box{0, 0.82f, 0.32f, 0.18f};
+    if (panel == kCompileLogPanel) return Box{0, 0.80f, 0.32f, 0.20f};
+    if (panel == kViewsPanel) return Box{0.32f, 0, 0.68f, 0.48f};
+    if (panel == kLaunchPanel) return project ? Box{0.32f, 0.48f, 0.36f, 0.52f} : Box{0.32f, 0.48f, 0.68f, 0.52f};
+    if (panel == kOverlayPanel) return Box{0.68f, 0.48f, 0.32f, 0.26f};
+    if (panel == kTimelinePanel) return Box{0.68f, 0.74f, 0.32f, 0.26f};
     return std::nullopt;
 }
 

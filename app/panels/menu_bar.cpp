@@ -183,12 +183,12 @@ void viewMenu(AppState& s, Commands& commands)
     ImGui::Separator();
     ImGui::TextDisabled("Panels");
     const std::vector<const char*> panels =
-        s.project.kernel  ? std::vector<const char*>{"Kernel editor", kArgumentsPanel, "Project", "Views", "Launch",
-                                                     "Overlay and inspector", "Block timeline", "Device", "Timings",
-                                                     "Compile log"}
-        : s.project.session ? std::vector<const char*>{"Kernel editor", "Project", "Views", "Launch", "Overlay and inspector",
-                                                     "Block timeline", "Device", "Timings", "Compile log"}
-                          : std::vector<const char*>{"Kernel editor", "Views", "Device", "Timings", "Compile log"};
+        s.project.kernel  ? std::vector<const char*>{kEditorPanel, kArgumentsPanel, kProjectPanel, kViewsPanel, kLaunchPanel,
+                                                     kOverlayPanel, kTimelinePanel, kDevicePanel, kTimingsPanel,
+                                                     kCompileLogPanel}
+        : s.project.session ? std::vector<const char*>{kEditorPanel, kProjectPanel, kViewsPanel, kLaunchPanel, kOverlayPanel,
+                                                     kTimelinePanel, kDevicePanel, kTimingsPanel, kCompileLogPanel}
+                          : std::vector<const char*>{kEditorPanel, kViewsPanel, kDevicePanel, kTimingsPanel, kCompileLogPanel};
     for (const char* panel : panels) {
         bool visible = s.menu.hiddenPanels.count(panel) == 0;
         if (item(s.menu, panel, nullptr, &visible)) {
@@ -262,7 +262,7 @@ void shortcutsWindow(MenuState& m)
     if (!m.showShortcuts)
         return;
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 28.f, 0), ImGuiCond_Appearing);
-    if (ImGui::Begin("Keyboard shortcuts", &m.showShortcuts, ImGuiWindowFlags_NoCollapse)) {
+    if (ImGui::Begin(kShortcutsWindow, &m.showShortcuts, ImGuiWindowFlags_NoCollapse)) {
         const char* rows[][2] = {
             {"Ctrl+Enter", "build the kernel now"},
             {"Ctrl+S", "save the kernel (atomically)"},
@@ -292,7 +292,7 @@ void aboutWindow(AppState& s)
     MenuState& m = s.menu;
     if (!m.showAbout)
         return;
-    if (ImGui::Begin("About Kernelscope", &m.showAbout, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
+    if (ImGui::Begin(kAboutWindow, &m.showAbout, ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoCollapse)) {
         static const std::string text = versionText(s.glDescription); // versions do not change while the app runs
         ImGui::TextUnformatted(text.c_str());
         ImGui::TextDisabled("MIT licence; see LICENSE.");

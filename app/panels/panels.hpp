@@ -18,6 +18,23 @@ inline std::array<float, 4> lastItemRect()
     return {a.x, a.y, b.x, b.y};
 }
 
+// Every window's ImGui name: what it is drawn as, laid out by (layout.cpp), listed in View, pointed
+// at by the tour, and found by tests. One constant each, so that a rename cannot miss one of them.
+inline constexpr const char* kEditorPanel = "Kernel editor";
+inline constexpr const char* kCompileLogPanel = "Compile log";
+inline constexpr const char* kViewsPanel = "Views";
+inline constexpr const char* kArgumentsPanel = "Arguments";
+inline constexpr const char* kLaunchPanel = "Launch";
+inline constexpr const char* kProjectPanel = "Project";
+inline constexpr const char* kOverlayPanel = "Overlay and inspector";
+inline constexpr const char* kTimelinePanel = "Block timeline";
+inline constexpr const char* kDevicePanel = "Device";
+inline constexpr const char* kTimingsPanel = "Timings";
+inline constexpr const char* kTourWindow = "Guided tour";
+inline constexpr const char* kRecordWindow = "Record";
+inline constexpr const char* kShortcutsWindow = "Keyboard shortcuts";
+inline constexpr const char* kAboutWindow = "About Kernelscope";
+
 void drawDevicePanel(const AppState& state);
 void drawCompileLogPanel(AppState& state, Commands& commands);
 void drawEditorPanel(EditorState& editor, Commands& commands);
@@ -32,7 +49,6 @@ void drawParameterEditor(const project::ParameterDesc& parameter, std::array<dou
 // The Arguments panel (arguments_panel.cpp), shown while the project was inferred from a kernel
 // (state.project.kernel): each parameter, what it is bound to and why, and controls that change the
 // binding (ProjectCommands::rebind, undoRebind). Takes a data file dropped on a row (state.drop).
-inline constexpr const char* kArgumentsPanel = "Arguments";
 void drawArgumentsPanel(AppState& state, Commands& commands);
 void drawViewsPanel(AppState& state, Commands& commands);
 

@@ -108,7 +108,7 @@ void drawParameterEditor(const project::ParameterDesc& q, std::array<double, 4>&
 
 void drawNoProjectPanel(AppState& s, Commands& commands)
 {
-    ImGui::Begin("Views");
+    ImGui::Begin(kViewsPanel);
     ImGui::AlignTextToFramePadding();
     ImGui::TextDisabled("Project:");
     ImGui::SameLine();
@@ -123,7 +123,7 @@ void drawNoProjectPanel(AppState& s, Commands& commands)
 
 void drawProjectPanel(AppState& s, Commands& commands)
 {
-    ImGui::Begin("Project");
+    ImGui::Begin(kProjectPanel);
     pipeline::Pipeline& p = s.project.session->pipeline();
     ImGui::Text("%s", p.project().name.c_str());
     ImGui::TextDisabled("%s", p.project().file.c_str());

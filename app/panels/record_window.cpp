@@ -36,7 +36,7 @@ void drawRecordWindow(AppState& s, App& app)
     if (!r.showWindow)
         return;
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 30.f, 0), ImGuiCond_Appearing);
-    if (!ImGui::Begin("Record", &r.showWindow, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
+    if (!ImGui::Begin(kRecordWindow, &r.showWindow, ImGuiWindowFlags_NoCollapse | ImGuiWindowFlags_AlwaysAutoResize)) {
         ImGui::End();
         return;
     }

@@ -268,7 +268,7 @@ void inspectorSection(AppState& s)
 
 void drawStageLaunchPanel(AppState& s, Commands& commands)
 {
-    ImGui::Begin("Launch");
+    ImGui::Begin(kLaunchPanel);
     const int stage = teachStage(s);
     if (stage < 0) {
         ImGui::TextDisabled("the project has no kernel stage");
@@ -291,7 +291,7 @@ void drawStageLaunchPanel(AppState& s, Commands& commands)
 
 void drawOverlayPanel(AppState& s, Commands&)
 {
-    ImGui::Begin("Overlay and inspector");
+    ImGui::Begin(kOverlayPanel);
     const int stage = teachStage(s);
     if (stage < 0) {
         ImGui::TextDisabled("the project has no kernel stage");

@@ -79,7 +79,7 @@ void drawBars(const teach::ProbeCapture& c)
 
 void drawTimelinePanel(AppState& s, Commands& commands)
 {
-    ImGui::Begin("Block timeline");
+    ImGui::Begin(kTimelinePanel);
     const int stage = teachStage(s);
     if (stage < 0 || !s.cuda) {
         ImGui::TextDisabled(stage < 0 ? "the project has no kernel stage" : "needs a CUDA device");

@@ -70,7 +70,7 @@ static void drawPipelineTimings(const AppState& s)
 
 void drawTimingsPanel(const AppState& s)
 {
-    ImGui::Begin("Timings");
+    ImGui::Begin(kTimingsPanel);
     if (s.project.session)
         drawPipelineTimings(s);
     else

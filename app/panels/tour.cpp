@@ -16,7 +16,7 @@ namespace ks::app {
 namespace {
 
 constexpr TourStep kSteps[] = {
-    {"Views", TourStep::Always, "The views",
+    {kViewsPanel, TourStep::Always, "The views",
      "The project's views draw its GL buffers and textures after its kernels ran on them: images, points, "
      "plots and height fields. In a plot the wheel zooms, a drag pans and a double-click shows all; in a 3-D "
      "view a left drag orbits, a right drag pans and the wheel zooms. Hover an image (with a GPU) to see "
@@ -33,7 +33,7 @@ constexpr TourStep kSteps[] = {
      "height its extents, and time the frame's time. Any kernel file opens the same way (File > Open "
      "kernel..., or drop a .cu file on the window): its pointers become buffers, its scalars bindings or "
      "sliders, each with its reason here."},
-    {"Launch", TourStep::Always, "gridDim and blockDim",
+    {kLaunchPanel, TourStep::Always, "gridDim and blockDim",
      "The launch of one kernel stage (pick it under kernel stage): gridDim, blockDim and dynamic shared "
      "memory, or a grid that covers a resource. Change the block and watch: each change is checked against "
      "the device's limits first, a refused launch names the limit and an accepted one runs on the next frame. "
@@ -43,32 +43,32 @@ constexpr TourStep kSteps[] = {
      "another block (8 x 8, 32 x 4, ...) and watch the tiles change shape on the next frame; a block beyond the "
      "device's limits is refused and names the limit. Below: the threads and warps that launches, the threads "
      "that fall outside the image and return at the bounds check, and occupancy."},
-    {"Overlay and inspector", TourStep::Always, "Who wrote it",
+    {kOverlayPanel, TourStep::Always, "Who wrote it",
      "Pick an overlay and each element of the views that show the stage's output is coloured by the thread "
      "that wrote it (blockIdx, threadIdx, linear thread id, warp, lane, SM, block start order or write count), "
      "with a legend. For that frame the stage runs as an instrumented variant; your source is not edited. "
      "Hover an element (click to pin it) for its writer and every resource's value there."},
-    {"Block timeline", TourStep::Always, "Block timeline",
+    {kTimelinePanel, TourStep::Always, "Block timeline",
      "record runs the stage once as a variant that notes, for every block, the SM it ran on and when it "
      "started and ended: one row per SM, one bar per block. Above the bars: the waves, utilisation, tail and "
      "imbalance. Hover a bar for its block."},
-    {"Kernel editor", TourStep::Always, "The kernel, live",
+    {kEditorPanel, TourStep::Always, "The kernel, live",
      "The project's kernel file. Edit it: after a pause in typing (Edit > Build after a pause in typing) or on "
      "Ctrl+Enter it builds, and the stage runs the new build from the next frame. A build that fails leaves "
      "the last good kernel running and marks its errors in the gutter at their lines; hover a marker for the "
      "message. The runs list above the source picks another kernel of the file to run."},
-    {"Compile log", TourStep::Always, "Compile log",
+    {kCompileLogPanel, TourStep::Always, "Compile log",
      "Every open file's last build: NVRTC's diagnostics (click one to show its line in the editor), the "
      "running kernel's registers and memory use, and the raw log. Under Messages: the app's own messages."},
-    {"Timings", TourStep::Always, "Timings",
+    {kTimingsPanel, TourStep::Always, "Timings",
      "The last frame as a bar per stage, each timed with CUDA events (with the bandwidth where the stage's "
      "bytes are known), then the interop map and unmap, the render pass (GL timer) and the frame. Below, a "
      "rolling plot per stage."},
-    {"Device", TourStep::Always, "Device",
+    {kDevicePanel, TourStep::Always, "Device",
      "The GPU the kernels run on: compute capability, memory, SMs, clocks, the limits of blocks and grids, "
      "registers and shared memory, and whether it is also the GPU rendering GL. Without a CUDA driver it says "
      "why; kernels still compile, and nothing is launched."},
-    {"Project", TourStep::Always, "Project",
+    {kProjectPanel, TourStep::Always, "Project",
      "Pause, step and restart the project, and the time its kernels receive (drag it to scrub). Below: its "
      "stages in order (switch one off, move it up or down), its parameters and its resources. Save as writes "
      "the project to a file that --project runs again; more projects ship in projects/ (File > Open a shipped "
@@ -172,12 +172,12 @@ void drawTour(AppState& s)
     }
 
     const float width = ImGui::GetFontSize() * 30.f;
-    const ImGuiWindow* last = ImGui::FindWindowByName("Guided tour");
+    const ImGuiWindow* last = ImGui::FindWindowByName(kTourWindow);
     ImVec2 pivot;
     const ImVec2 at = cornerAwayFrom(target, last ? last->Size : ImVec2(width, width / 2), s.menu.height, &pivot);
     ImGui::SetNextWindowPos(at, ImGuiCond_Always, pivot);
     bool open = true;
-    ImGui::Begin("Guided tour", &open,
+    ImGui::Begin(kTourWindow, &open,
                  ImGuiWindowFlags_AlwaysAutoResize | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoCollapse |
                      ImGuiWindowFlags_NoSavedSettings);
     // Over the panels (a panel brought forward or clicked would cover it), under menus and popups.

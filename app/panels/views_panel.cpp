@@ -299,7 +299,7 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
 
 void drawViewsPanel(AppState& s, Commands&)
 {
-    ImGui::Begin("Views");
+    ImGui::Begin(kViewsPanel);
     s.teach.hoverElement.reset(); // set again below while the mouse is over the recorded output
     {
         const ImVec2 at = ImGui::GetCursorScreenPos(), avail = ImGui::GetContentRegionAvail();

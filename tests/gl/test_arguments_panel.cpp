@@ -165,7 +165,7 @@ TEST_F(ArgumentsPanel, ListsEachParameterWithItsBindingAndReason)
     for (const char* buffer : {"A", "B", "C"})
         rect(std::string("shape:") + buffer);
     // In its place under the views: what goes in under what comes out.
-    const ImGuiWindow* views = ImGui::FindWindowByName("Views");
+    const ImGuiWindow* views = ImGui::FindWindowByName(ks::app::kViewsPanel);
     ASSERT_TRUE(views && views->Active);
     EXPECT_NEAR(w->Pos.x, views->Pos.x, 1.f);
     EXPECT_NEAR(w->Pos.y, views->Pos.y + views->Size.y, 1.f);

@@ -875,7 +875,7 @@ TEST_F(EditorHeadless, ErrorMarkerTooltipAndCompileLogClickShowTheLine)
     // The Compile log lists every diagnostic; a click on one shows its line in the editor.
     auto& t = *app().state().editor.tabs.at(0);
     ASSERT_EQ(t.logRects.size(), result->diagnostics.size()) << "the Compile log listed them";
-    const ImGuiWindow* log = ImGui::FindWindowByName("Compile log");
+    const ImGuiWindow* log = ImGui::FindWindowByName(ks::app::kCompileLogPanel);
     ASSERT_TRUE(log && log->Active);
     for (const std::size_t i : {error, cause}) {
         const ks::rtc::Diagnostic& d = result->diagnostics[i];
@@ -905,7 +905,7 @@ TEST_F(EditorHeadless, CtrlWheelOverTheSourceZoomsInAndOut)
     ASSERT_EQ(ed.zoom, 1.f);
     const auto& ruler = tab().rulerRect;
     ASSERT_GT(ruler[3], ruler[1]) << "the source was drawn";
-    const ImGuiWindow* panel = ImGui::FindWindowByName("Kernel editor");
+    const ImGuiWindow* panel = ImGui::FindWindowByName(ks::app::kEditorPanel);
     ASSERT_TRUE(panel && panel->Active);
     const float y = (ruler[1] + ruler[3]) / 2; // halfway down the source
     for (const auto& [where, at] : {std::pair{"over the text", ImVec2(ruler[0] - 120.f, y)},
@@ -1167,7 +1167,7 @@ TEST_F(EditorHeadless, TheDefaultDemoIsTheShippedKernelsProject)
     ASSERT_NE(out, nullptr);
     EXPECT_EQ(out->desc.width, 96); // --image-size
     EXPECT_EQ(out->desc.height, 64);
-    for (const char* panel : {"Views", ks::app::kArgumentsPanel, "Launch", "Kernel editor"}) {
+    for (const char* panel : {ks::app::kViewsPanel, ks::app::kArgumentsPanel, ks::app::kLaunchPanel, ks::app::kEditorPanel}) {
         const ImGuiWindow* w = ImGui::FindWindowByName(panel);
         EXPECT_TRUE(w && w->Active) << panel << " is drawn";
     }
@@ -1260,8 +1260,8 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
     mapGlfwKeys();
     auto tour = [&]() -> const ks::app::TourState& { return app().state().menu.tour; }; // of the current app
     // The panels a step may outline: its own must be the frontmost of them.
-    const char* panels[] = {"Kernel editor", ks::app::kArgumentsPanel, "Views", "Launch", "Device", "Timings",
-                            "Compile log", "Project", "Overlay and inspector", "Block timeline"};
+    const char* panels[] = {ks::app::kEditorPanel, ks::app::kArgumentsPanel, ks::app::kViewsPanel, ks::app::kLaunchPanel, ks::app::kDevicePanel, ks::app::kTimingsPanel,
+                            ks::app::kCompileLogPanel, ks::app::kProjectPanel, ks::app::kOverlayPanel, ks::app::kTimelinePanel};
     auto expectOutlined = [&](const char* name) {
         const ImGuiWindow* w = ImGui::FindWindowByName(name);
         ASSERT_TRUE(w && w->Active) << name << " is drawn";

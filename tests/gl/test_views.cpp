@@ -8,6 +8,7 @@
 #include "ks/project/project.hpp"
 #include "ks/render/view_renderer.hpp"
 #include "ks/scene/session.hpp"
+#include "panels/panels.hpp"
 
 #include "test_support.hpp"
 
@@ -615,7 +616,7 @@ TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
     const ks::scene::Session& project = *state.project.session;
     ASSERT_EQ(project.viewCount(), 1u);
     ASSERT_EQ(state.project.viewRects.size(), 1u) << "the views panel drew the plot";
-    const ImGuiWindow* views = ImGui::FindWindowByName("Views");
+    const ImGuiWindow* views = ImGui::FindWindowByName(ks::app::kViewsPanel);
     ASSERT_TRUE(views && views->Active);
     const ImVec2 panelAt = views->Pos;
 
@@ -821,7 +822,7 @@ TEST(HeadlessAppProject, HeightFieldViewOrbitsFromADragThatMayLeaveIt)
     ASSERT_TRUE(state.project.session) << "the project opened";
     ASSERT_EQ(state.project.session->pipeline().project().views.at(0).kind, ks::project::ViewKind::HeightField);
     ASSERT_EQ(state.project.viewRects.size(), 1u) << "the views panel drew the height field";
-    const ImGuiWindow* views = ImGui::FindWindowByName("Views");
+    const ImGuiWindow* views = ImGui::FindWindowByName(ks::app::kViewsPanel);
     ASSERT_TRUE(views && views->Active);
     const ImVec2 panelAt = views->Pos;
     const ks::render::OrbitCamera& camera = state.project.session->camera();

@@ -10,6 +10,8 @@
 
 #include "test_support.hpp"
 
+#include <stb_image_write.h>
+
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -206,4 +208,34 @@ TEST_F(KernelCli, StructArgumentsSaveValidateAndReplay)
     float mass = 0;
     std::memcpy(&mass, records.bytes.data() + 24, 4);
     EXPECT_EQ(mass, 3.f);
+}
+
+// JPEG, BMP and HDR go in through stb_image as PNG does: an 8-bit picture into a gray uchar
+// buffer (sobel), a float picture into a float buffer (relu, in place). What the buffer held is
+// what stb decodes from the file.
+TEST_F(KernelCli, JpegBmpAndHdrImagesAreReadAsTheyDecode)
+{
+    const int w = 40, h = 24;
+    std::vector<std::uint8_t> rgb(std::size_t(w * h * 3));
+    std::vector<float> hdr(std::size_t(w * h * 3));
+    for (std::size_t i = 0; i < rgb.size(); ++i) {
+        rgb[i] = std::uint8_t((i * 37) % 251);
+        hdr[i] = 0.01f + float(i % 97) * 0.5f;
+    }
+    ASSERT_TRUE(stbi_write_jpg(at("p.jpg").c_str(), w, h, 3, rgb.data(), 90));
+    ASSERT_TRUE(stbi_write_bmp(at("p.bmp").c_str(), w, h, 3, rgb.data()));
+    ASSERT_TRUE(stbi_write_hdr(at("p.hdr").c_str(), w, h, 3, hdr.data()));
+    ks::io::ImageOptions one;
+    one.channels = 1;
+    for (const char* file : {"p.jpg", "p.bmp"}) {
+        const std::string dump = std::string(file) + ".npy";
+        run(tutorial("sobel.cu").string(), {"--arg", "in=" + at(file).string(), "--dump", "in=" + at(dump).string()});
+        const ks::io::HostArray in = ks::io::readNpy(at(dump));
+        EXPECT_EQ(in.shape, (std::vector<std::int64_t>{h, w})) << file;
+        EXPECT_EQ(in.bytes, ks::io::readImage(at(file), one).bytes) << file;
+    }
+    run(tutorial("relu.cu").string(), {"--arg", "x=" + at("p.hdr").string(), "--dump", "x=" + at("hdr.npy").string()});
+    const ks::io::HostArray x = ks::io::readNpy(at("hdr.npy"));
+    EXPECT_EQ(x.shape, (std::vector<std::int64_t>{h, w}));
+    EXPECT_EQ(x.bytes, ks::io::readImage(at("p.hdr"), one).bytes) << "all positive: relu keeps them";
 }

@@ -10,12 +10,11 @@
 // from the memory: pixels that differ mean the shell does not see what the worker wrote, and it asks
 // for frames read into buffers instead.
 //
-// Measured on the lent H100 and H200 (driver 580): a texture at a non-zero offset of an imported
-// memory object was not where the worker's GL wrote it (the shell's texture at offset 1 MiB of slot 2
-// showed slot 0's frame); imported as dedicated memory objects
-// (GL_DEDICATED_MEMORY_OBJECT_EXT) every frame arrived, but drawing into them cost the worker 0.15 ms
-// more a frame. Textures at offset 0 of plain imports are both right and fast: so every texture here
-// is at offset 0 of an allocation of its own.
+// Seen with driver 580: a texture at a non-zero offset of an imported memory object was not where
+// the worker's GL wrote it (the shell's texture at offset 1 MiB of slot 2 showed slot 0's frame);
+// imported as dedicated memory objects (GL_DEDICATED_MEMORY_OBJECT_EXT) every frame arrived, but
+// drawing into them cost the worker measurably more a frame. Textures at offset 0 of plain imports
+// are both right and fast: so every texture here is at offset 0 of an allocation of its own.
 //
 // Contract: a GL context is current on the calling thread.
 

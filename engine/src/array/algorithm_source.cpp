@@ -203,7 +203,7 @@ __device__ __forceinline__ void storeRelaxed(int* p, int v)
 }
 
 #ifdef KS_TEACH_CHECKED
-// The checked variant ("find the fault", ks/teach/checked.cuh) passes checked pointers: the span is
+// The checked variant ("find the fault", ks_device/checked.cuh) passes checked pointers: the span is
 // checked, then accessed as above; a refused load gives zeros, a refused store is dropped.
 template <int N, class T, class P>
 __device__ __forceinline__ void loadVec(T (&dst)[N], const ks::teach::CheckedPtr<P>& src)
@@ -365,7 +365,7 @@ GeneratedReduction generateReduction(const ReductionSpec& spec)
 
     // ks_map takes each pointer as a type of its own (a template parameter): raw pointers and the
     // vector path's local arrays as before, and the checked variant's checked pointers, so that the
-    // map's reads are checked too (ks/teach/checked.cuh).
+    // map's reads are checked too (ks_device/checked.cuh).
     std::string params, names, extraNames, mapParams, mapTemplate;
     for (const auto& p : g.params) {
         params += ", " + declaration(p);
@@ -527,7 +527,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce(ks_out_t* k
 // The same with 16-byte loads; every pointer 16-byte aligned. The input is cut into tiles of
 // KS_U x KS_BLOCK vectors that blocks take in grid-stride order; a block reads its tile as KS_U
 // contiguous runs of KS_BLOCK vectors, KS_U loads in flight per thread and pointer (CUB's layout:
-// on the H100 it keeps DRAM busier than KS_U runs a whole grid apart, 1.00x CUB against 0.985x).
+// it keeps DRAM busier than KS_U runs a whole grid apart; ks_bench_arrays).
 extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce_vec(ks_out_t* ks_out, ks_out_t* ks_mirror, ks_out_t* ks_partials, unsigned* ks_done, long long ks_n @PARAMS@)
 {
     constexpr int KS_V = ks_algo::vecWidth<@ELEMENT_TYPES@>();
@@ -543,7 +543,7 @@ extern "C" __global__ void __launch_bounds__(KS_BLOCK) @NAME@_reduce_vec(ks_out_
         for (int u = 0; u < KS_U; ++u) {
 @LOADS@        }
         // Where the tile's KS_U x KS_V values fit in 64 bytes, a tree over them (short dependency
-        // chains: 1.002x CUB against 0.999x for a sum of floats on the H100), then into the total;
+        // chains), then into the total;
         // otherwise one after another (few registers).
         constexpr bool KS_TREE = KS_U * KS_V * sizeof(ks_out_t) <= 64;
         if (KS_TREE) {

@@ -22,7 +22,7 @@ using project::StageDesc;
 namespace {
 
 // The most values a random stage that resumes at frame F draws again to reach F's position where
-// seeking is not exact (about 0.1 s of cuRAND normals on an H100); past it, F starts the sequence.
+// seeking is not exact (a bound that keeps the redraw a short pause); past it, F starts the sequence.
 constexpr std::uint64_t kReplayValues = std::uint64_t(1) << 32;
 
 array::DType toDType(ScalarType s)
@@ -386,7 +386,7 @@ void ReduceStage::run(FrameContext& ctx)
     const std::vector<array::MapArg> args{flatView(*ctx.arrays, src)};
     // The kernel's last block also writes the read-out straight into this slot's page-locked
     // buffer (mapped into the device's address space): a copy after the kernel, even of a few
-    // bytes, cost about 0.16 ms of stream time on the H100 (measured with the particle demo).
+    // bytes, cost the particle demo measurably more stream time.
     const CUdeviceptr out = m_plan.into.empty() ? m_result.get() : mappedBuffer(ctx, m_plan.into, "ReduceStage").pointer;
     m_kernel->launch(out, src.desc.count, args, slot.device);
     slot.pending = true;

@@ -11,7 +11,7 @@
 
 #include <cuda_runtime_api.h>
 #include <curand_kernel.h>
-#include <ks/teach/checked.cuh>
+#include <ks_device/checked.cuh>
 
 #include <algorithm>
 #include <cstdint>
@@ -24,9 +24,8 @@ constexpr unsigned kThreads = 256;
 // How a fill is spread. WideGrid: four Philox blocks per thread and a block of threads per 1024
 // Philox blocks (a grid as large as the fill). CappedGrid: eight per thread (independent Philox
 // chains hide the multiplies' latency) from a grid of at most 16 blocks per SM that loops over the
-// rest. Measured on the H100 over 64M values: the float normal fill 0.0956 ms wide, 0.0934 ms
-// capped (2.3% faster, the same bits); the uniform fills (memory-bound) 3% slower capped and the
-// double normal fill 1.5% slower capped, so they stay wide.
+// rest. Over 64M values the float normal fill ran slightly faster capped (the same bits); the
+// uniform fills (memory-bound) and the double normal fill ran slower capped, so they stay wide.
 struct WideGrid {
     static constexpr unsigned kGroupsPerThread = 4;
     static constexpr unsigned kBlocksPerSM = 0; // no cap
@@ -180,7 +179,7 @@ __device__ __forceinline__ void store16(const ks::teach::CheckedPtr<T>& out, uns
 // block b takes blocks b * kGroupsPerBlock + k * kThreads + t (k < Op::Shape::kGroupsPerThread, one
 // stretch of kGroupsPerBlock per block and turn): each 16-byte store of a warp covers 512
 // contiguous bytes. `Out` is T* (the fill) or CheckedPtr<T> (its checked variant: every store
-// checked, ks/teach/checked.cuh).
+// checked, ks_device/checked.cuh).
 template <class T, class Op, class Out>
 __device__ __forceinline__ void philoxFillBody(Out out, unsigned long long n, const PhiloxRoundKeys& keys,
                                                unsigned long long counter, const Op& op)

@@ -2,9 +2,10 @@
 // Device memory other processes can hold and map: cuMemCreate with a POSIX file descriptor as its
 // shareable handle. The allocation lives while any process holds a descriptor of it or maps it, so
 // a process without CUDA that holds a descriptor keeps the memory (and its bytes) through the death
-// of the process that made it. Measured on the lent H100 (driver 580): after the maker was killed,
-// killed inside a kernel that never ended, or ended after CUDA_ERROR_ILLEGAL_ADDRESS, the next
-// process imported 64 MiB and read back every byte; import, map and a device copy took 0.4 ms.
+// of the process that made it. Seen with driver 580: after the maker was killed, killed inside a
+// kernel that never ended, or ended after CUDA_ERROR_ILLEGAL_ADDRESS, the next process imported
+// 64 MiB and read back every byte; import, map and a device copy cost little next to the restart
+// itself (docs/measurements.md, "The GPU process").
 //
 // Contract: a CUDA context is current on the calling thread for every call, destruction included.
 

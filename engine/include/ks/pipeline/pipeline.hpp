@@ -44,10 +44,11 @@ struct PipelineOptions {
     // (older by up to N; finish() waits for all). The headless runner and tests use 0.
     int framesInFlight = 0;
     // Wait for the frame's stages before unmapping its GL resources, so that a kernel that faults
-    // never leaves GL waiting on CUDA work that will not finish. Measured on the lent H100 (driver
-    // 580): with the unmap queued behind a faulting kernel, the faulting headless run took ~15 s to
-    // end (its GL teardown waited); with this wait, 0.4-1.1 s. Costs the overlap of the host's
-    // queueing of GL with the stages (docs/supervision.md).
+    // never leaves GL waiting on CUDA work that will not finish. Seen with driver 580: with the
+    // unmap queued behind a faulting kernel, a faulting headless run took many times longer to end
+    // (its GL teardown waited); docs/measurements.md, "Faulting kernels, headless", has the times
+    // with this wait. Costs the overlap of the host's queueing of GL with the stages
+    // (docs/supervision.md).
     bool containFaults = true;
     // Copy the resources CUDA writes into exported device memory after each frame's stages
     // (ks/pipeline/kept_contents.hpp), so that a process replacing this one after a fault can

@@ -15,11 +15,11 @@
 
 namespace ks::rtc {
 
-// NVRTC's --Ofast-compile: trades the generated code's speed for compile time. On the lent H100
-// hosts (ks_bench_rtc, levels measured in rounds) a warm 30-line kernel compiled in 0.83-0.87x the
-// time at "mid" and its kernels ran 1.1-1.3x slower; "max" (0.78-0.85x) keeps every device
-// function as a call (3.5-8.5x slower kernels). docs/live-kernels.md has the figures. Not passed
-// with -G, which turns optimization off anyway (NVRTC would warn that the two conflict).
+// NVRTC's --Ofast-compile: trades the generated code's speed for compile time. Each level up
+// compiles somewhat faster and runs its kernels slower; "max" keeps every device function as a
+// call, which slows kernels the most (ks_bench_rtc measures the levels in rounds; docs/measurements.md,
+// "NVRTC's fast-compile levels"). Not passed with -G, which turns optimization off anyway (NVRTC
+// would warn that the two conflict).
 enum class FastCompile { Off, Min, Mid, Max };
 inline constexpr std::array<FastCompile, 4> kFastCompileLevels = {FastCompile::Off, FastCompile::Min,
                                                                   FastCompile::Mid, FastCompile::Max};
@@ -46,16 +46,17 @@ struct CompileOptions {
     // -minimal first when a scan of the source and its user headers finds nothing that needs those
     // (see minimal_mode.hpp) and compiles again without it when that fails, so results and
     // diagnostics are always those of a full compile where -minimal cannot do. It is off by
-    // default: on an H200 (ks_bench_rtc, every compile a source NVRTC had not seen) a warm 30-line
-    // kernel took 45 ms with full headers and 45 ms with -minimal forced, so the fast path bought
-    // nothing there (earlier figures of 5-8 ms came from recompiling identical sources).
+    // default: with every compile a source NVRTC had not seen, as an edit is (ks_bench_rtc), a warm
+    // 30-line kernel compiled no faster with -minimal forced than with full headers, so the fast path
+    // bought nothing (earlier, faster figures came from recompiling identical sources).
     bool minimal = false;
     bool autoMinimal = false;
     // Lean cuRAND (minimal_mode.hpp): for a source that includes curand_kernel.h and names neither
     // XORWOW nor MRG32k3a, compile first without those generators' 220 KiB of skip-ahead tables,
-    // which NVRTC would otherwise emit into every module (a Philox kernel compiles 2.8x faster); a build
-    // that turns out to use them fails to link and is compiled again with them, so results never
-    // differ from a full compile's.
+    // which NVRTC would otherwise emit into every module (a Philox kernel compiles much faster:
+    // ks_bench_rtc's curand rows, docs/measurements.md "Compiling kernels"); a build that turns out
+    // to use them fails to link and is compiled again with them, so results never differ from a full
+    // compile's.
     bool leanCurand = true;
     // NVRTC 13 keeps its own cache of PTX and CUBIN in the CUDA driver's compute cache
     // (~/.nv/ComputeCache; only where a driver is installed). Off by default (-no-cache): a hit

@@ -2,11 +2,12 @@
 // The -minimal fast path of rtc::compile. NVRTC's -minimal leaves out its builtin texture/surface
 // functions and types, the device runtime (cudadevrt functions, launches from device code) and
 // the runtime/driver API types and macros (cudaError_t, cudaStream_t, ...); a small kernel then
-// compiles about 6% faster (a new source each time; earlier "7 ms instead of 60 ms" figures were
-// repeated sources served by NVRTC's own cache). A cheap textual scan of the
-// source and the user headers it includes decides whether a source may need any of that; when
-// nothing is found, compile() tries -minimal first and falls back to a full compile when that
-// fails, so users never see a -minimal artefact. The scan only errs on the side of the full path.
+// compiles a little faster at most (a new source each time, as an edit is: ks_bench_rtc's -minimal
+// row; earlier, far larger gains were repeated sources served by NVRTC's own cache). A cheap
+// textual scan of the source and the user headers it includes decides whether a source may need
+// any of that; when nothing is found, compile() tries -minimal first and falls back to a full
+// compile when that fails, so users never see a -minimal artefact. The scan only errs on the side
+// of the full path.
 
 #include "ks/rtc/compiler.hpp"
 #include "ks/rtc/include_scanner.hpp"
@@ -37,7 +38,7 @@ std::string minimalBlocker(std::string_view source, const std::string& fileName,
 // The lean-cuRAND fast path of rtc::compile. curand_kernel.h defines the XORWOW and MRG32k3a
 // skip-ahead tables (about 220 KiB) as __device__ arrays, and NVRTC emits every __device__ variable,
 // used or not: a curand kernel's PTX is about 1 MB, and generating and parsing it is most of the
-// compile (2.8x the rest for a Philox kernel). When the source includes curand_kernel.h and its text
+// compile (ks_bench_rtc's curand rows). When the source includes curand_kernel.h and its text
 // names neither generator, compile() pre-includes a header that leaves the tables out and routes
 // any use of them to an undefined function: a kernel that does use them then fails to link (never
 // silently reads other data), and compile() compiles again with the tables.

@@ -4,6 +4,7 @@
 #include "ks/pipeline/infer.hpp"
 
 #include "ks/pipeline/check.hpp"
+#include "ks/pipeline/kernel_stage.hpp"
 #include "ks/syntax/kernel_signature.hpp"
 
 #include "ks/core/error.hpp"
@@ -331,7 +332,7 @@ TEST(Infer, StructsOfTheFileAreLaidOutPointedToAsRowsOfBytesAndByValueAsMembers)
     o.args = {{"step", R"({"dt": 0.5, "gravity": [0, -10, 0], "restitution": 1})"}};
     const Inference inf = infer("particles_aos.cu", o);
     ASSERT_TRUE(inf.ok()) << problems(inf);
-    EXPECT_EQ(bound(inf), (Strings{"particles -> buffer particles", "n -> records of particles", "step -> struct StepSettings"}));
+    EXPECT_EQ(bound(inf), (Strings{"particles -> buffer particles", "n -> count of particles", "step -> struct StepSettings"}));
     // sizeof(Particle) is 32 (float3, float3, float, int): one row of raw bytes per particle.
     const ResourceDesc& r = resource(inf, "particles");
     EXPECT_EQ(r.element, (ks::project::ValueType{ks::project::ScalarType::UInt8, 1}));
@@ -341,8 +342,11 @@ TEST(Infer, StructsOfTheFileAreLaidOutPointedToAsRowsOfBytesAndByValueAsMembers)
     EXPECT_NE(inf.bindings[0].reason.find("mass at 24"), std::string::npos) << inf.bindings[0].reason;
     EXPECT_TRUE(inf.project->views.empty()); // raw bytes draw as nothing; --dump writes them
     const auto& stage = inf.project->stages.at(0);
-    EXPECT_EQ(stage.grid[0], 4u); // one thread per particle, blocks of 256
-    EXPECT_EQ(stage.args[1].kind, ks::project::ArgBinding::Kind::Height);
+    EXPECT_EQ(r.record, "Particle");
+    EXPECT_EQ(stage.cover, "particles"); // one thread per particle: its extent is its records
+    EXPECT_EQ(ks::pipeline::resourceExtent(r), (std::array<std::int64_t, 2>{1000, 1}));
+    EXPECT_EQ(ks::pipeline::launchConfigOf(stage, &r).grid.x, 4u); // blocks of 256
+    EXPECT_EQ(stage.args[1].kind, ks::project::ArgBinding::Kind::Count);
     ASSERT_EQ(stage.args[2].kind, ks::project::ArgBinding::Kind::Record);
     EXPECT_EQ(stage.args[2].fields.size(), 3u);
 

@@ -113,10 +113,11 @@ std::optional<std::string> bindingMismatch(const Project& p, const ArgBinding& b
             // Records as raw bytes: one row of the struct's size per record.
             const std::size_t size = param.record->layout.size;
             if (!(r->element == ValueType{project::ScalarType::UInt8, 1}) || !r->shape ||
-                std::size_t((*r->shape)[1]) != size)
+                std::size_t((*r->shape)[1]) != size || (!r->record.empty() && r->record != param.record->name))
                 return "the kernel takes " + paramText + ", records of struct " + param.record->name + " (" +
                        std::to_string(size) + " bytes each): bind a uchar buffer of shape [records, " +
-                       std::to_string(size) + "], its raw bytes; buffer \"" + b.name + "\" is not one";
+                       std::to_string(size) + "] with \"record\": \"" + param.record->name +
+                       "\", its raw bytes; buffer \"" + b.name + "\" is not one";
             return std::nullopt;
         }
         if (paramType && !(*paramType == r->element))

@@ -639,6 +639,7 @@ private:
         }
         r.count = records * size;
         r.shape = std::array<std::int64_t, 2>{records, size};
+        r.record = rec.name;
         m_recordBuffers.insert(p.name);
         if (!p.scanned->pointeeConst)
             m_outputs.push_back(p.name);
@@ -822,9 +823,9 @@ private:
             return;
         }
         if (scalar && !project::isFloat(p.type->scalar) && countName(p.name) && m_recordBuffers.count(m_firstBuffer)) {
-            b.kind = ArgBinding::Kind::Height;
+            b.kind = ArgBinding::Kind::Count;
             b.name = m_firstBuffer;
-            bind(p, b, "records of " + m_firstBuffer, "the record count of " + m_firstBuffer + " (by its name)");
+            bind(p, b, "count of " + m_firstBuffer, "the record count of " + m_firstBuffer + " (by its name)");
             return;
         }
         if (scalar && !project::isFloat(p.type->scalar) && countName(p.name) && !m_firstBuffer.empty()) {
@@ -895,11 +896,9 @@ private:
             s.grid = *m_options.grid;
             m_out.notes.push_back("launch: grid " + dimText(s.grid) + " (--grid), block " + dimText(s.block));
         } else if (c && m_recordBuffers.count(cover)) {
-            // One thread per record: the rows of its bytes.
-            const std::int64_t records = (*c->shape)[0];
-            s.grid = {unsigned((records + s.block[0] - 1) / s.block[0]), 1, 1};
-            m_out.notes.push_back("launch: grid " + dimText(s.grid) + ", block " + dimText(s.block) +
-                                  ": one thread per record of " + cover);
+            s.cover = cover; // its extent is its records
+            m_out.notes.push_back("launch: blocks of " + dimText(s.block) + (m_options.block ? " (--block)" : "") +
+                                  " covering every record of " + cover + ": one thread per record");
         } else if (c) {
             s.cover = cover;
             s.coverFlat = !twoD;

@@ -100,6 +100,8 @@ std::array<std::int64_t, 2> resourceExtent(const project::ResourceDesc& r)
 {
     if (r.isTexture())
         return {r.width, r.height};
+    if (r.shape && !r.record.empty())
+        return {(*r.shape)[0], 1}; // its records
     if (r.shape)
         return {(*r.shape)[1], (*r.shape)[0]};
     return {r.count, 1};
@@ -219,7 +221,8 @@ ArgSlot KernelStage::argument(std::size_t i, const FrameContext& ctx) const
         if (!r)
             throwUsage("KernelStage", "no resource \"" + b.name + "\"");
         const auto e = resourceExtent(r->desc);
-        const double n = b.kind == ArgBinding::Kind::Count ? double(r->isTexture() ? e[0] * e[1] : r->desc.count)
+        const double n = b.kind == ArgBinding::Kind::Count ? double(r->isTexture() || !r->desc.record.empty() ? e[0] * e[1]
+                                                                                                      : r->desc.count)
                          : b.kind == ArgBinding::Kind::Width ? double(e[0])
                                                              : double(e[1]);
         return value(i32, {n, 0, 0, 0});

@@ -527,6 +527,11 @@ void readResources(const Json& json, Project& p, Context& ctx)
             } else if (!r.json().find("count") && !r.json().find("shape")) {
                 ctx.error(r.json().pos(), "buffer " + inQuotes(m.key) + " needs \"count\" or \"shape\"");
             }
+            d.record = r.string("record");
+            if (!d.record.empty() && (!(d.element == ValueType{ScalarType::UInt8, 1}) || !d.shape))
+                ctx.error(r.json().find("record")->pos(), "buffer " + inQuotes(m.key) + " holds records of struct " +
+                                                              d.record + " as raw bytes: its \"type\" is \"uchar\" "
+                                                              "and its \"shape\" [records, bytes per record]");
         } else {
             const std::string format = r.choice("format", {"rgba8", "r32f", "rgba32f"}, "rgba8");
             d.format = format == "r32f" ? TextureFormat::R32F : format == "rgba32f" ? TextureFormat::Rgba32F
@@ -1169,6 +1174,8 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
                 o["shape"] = OJson::array({(*r.shape)[0], (*r.shape)[1]});
             else
                 o["count"] = r.count;
+            if (!r.record.empty())
+                o["record"] = r.record;
         }
         if (r.discard)
             o["discard"] = true;

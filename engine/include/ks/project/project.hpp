@@ -41,6 +41,9 @@ struct ResourceDesc {
     ValueType element;
     std::int64_t count = 0;
     std::optional<std::array<std::int64_t, 2>> shape;
+    // Records of a struct as raw bytes ("record": "Particle"): a uchar buffer of shape
+    // [records, sizeof(struct)], each row one record. Its extent and count are its records.
+    std::string record;
     // Textures: format and size, or the size of the first view showing it ("size": "viewport").
     TextureFormat format = TextureFormat::Rgba8;
     int width = 0, height = 0;

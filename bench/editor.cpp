@@ -13,7 +13,7 @@
 #include "editor/editor_state.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/core/atomic_file.hpp"
-#include "ks/rtc/highlight.hpp"
+#include "ks/syntax/highlight.hpp"
 #include "cli/options.hpp"
 #include "panels/panels.hpp"
 
@@ -92,7 +92,7 @@ int main(int argc, char** argv)
     // The lexer alone.
     std::vector<double> full, one;
     for (int r = 0; r < 50; ++r) {
-        ks::rtc::SyntaxCache cache;
+        ks::syntax::SyntaxCache cache;
         auto t0 = Clock::now();
         cache.update(source);
         full.push_back(msSince(t0));

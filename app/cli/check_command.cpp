@@ -1,6 +1,6 @@
 #include "cli/check_command.hpp"
 
-#include "ks/rtc/check.hpp"
+#include "cli/check_file.hpp"
 
 #include <cstdio>
 
@@ -18,7 +18,7 @@ int runCheckCommands(const CheckOptions& o)
         if (o.file.empty())
             return 0;
     }
-    rtc::CheckRequest request;
+    CheckRequest request;
     request.file = o.file;
     request.options.arch = o.arch;
     request.options.defines = o.defines;
@@ -29,8 +29,8 @@ int runCheckCommands(const CheckOptions& o)
     request.options.cppStandard = o.cppStandard;
     request.options.fastCompile = rtc::parseFastCompile(o.fastCompile).value_or(rtc::FastCompile::Off);
     request.useCache = !o.noCache;
-    const rtc::CheckReport report = rtc::checkFile(request);
-    const std::string text = rtc::formatCheckReport(report);
+    const CheckReport report = checkFile(request);
+    const std::string text = formatCheckReport(report);
     std::fputs(text.c_str(), report.usageError.empty() ? stdout : stderr);
     return report.exitCode();
 }

@@ -11,7 +11,7 @@
 
 namespace ks::app {
 
-// --check FILE.cu and --clear-cache: compile without a GPU or GL and exit (see ks/rtc/check.hpp).
+// --check FILE.cu and --clear-cache: compile without a GPU or GL and exit (see cli/check_file.hpp).
 // The largest window, framebuffer or demo texture side (--size, --image-size): every GL Kernelscope
 // runs on allows 16384, and one RGBA8 image of 16384x16384 is already 1 GiB.
 inline constexpr int kMaxImageSide = 16384;

@@ -12,7 +12,7 @@
 #include "ks/project/recovery_store.hpp"
 #include "ks/rtc/compiler.hpp"
 #include "ks/rtc/diagnostics.hpp"
-#include "ks/rtc/highlight.hpp"
+#include "ks/syntax/highlight.hpp"
 #include "ks/syntax/kernel_signature.hpp"
 
 #include <array>
@@ -94,7 +94,7 @@ struct EditorTab {
     int refocusOffset = -1; // give the widget the keyboard back with the cursor here
     int lastCursorLine = 0;
     bool editing = false;   // the text widget was active in the last frame
-    rtc::SyntaxCache syntax; // the colours of `buffer`, re-lexed where it changed
+    syntax::SyntaxCache syntax; // the colours of `buffer`, re-lexed where it changed
     double cursorMovedAt = 0; // steady seconds: the cursor blinks from then on
     int lastCursorOffset = -1;
     float lastScrollY = 0;  // the code's scroll at the end of the last frame

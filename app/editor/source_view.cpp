@@ -114,28 +114,28 @@ void drawMarker(ImDrawList* dl, ImVec2 centre, float r, const rtc::Diagnostic& d
     }
 }
 
-ImU32 syntaxColour(rtc::SyntaxClass c)
+ImU32 syntaxColour(syntax::SyntaxClass c)
 {
     switch (c) {
-    case rtc::SyntaxClass::Keyword:
+    case syntax::SyntaxClass::Keyword:
         return theme::kSyntaxKeyword;
-    case rtc::SyntaxClass::Type:
+    case syntax::SyntaxClass::Type:
         return theme::kSyntaxType;
-    case rtc::SyntaxClass::Qualifier:
+    case syntax::SyntaxClass::Qualifier:
         return theme::kSyntaxQualifier;
-    case rtc::SyntaxClass::Builtin:
+    case syntax::SyntaxClass::Builtin:
         return theme::kSyntaxBuiltin;
-    case rtc::SyntaxClass::Intrinsic:
+    case syntax::SyntaxClass::Intrinsic:
         return theme::kSyntaxIntrinsic;
-    case rtc::SyntaxClass::Preprocessor:
+    case syntax::SyntaxClass::Preprocessor:
         return theme::kSyntaxPreprocessor;
-    case rtc::SyntaxClass::String:
+    case syntax::SyntaxClass::String:
         return theme::kSyntaxString;
-    case rtc::SyntaxClass::Number:
+    case syntax::SyntaxClass::Number:
         return theme::kSyntaxNumber;
-    case rtc::SyntaxClass::Comment:
+    case syntax::SyntaxClass::Comment:
         return theme::kSyntaxComment;
-    case rtc::SyntaxClass::Plain:
+    case syntax::SyntaxClass::Plain:
         break;
     }
     return theme::kCodeText;
@@ -152,7 +152,7 @@ void drawSyntaxSpans(ImDrawList* dl, EditorTab& tab, const std::vector<int>& sta
         const std::string_view text = lineText(tab.buffer, starts, l);
         float x = textPos.x;
         const float y = textPos.y + float(l) * lineH;
-        for (const rtc::SyntaxSpan& span : tab.syntax.spans(std::size_t(l))) {
+        for (const syntax::SyntaxSpan& span : tab.syntax.spans(std::size_t(l))) {
             if (span.end > text.size())
                 break; // never: the cache was brought up to this text
             const char* b = text.data() + span.begin;
@@ -171,9 +171,9 @@ void drawCursorAndBrackets(ImDrawList* dl, EditorTab& tab, const std::vector<int
         const auto line = std::size_t(lineAt(starts, off));
         const auto column = std::uint32_t(off - std::size_t(starts[line]));
         tab.syntax.ensure(line + 1); // the match may be below the screen
-        for (const rtc::SyntaxSpan& sp : tab.syntax.spans(line))
+        for (const syntax::SyntaxSpan& sp : tab.syntax.spans(line))
             if (column >= sp.begin && column < sp.end)
-                return sp.cls == rtc::SyntaxClass::Plain;
+                return sp.cls == syntax::SyntaxClass::Plain;
         return true;
     };
     if (const auto pair = text::matchingBracket(tab.buffer, std::size_t(tab.cursorOffset), isCode)) {

@@ -191,7 +191,7 @@ void App::applyTeachCommands(TeachCommands& c)
             t.suggestion = "no loaded kernel to ask the driver about";
         } else {
             try {
-                const rtc::BlockSizeSuggestion b =
+                const cuda::BlockSizeSuggestion b =
                     teach::suggestBlockSizeOnDevice(*k.function(), unsigned(t.edit.sharedBytes));
                 LaunchEdit e = t.edit;
                 e.block = suggestedBlockShape(unsigned(b.blockSize), t.edit.block);

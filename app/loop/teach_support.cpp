@@ -104,7 +104,7 @@ std::optional<teach::LaunchReport> analyzeEdit(const AppState& s, int stage, con
     if (!device || !k.function())
         return std::nullopt;
     return teach::analyzeLaunch(launchConfigOf(s, stage, e), k.function()->attributes(), device->limits,
-                                rtc::OccupancyLimits::fromDevice(*device), dataExtent(s, stage, e));
+                                cuda::OccupancyLimits::fromDevice(*device), dataExtent(s, stage, e));
 }
 
 std::string launchRefusal(const AppState& s, int stage, const LaunchEdit& e)

@@ -160,7 +160,7 @@ void launchFacts(const AppState& s, int stage)
         ImGui::TextColored(kRefused, "cannot launch: %s", report->refusal->message.c_str());
         return;
     }
-    const rtc::Occupancy& o = report->occupancy;
+    const cuda::Occupancy& o = report->occupancy;
     ImGui::TextColored(o.fraction >= 0.5 ? kGood : kWarning, "occupancy: %s", o.summary().c_str());
     const auto& attrs = static_cast<const pipeline::KernelStage&>(s.project.session->pipeline().stage(std::size_t(stage)))
                             .function()

@@ -32,7 +32,7 @@ constexpr ImU32 kFindMatch = IM_COL32(200, 160, 60, 70);
 constexpr ImU32 kFindCurrent = IM_COL32(240, 190, 60, 150);
 constexpr ImU32 kBracketMatch = IM_COL32(150, 200, 255, 200);
 
-// Syntax colours of the source view, one per rtc::SyntaxClass.
+// Syntax colours of the source view, one per syntax::SyntaxClass.
 constexpr ImU32 kSyntaxKeyword = IM_COL32(198, 120, 221, 255);
 constexpr ImU32 kSyntaxType = IM_COL32(86, 182, 194, 255);
 constexpr ImU32 kSyntaxQualifier = IM_COL32(229, 192, 123, 255);

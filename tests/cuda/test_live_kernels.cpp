@@ -279,11 +279,11 @@ TEST_F(CudaTest, BuildFactsAgreeWithTheDriver)
         }
         // The suggestion reaches the same occupancy as the host model's best.
         const cuda::PotentialBlockSize driver = f.maxPotentialBlockSize();
-        const auto limits = rtc::OccupancyLimits::fromDevice(device);
-        rtc::OccupancyInput in = rtc::OccupancyInput::of(f.attributes(), limits, 0, 0);
-        const auto model = rtc::suggestBlockSize(limits, in);
+        const auto limits = cuda::OccupancyLimits::fromDevice(device);
+        cuda::OccupancyInput in = cuda::OccupancyInput::of(f.attributes(), limits, 0, 0);
+        const auto model = cuda::suggestBlockSize(limits, in);
         in.blockSize = driver.blockSize;
-        EXPECT_EQ(rtc::theoreticalOccupancy(limits, in).warpsPerSM, model.occupancy.warpsPerSM)
+        EXPECT_EQ(cuda::theoreticalOccupancy(limits, in).warpsPerSM, model.occupancy.warpsPerSM)
             << "driver suggests " << driver.blockSize << ", the model " << model.blockSize;
         EXPECT_GT(driver.minGridSize, 0);
     }

@@ -391,7 +391,7 @@ TEST_F(TeachGpu, TimelineHasOnePlausibleRecordPerBlock)
 
 TEST_F(TeachGpu, HostOccupancyCalculatorAgreesWithTheDriver)
 {
-    const auto sm = ks::rtc::OccupancyLimits::fromDevice(m_device);
+    const auto sm = ks::cuda::OccupancyLimits::fromDevice(m_device);
     for (const auto& [file, kernel] : {std::pair<std::string, std::string>{"occupancy.cu", "block_sum"},
                                        {"pi.cu", "pi_map"},
                                        {"divergence.cu", "diverge_by_lane"}}) {
@@ -400,14 +400,14 @@ TEST_F(TeachGpu, HostOccupancyCalculatorAgreesWithTheDriver)
             if (block > k.function.attributes().maxThreadsPerBlock)
                 continue;
             for (int shared : {0, 4096, 20000, 40000}) {
-                const auto host = ks::rtc::theoreticalOccupancy(
-                    sm, ks::rtc::OccupancyInput::of(k.function.attributes(), sm, block, shared));
+                const auto host = ks::cuda::theoreticalOccupancy(
+                    sm, ks::cuda::OccupancyInput::of(k.function.attributes(), sm, block, shared));
                 EXPECT_EQ(host.blocksPerSM, k.function.maxActiveBlocksPerSM(block, std::size_t(shared)))
                     << kernel << " block " << block << " shared " << shared << ": " << host.summary();
             }
         }
         const auto device = ks::teach::suggestBlockSizeOnDevice(k.function, 0);
-        const auto host = ks::rtc::suggestBlockSize(sm, ks::rtc::OccupancyInput::of(k.function.attributes(), sm, 0, 0));
+        const auto host = ks::cuda::suggestBlockSize(sm, ks::cuda::OccupancyInput::of(k.function.attributes(), sm, 0, 0));
         EXPECT_EQ(host.blockSize, device.blockSize) << kernel;
         EXPECT_EQ(host.minGridSize, device.minGridSize) << kernel;
     }

@@ -14,7 +14,7 @@
 #include "ks/project/recovery_store.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/diagnostics.hpp"
-#include "ks/rtc/highlight.hpp"
+#include "ks/syntax/highlight.hpp"
 #include "ks/rtc/include_scanner.hpp"
 #include "ks/syntax/kernel_signature.hpp"
 #include "ks/syntax/type_layout.hpp"
@@ -191,18 +191,18 @@ void signatures(std::string_view input)
     }
 }
 
-// Kernel source as the editor colours it (ks/rtc/highlight.hpp): every line's spans cover it exactly,
+// Kernel source as the editor colours it (ks/syntax/highlight.hpp): every line's spans cover it exactly,
 // and the cache's incremental result after an edit equals a fresh lex. The input is the text; its
 // first two bytes also pick an edit (where, and how many bytes of the input's end to insert).
 void highlight(std::string_view input)
 {
-    auto check = [](const rtc::SyntaxCache& c, std::string_view text) {
+    auto check = [](const syntax::SyntaxCache& c, std::string_view text) {
         std::size_t line = 0, begin = 0;
         for (;; ++line) {
             const std::size_t nl = text.find('\n', begin);
             const std::size_t len = (nl == std::string_view::npos ? text.size() : nl) - begin;
             std::uint32_t at = 0;
-            for (const rtc::SyntaxSpan& sp : c.spans(line)) {
+            for (const syntax::SyntaxSpan& sp : c.spans(line)) {
                 require(sp.begin == at && sp.end > sp.begin, "a line's spans are adjacent and not empty");
                 at = sp.end;
             }
@@ -213,7 +213,7 @@ void highlight(std::string_view input)
         }
         require(c.lineCount() == line + 1, "one entry per line");
     };
-    rtc::SyntaxCache cache;
+    syntax::SyntaxCache cache;
     cache.update(input);
     check(cache, input);
     if (input.size() < 2)
@@ -226,7 +226,7 @@ void highlight(std::string_view input)
         edited.erase(edited.size() / 2, std::size_t(static_cast<unsigned char>(input[0])) % 8);
     cache.update(edited);
     check(cache, edited);
-    rtc::SyntaxCache fresh;
+    syntax::SyntaxCache fresh;
     fresh.update(edited);
     for (std::size_t i = 0; i < fresh.lineCount(); ++i)
         require(cache.spans(i) == fresh.spans(i), "the incremental spans equal a fresh lex");
@@ -388,7 +388,7 @@ const std::vector<Target>& targets()
         {"diagnostics", diagnostics, "NVRTC logs: parseLog, markLikelyCauses, formatDiagnostic"},
         {"includes", includes, "#include directives and the include scanner on disk"},
         {"signatures", signatures, "kernel source -> signatures and inferred projects: syntax::findKernels, knownTypeLayout, pipeline::inferProject"},
-        {"highlight", highlight, "the editor's CUDA C++ lexer and its incremental cache: rtc::SyntaxCache"},
+        {"highlight", highlight, "the editor's CUDA C++ lexer and its incremental cache: syntax::SyntaxCache"},
         {"array_specs", arraySpecs, "ElementwiseKernel, reduction and scan specs up to generated source"},
         {"recovery", recovery, "recovery files: RecoveryStore::parse/format"},
         {"cache_entry", cacheEntry, "compile cache disk entries: decodeEntry, decodeResult"},

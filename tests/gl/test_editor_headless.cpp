@@ -268,7 +268,7 @@ TEST_F(EditorHeadless, AMissingSemicolonShowsMarkersAtItsLines)
     EXPECT_EQ(kept->text, broken);
 }
 
-// The source is drawn in syntax colours (ks/rtc/highlight.hpp): the demo's CUDA qualifiers,
+// The source is drawn in syntax colours (ks/syntax/highlight.hpp): the demo's CUDA qualifiers,
 // built-ins, types, keywords, preprocessor line and comments each show in theirs; an edit that
 // opens a block comment at the top turns the rest of the file into comment colour in that frame.
 TEST_F(EditorHeadless, SourceIsDrawnInSyntaxColoursThatFollowEdits)

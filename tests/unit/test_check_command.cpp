@@ -1,6 +1,6 @@
-// `kernelscope --check`: the engine's checkFile/formatCheckReport and the app's flag parsing.
+// `kernelscope --check`: the app's checkFile/formatCheckReport and the app's flag parsing.
 // Real NVRTC compiles for sm_90; no GPU, no GL.
-#include "ks/rtc/check.hpp"
+#include "cli/check_file.hpp"
 
 #include "parse_options.hpp"
 #include "test_support.hpp"
@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 using namespace ks::rtc;
+using namespace ks::app;
 
 namespace {
 

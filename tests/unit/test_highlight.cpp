@@ -1,7 +1,7 @@
-// The editor's CUDA C++ lexer (ks/rtc/highlight.hpp): the class of each kind of token, what spans
+// The editor's CUDA C++ lexer (ks/syntax/highlight.hpp): the class of each kind of token, what spans
 // lines, spans that always cover a line exactly, and a cache whose incremental result always equals
 // lexing the whole text afresh.
-#include "ks/rtc/highlight.hpp"
+#include "ks/syntax/highlight.hpp"
 
 #include <gtest/gtest.h>
 
@@ -11,9 +11,9 @@
 #include <vector>
 
 using ks::syntax::LexState;
-using ks::rtc::SyntaxCache;
-using ks::rtc::SyntaxClass;
-using ks::rtc::SyntaxSpan;
+using ks::syntax::SyntaxCache;
+using ks::syntax::SyntaxClass;
+using ks::syntax::SyntaxSpan;
 
 namespace {
 
@@ -23,7 +23,7 @@ using Tokens = std::vector<std::pair<std::string, SyntaxClass>>;
 Tokens coloured(const std::string& line, const LexState& entry = {}, LexState* exit = nullptr)
 {
     std::vector<SyntaxSpan> spans;
-    const LexState out = ks::rtc::lexLine(line, entry, spans);
+    const LexState out = ks::syntax::lexLine(line, entry, spans);
     if (exit)
         *exit = out;
     Tokens t;
@@ -181,7 +181,7 @@ TEST(Highlight, SpansCoverEveryLineExactly)
         for (int i = 0; i < len; ++i)
             line += alphabet[rng() % alphabet.size()];
         std::vector<SyntaxSpan> spans;
-        state = ks::rtc::lexLine(line, state, spans);
+        state = ks::syntax::lexLine(line, state, spans);
         expectCovers(line, spans);
         if (::testing::Test::HasFatalFailure())
             return;

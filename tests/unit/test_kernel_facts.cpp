@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 using namespace ks::rtc;
+using ks::cuda::OccupancyLimits;
 
 namespace {
 

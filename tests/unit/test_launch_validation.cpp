@@ -118,7 +118,7 @@ TEST(LaunchValidation, RefusesEachKindOfInvalidConfigurationNamingTheLimit)
         EXPECT_EQ(refusal->limit, c.limit) << refusal->message;
         EXPECT_NE(refusal->message.find(c.says), std::string::npos) << refusal->message;
         EXPECT_FALSE(ks::cuda::launchLimitName(c.limit).empty());
-        const auto report = ks::teach::analyzeLaunch(c.config, c.attrs, l, ks::rtc::OccupancyLimits{}, {1000, 1, 1});
+        const auto report = ks::teach::analyzeLaunch(c.config, c.attrs, l, ks::cuda::OccupancyLimits{}, {1000, 1, 1});
         EXPECT_TRUE(report.refusal.has_value());
     }
     EXPECT_FALSE(ks::cuda::checkLaunch({{4, 1, 1}, {256, 1, 1}, 0}, l, kernelWith(255)).has_value())
@@ -128,7 +128,7 @@ TEST(LaunchValidation, RefusesEachKindOfInvalidConfigurationNamingTheLimit)
 TEST(LaunchValidation, LaunchReportCombinesRefusalCoverageOccupancyAndWaves)
 {
     const auto report = ks::teach::analyzeLaunch({{1000, 1, 1}, {256, 1, 1}, 0}, kernelWith(64), hopperLimits(),
-                                                  ks::rtc::OccupancyLimits{}, {256000 - 100, 1, 1});
+                                                  ks::cuda::OccupancyLimits{}, {256000 - 100, 1, 1});
     EXPECT_FALSE(report.refusal);
     EXPECT_EQ(report.occupancy.blocksPerSM, 4);
     EXPECT_EQ(report.waves, 2u); // 1000 blocks / (132 SMs x 4)
@@ -167,16 +167,16 @@ TEST(LaunchPanel, GuardCountsIn1d2dAnd3d)
     EXPECT_EQ(c.warps, 18u * 2u);
 }
 
-// The launch panel's occupancy: the one model (ks/rtc/occupancy.hpp) for a loaded kernel's attributes.
-ks::rtc::Occupancy occupancyOf(int threads, const ks::cuda::FunctionAttributes& a, int dynamicShared)
+// The launch panel's occupancy: the one model (ks/cuda/occupancy.hpp) for a loaded kernel's attributes.
+ks::cuda::Occupancy occupancyOf(int threads, const ks::cuda::FunctionAttributes& a, int dynamicShared)
 {
-    const ks::rtc::OccupancyLimits h100;
-    return ks::rtc::theoreticalOccupancy(h100, ks::rtc::OccupancyInput::of(a, h100, threads, dynamicShared));
+    const ks::cuda::OccupancyLimits h100;
+    return ks::cuda::theoreticalOccupancy(h100, ks::cuda::OccupancyInput::of(a, h100, threads, dynamicShared));
 }
 
 TEST(LaunchPanel, TheoreticalOccupancyAndItsLimiter)
 {
-    using ks::rtc::OccupancyLimiter;
+    using ks::cuda::OccupancyLimiter;
     auto occ = occupancyOf(256, kernelWith(32), 0);
     EXPECT_EQ(occ.blocksPerSM, 8);
     EXPECT_DOUBLE_EQ(occ.fraction, 1.0);
@@ -217,23 +217,23 @@ TEST(LaunchPanel, TheoreticalOccupancyAndItsLimiter)
 
 TEST(LaunchPanel, SuggestedBlockSizeMaximisesOccupancy)
 {
-    const ks::rtc::OccupancyLimits h100;
+    const ks::cuda::OccupancyLimits h100;
     auto input = [&](int regs, int dynamicShared) {
-        return ks::rtc::OccupancyInput::of(kernelWith(regs), h100, 0, dynamicShared);
+        return ks::cuda::OccupancyInput::of(kernelWith(regs), h100, 0, dynamicShared);
     };
-    ks::rtc::BlockSizeSuggestion s = ks::rtc::suggestBlockSize(h100, input(32, 0));
+    ks::cuda::BlockSizeSuggestion s = ks::cuda::suggestBlockSize(h100, input(32, 0));
     EXPECT_EQ(s.blockSize, 1024) << "full occupancy everywhere: the largest block wins";
     EXPECT_EQ(s.minGridSize, 2 * 132);
-    s = ks::rtc::suggestBlockSize(h100, input(32, 0), 0, 256);
+    s = ks::cuda::suggestBlockSize(h100, input(32, 0), 0, 256);
     EXPECT_EQ(s.blockSize, 256);
     // 72 registers: 2304 per warp -> 28 warps per SM; the best block size leaves the fewest warps idle.
-    s = ks::rtc::suggestBlockSize(h100, input(72, 0));
+    s = ks::cuda::suggestBlockSize(h100, input(72, 0));
     int bestThreads = 0;
     for (int b = 32; b <= 1024; b += 32)
         bestThreads = std::max(bestThreads, occupancyOf(b, kernelWith(72), 0).blocksPerSM * b);
     EXPECT_EQ(s.occupancy.blocksPerSM * s.blockSize, bestThreads);
     // shared memory per thread: 4 KiB fixed + 64 B per thread.
-    s = ks::rtc::suggestBlockSize(h100, input(32, 4096), 64);
+    s = ks::cuda::suggestBlockSize(h100, input(32, 4096), 64);
     EXPECT_GT(s.blockSize, 0);
     EXPECT_GT(s.occupancy.blocksPerSM, 0);
 }

@@ -4,7 +4,7 @@
 // NVRTC for sm_90 here (no GPU needed).
 #include "ks/core/paths.hpp"
 #include "ks/rtc/cache.hpp"
-#include "ks/rtc/check.hpp"
+#include "cli/check_file.hpp"
 #include "ks/rtc/compiler.hpp"
 #include "ks/rtc/minimal_mode.hpp"
 

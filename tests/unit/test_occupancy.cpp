@@ -1,12 +1,12 @@
 // Theoretical occupancy: hand-checked cases with the limiter named, and a sweep against the
 // toolkit's own calculator (cuda_occupancy.h, host code) for Hopper and Ampere limits.
-#include "ks/rtc/occupancy.hpp"
+#include "ks/cuda/occupancy.hpp"
 
 #include <cuda_occupancy.h>
 
 #include <gtest/gtest.h>
 
-using namespace ks::rtc;
+using namespace ks::cuda;
 
 namespace {
 

@@ -37,8 +37,8 @@ DriverKernelCheck checkAgainstDriver(const KernelFacts& k, const cuda::Function&
     }
     mismatch("max threads per block", k.maxThreadsPerBlock, c.attributes.maxThreadsPerBlock);
 
-    const OccupancyLimits limits = OccupancyLimits::fromDevice(device);
-    c.model = theoreticalOccupancy(limits, OccupancyInput::of(c.attributes, limits, blockSize, dynamicShared));
+    const cuda::OccupancyLimits limits = cuda::OccupancyLimits::fromDevice(device);
+    c.model = cuda::theoreticalOccupancy(limits, cuda::OccupancyInput::of(c.attributes, limits, blockSize, dynamicShared));
     c.driverBlocks = f.maxActiveBlocksPerSM(blockSize, std::size_t(dynamicShared));
     mismatch("blocks per SM at " + std::to_string(blockSize) + " threads", c.model.blocksPerSM, c.driverBlocks);
     c.suggestion = f.maxPotentialBlockSize(std::size_t(dynamicShared));

@@ -234,15 +234,15 @@ std::vector<PtxEntry> parsePtxEntries(std::string_view ptx)
     return out;
 }
 
-Occupancy KernelFacts::occupancy(const OccupancyLimits& limits, int blockSize, int dynamicSharedBytes) const
+cuda::Occupancy KernelFacts::occupancy(const cuda::OccupancyLimits& limits, int blockSize, int dynamicSharedBytes) const
 {
-    OccupancyInput in;
+    cuda::OccupancyInput in;
     in.registersPerThread = resources.registers;
     in.staticSharedBytes = resources.sharedBytes;
     in.dynamicSharedBytes = dynamicSharedBytes;
     in.blockSize = blockSize;
     in.kernelMaxThreads = maxThreadsPerBlock;
-    return theoreticalOccupancy(limits, in);
+    return cuda::theoreticalOccupancy(limits, in);
 }
 
 std::vector<std::string> nameExpressionsFor(const std::vector<syntax::KernelSignature>& kernels)
@@ -260,7 +260,7 @@ ModuleFacts collectFacts(const std::vector<syntax::KernelSignature>& kernels, co
 {
     ModuleFacts facts;
     facts.arch = arch;
-    const OccupancyLimits limits = OccupancyLimits::forArch(arch, &facts.archKnown);
+    const cuda::OccupancyLimits limits = cuda::OccupancyLimits::forArch(arch, &facts.archKnown);
     facts.cubinBytes = result.cubin.size();
     facts.ptxBytes = result.ptx.size();
     facts.compileMs = result.compileMs;
@@ -280,7 +280,7 @@ ModuleFacts collectFacts(const std::vector<syntax::KernelSignature>& kernels, co
                     k.resources = r;
                     k.resourcesKnown = true;
                 }
-            k.maxThreadsPerBlock = maxThreadsPerBlockFor(limits, k.resources.registers, entries[i].maxThreads);
+            k.maxThreadsPerBlock = cuda::maxThreadsPerBlockFor(limits, k.resources.registers, entries[i].maxThreads);
             crossCheck(k);
             return true;
         }

@@ -43,30 +43,30 @@ cuda::Dim3 gridToCover(cuda::Dim3 extent, cuda::Dim3 block)
 }
 
 LaunchReport analyzeLaunch(const cuda::LaunchConfig& launch, const cuda::FunctionAttributes& attrs,
-                           const cuda::DeviceLimits& limits, const rtc::OccupancyLimits& sm, cuda::Dim3 extent)
+                           const cuda::DeviceLimits& limits, const cuda::OccupancyLimits& sm, cuda::Dim3 extent)
 {
     LaunchReport r;
     r.refusal = cuda::checkLaunch(launch, limits, attrs);
     r.coverage = coverage(launch, extent, unsigned(sm.warpSize));
-    r.occupancy = rtc::theoreticalOccupancy(
-        sm, rtc::OccupancyInput::of(attrs, sm, int(launch.block.count()), int(launch.sharedBytes)));
+    r.occupancy = cuda::theoreticalOccupancy(
+        sm, cuda::OccupancyInput::of(attrs, sm, int(launch.block.count()), int(launch.sharedBytes)));
     r.waves = waveCount(r.coverage.blocks, unsigned(sm.smCount), unsigned(r.occupancy.blocksPerSM));
     return r;
 }
 
-rtc::BlockSizeSuggestion suggestBlockSizeOnDevice(const cuda::Function& f, unsigned dynamicShared,
+cuda::BlockSizeSuggestion suggestBlockSizeOnDevice(const cuda::Function& f, unsigned dynamicShared,
                                                   unsigned maxBlockSize)
 {
     const cuda::PotentialBlockSize p = f.maxPotentialBlockSize(std::size_t(dynamicShared), int(maxBlockSize));
     CUdevice dev = 0;
     KS_CU(cuCtxGetDevice, &dev);
     // A CUdevice is the device's ordinal.
-    const auto sm = rtc::OccupancyLimits::fromDevice(cuda::queryDevice(static_cast<int>(dev)));
-    rtc::BlockSizeSuggestion s;
+    const auto sm = cuda::OccupancyLimits::fromDevice(cuda::queryDevice(static_cast<int>(dev)));
+    cuda::BlockSizeSuggestion s;
     s.blockSize = p.blockSize;
     s.minGridSize = p.minGridSize;
     s.occupancy =
-        rtc::theoreticalOccupancy(sm, rtc::OccupancyInput::of(f.attributes(), sm, p.blockSize, int(dynamicShared)));
+        cuda::theoreticalOccupancy(sm, cuda::OccupancyInput::of(f.attributes(), sm, p.blockSize, int(dynamicShared)));
     return s;
 }
 

@@ -93,7 +93,7 @@ public:
 
     // The driver's occupancy answers for this kernel; the context of its module current, throws
     // ks::Error (an empty handle is a usage error). The host model of the same rules, which needs
-    // no device, is ks/rtc/occupancy.hpp.
+    // no device, is ks/cuda/occupancy.hpp.
     // Blocks of `blockSize` threads with `dynamicSharedBytes` each resident on one SM at once
     // (cuOccupancyMaxActiveBlocksPerMultiprocessor).
     int maxActiveBlocksPerSM(int blockSize, std::size_t dynamicSharedBytes = 0) const;

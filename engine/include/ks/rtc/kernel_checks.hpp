@@ -8,7 +8,7 @@
 #include "ks/cuda/launch.hpp"
 #include "ks/cuda/module.hpp"
 #include "ks/rtc/kernel_facts.hpp"
-#include "ks/rtc/occupancy.hpp"
+#include "ks/cuda/occupancy.hpp"
 
 #include <optional>
 #include <string>
@@ -19,7 +19,7 @@ namespace ks::rtc {
 struct DriverKernelCheck {
     std::optional<std::vector<cuda::ParameterSlot>> layout; // nullopt: the driver cannot say
     cuda::FunctionAttributes attributes;
-    Occupancy model;       // the host model with the device's limits
+    cuda::Occupancy model;       // the host model with the device's limits
     int driverBlocks = 0;  // cuOccupancyMaxActiveBlocksPerMultiprocessor
     cuda::PotentialBlockSize suggestion; // cuOccupancyMaxPotentialBlockSize
     // Where the driver and the build disagree (parameter count, sizes, offsets, registers, static

@@ -9,7 +9,7 @@
 // cuFuncGetAttribute, cuOccupancy*) and reports where it disagrees.
 
 #include "ks/rtc/compiler.hpp"
-#include "ks/rtc/occupancy.hpp"
+#include "ks/cuda/occupancy.hpp"
 #include "ks/syntax/kernel_signature.hpp"
 
 #include <cstddef>
@@ -68,12 +68,12 @@ struct KernelFacts {
     std::vector<std::string> problems;
 
     // The occupancy of `blockSize` threads with `dynamicSharedBytes` on `limits`.
-    Occupancy occupancy(const OccupancyLimits& limits, int blockSize, int dynamicSharedBytes = 0) const;
+    cuda::Occupancy occupancy(const cuda::OccupancyLimits& limits, int blockSize, int dynamicSharedBytes = 0) const;
 };
 
 struct ModuleFacts {
     std::string arch;
-    bool archKnown = true; // OccupancyLimits has a table row for it
+    bool archKnown = true; // cuda::OccupancyLimits has a table row for it
     std::vector<KernelFacts> kernels; // in source order, then kernels only the PTX knows
     int globalBytes = 0;
     std::size_t cubinBytes = 0;

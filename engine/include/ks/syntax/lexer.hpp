@@ -1,6 +1,6 @@
 #pragma once
 // The one CUDA C++ lexer of the engine: the kernel signature scanner (kernel_signature.hpp), the
-// #include scanner (ks/rtc/include_scanner.hpp) and the editor's colours (ks/rtc/highlight.hpp)
+// #include scanner (ks/rtc/include_scanner.hpp) and the editor's colours (ks/syntax/highlight.hpp)
 // read source text through it. A lexer, not a preprocessor: it does not expand macros or evaluate
 // #if; it knows which tokens belong to a preprocessor line.
 //

@@ -2,12 +2,12 @@
 // What the launch panel shows for a grid and block: whether it can launch (and which limit it
 // breaks), threads and warps launched, threads that fall outside the data (the `if (i < n)` guard)
 // and elements no thread reaches, the theoretical occupancy and what limits it (the engine's one
-// model, ks/rtc/occupancy.hpp), the waves it implies, and a suggested block size. Host
+// model, ks/cuda/occupancy.hpp), the waves it implies, and a suggested block size. Host
 // arithmetic, testable without a device, plus the driver's suggestion for a loaded kernel.
 
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/module.hpp"
-#include "ks/rtc/occupancy.hpp"
+#include "ks/cuda/occupancy.hpp"
 
 #include <optional>
 #include <string>
@@ -35,16 +35,16 @@ cuda::Dim3 gridToCover(cuda::Dim3 extent, cuda::Dim3 block);
 struct LaunchReport {
     std::optional<cuda::LaunchRefusal> refusal; // set: the launch panel refuses, naming the limit
     Coverage coverage;
-    rtc::Occupancy occupancy;
+    cuda::Occupancy occupancy;
     unsigned long long waves = 0; // ceil(blocks / (SMs * blocks per SM))
 };
-// `sm`: the occupancy limits of the device (rtc::OccupancyLimits::fromDevice), its SM count too.
+// `sm`: the occupancy limits of the device (cuda::OccupancyLimits::fromDevice), its SM count too.
 LaunchReport analyzeLaunch(const cuda::LaunchConfig& launch, const cuda::FunctionAttributes& attrs,
-                           const cuda::DeviceLimits& limits, const rtc::OccupancyLimits& sm, cuda::Dim3 extent);
+                           const cuda::DeviceLimits& limits, const cuda::OccupancyLimits& sm, cuda::Dim3 extent);
 
 // The driver's block size for a loaded kernel (cuda::Function::maxPotentialBlockSize, current
 // context needed; throws ks::Error) with the model's occupancy at that size on the current device.
-rtc::BlockSizeSuggestion suggestBlockSizeOnDevice(const cuda::Function& function, unsigned dynamicSharedBytes,
+cuda::BlockSizeSuggestion suggestBlockSizeOnDevice(const cuda::Function& function, unsigned dynamicSharedBytes,
                                                   unsigned maxBlockSize = 0);
 
 } // namespace ks::teach

@@ -18,7 +18,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ks::rtc {
+namespace ks::cuda {
 
 struct OccupancyLimits {
     int ccMajor = 9, ccMinor = 0;
@@ -98,4 +98,4 @@ struct BlockSizeSuggestion {
 BlockSizeSuggestion suggestBlockSize(const OccupancyLimits& limits, const OccupancyInput& inputWithoutBlockSize,
                                      int dynamicSharedPerThread = 0, int maxBlockSize = 0);
 
-} // namespace ks::rtc
+} // namespace ks::cuda

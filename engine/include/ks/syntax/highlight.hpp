@@ -19,7 +19,7 @@
 #include <string_view>
 #include <vector>
 
-namespace ks::rtc {
+namespace ks::syntax {
 
 enum class SyntaxClass : std::uint8_t {
     Plain,        // identifiers, operators, punctuation, white space
@@ -84,4 +84,4 @@ private:
 
 const char* syntaxClassName(SyntaxClass c);
 
-} // namespace ks::rtc
+} // namespace ks::syntax

@@ -1,4 +1,4 @@
-#include "ks/rtc/check.hpp"
+#include "cli/check_file.hpp"
 
 #include "ks/core/paths.hpp"
 #include "ks/cuda/device_info.hpp"
@@ -9,7 +9,7 @@
 #include <regex>
 #include <sstream>
 
-namespace ks::rtc {
+namespace ks::app {
 namespace fs = std::filesystem;
 
 namespace {
@@ -34,10 +34,10 @@ std::string ms(double v)
 }
 
 // Which NVRTC mode produced the result, and why the full headers were needed where they were.
-std::string modeText(const CompileResult& r)
+std::string modeText(const rtc::CompileResult& r)
 {
     const std::string curand = r.curandTablesLeftOut ? ", cuRAND tables left out" : "";
-    if (r.mode == CompileMode::Minimal)
+    if (r.mode == rtc::CompileMode::Minimal)
         return "-minimal" + curand;
     return "full headers" + (r.fullReason.empty() ? std::string() : ": " + r.fullReason) + curand;
 }
@@ -68,11 +68,11 @@ CheckReport checkFile(const CheckRequest& request)
     CheckReport report;
     report.file = request.file;
     report.occupancyBlockSize = request.occupancyBlockSize;
-    CompileOptions options = request.options;
+    rtc::CompileOptions options = request.options;
     if (options.arch.empty())
         options.arch = defaultCheckArch();
     report.arch = options.arch;
-    report.fastCompile = effectiveFastCompile(options);
+    report.fastCompile = rtc::effectiveFastCompile(options);
     static const std::regex archPattern(R"((sm|compute)_\d+[af]?)");
     if (!std::regex_match(options.arch, archPattern)) {
         report.usageError = "'" + options.arch + "' is not a GPU architecture (expected e.g. sm_90 or compute_90)";
@@ -100,18 +100,18 @@ CheckReport checkFile(const CheckRequest& request)
     }
 
     const std::vector<syntax::KernelSignature> kernels = syntax::findKernels(source);
-    const std::vector<std::string> names = nameExpressionsFor(kernels);
+    const std::vector<std::string> names = rtc::nameExpressionsFor(kernels);
     if (request.useCache)
-        report.cacheDirectory = request.cacheDirectory.empty() ? CompileCache::defaultDirectory() : request.cacheDirectory;
-    CompileCache cache(report.cacheDirectory);
+        report.cacheDirectory = request.cacheDirectory.empty() ? rtc::CompileCache::defaultDirectory() : request.cacheDirectory;
+    rtc::CompileCache cache(report.cacheDirectory);
     try {
-        const CachedCompile c = cache.request(source, request.file, options, names);
+        const rtc::CachedCompile c = cache.request(source, request.file, options, names);
         report.result = c.result;
         report.source = c.source;
     } catch (const std::exception& e) {
-        auto failed = std::make_shared<CompileResult>();
+        auto failed = std::make_shared<rtc::CompileResult>();
         failed->toolFailure = true;
-        Diagnostic d;
+        rtc::Diagnostic d;
         d.file = request.file;
         d.message = std::string("the compiler could not run: ") + e.what();
         failed->diagnostics.push_back(std::move(d));
@@ -119,7 +119,7 @@ CheckReport checkFile(const CheckRequest& request)
     }
     report.totalMs = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
     if (report.result->ok)
-        report.facts = collectFacts(kernels, names, *report.result, options.arch);
+        report.facts = rtc::collectFacts(kernels, names, *report.result, options.arch);
     return report;
 }
 
@@ -131,10 +131,10 @@ std::string formatCheckReport(const CheckReport& r)
         return out.str();
     }
     std::size_t errors = 0, warnings = 0;
-    for (const Diagnostic& d : r.result->diagnostics) {
-        errors += d.severity == Severity::Error;
-        warnings += d.severity == Severity::Warning;
-        out << formatDiagnostic(d) << "\n";
+    for (const rtc::Diagnostic& d : r.result->diagnostics) {
+        errors += d.severity == rtc::Severity::Error;
+        warnings += d.severity == rtc::Severity::Warning;
+        out << rtc::formatDiagnostic(d) << "\n";
         if (!d.excerpt.empty()) {
             out << "    " << d.excerpt << "\n";
             if (d.column > 0) {
@@ -145,11 +145,11 @@ std::string formatCheckReport(const CheckReport& r)
             }
         }
     }
-    const std::string where = r.source == CacheSource::Compiled
+    const std::string where = r.source == rtc::CacheSource::Compiled
                                   ? "compiled in " + ms(r.result->compileMs) + " (" +
                                         (r.cacheDirectory.empty() ? "cache off" : "cache miss") + ", " +
                                         modeText(*r.result) + ")"
-                                  : "from the " + std::string(cacheSourceName(r.source)) + " cache in " + ms(r.totalMs) +
+                                  : "from the " + std::string(rtc::cacheSourceName(r.source)) + " cache in " + ms(r.totalMs) +
                                         " (compiled in " + ms(r.result->compileMs) + " originally, " +
                                         modeText(*r.result) + ")";
     if (!r.result->ok) {
@@ -157,10 +157,10 @@ std::string formatCheckReport(const CheckReport& r)
             << r.arch << ", " << where << ")\n";
         return out.str();
     }
-    const ModuleFacts& f = r.facts;
+    const rtc::ModuleFacts& f = r.facts;
     out << r.file << ": ok for " << r.arch;
-    if (r.fastCompile != FastCompile::Off)
-        out << " (--Ofast-compile=" << fastCompileName(r.fastCompile) << ": less optimized code)";
+    if (r.fastCompile != rtc::FastCompile::Off)
+        out << " (--Ofast-compile=" << rtc::fastCompileName(r.fastCompile) << ": less optimized code)";
     out << ", " << plural(warnings, "warning") << "; " << where << "; CUBIN "
         << bytes(f.cubinBytes) << ", PTX " << bytes(f.ptxBytes);
     if (f.globalBytes)
@@ -168,8 +168,8 @@ std::string formatCheckReport(const CheckReport& r)
     out << "\n";
     if (f.kernels.empty())
         out << "  no kernels (no __global__ function definitions)\n";
-    const OccupancyLimits limits = OccupancyLimits::forArch(r.arch);
-    for (const KernelFacts& k : f.kernels) {
+    const cuda::OccupancyLimits limits = cuda::OccupancyLimits::forArch(r.arch);
+    for (const rtc::KernelFacts& k : f.kernels) {
         out << "\nkernel " << k.name << "(";
         for (std::size_t i = 0; i < k.params.size(); ++i) {
             out << (i ? ", " : "") << k.params[i].type;
@@ -186,7 +186,7 @@ std::string formatCheckReport(const CheckReport& r)
             out << "  parameters      ";
             std::size_t total = 0;
             for (std::size_t i = 0; i < k.ptxParams.size(); ++i) {
-                const PtxParameter& p = k.ptxParams[i];
+                const rtc::PtxParameter& p = k.ptxParams[i];
                 total = (total + p.align - 1) / std::max<std::size_t>(p.align, 1) * std::max<std::size_t>(p.align, 1);
                 out << (i ? ", " : "") << p.size << " B";
                 total += p.size;
@@ -194,7 +194,7 @@ std::string formatCheckReport(const CheckReport& r)
             out << " (" << total << " B in all)\n";
         }
         if (k.resourcesKnown) {
-            const PtxasKernelReport& x = k.resources;
+            const rtc::PtxasKernelReport& x = k.resources;
             out << "  registers       " << x.registers << " per thread\n";
             out << "  shared memory   " << bytes(std::size_t(x.sharedBytes)) << " static\n";
             if (x.constBytes)
@@ -210,13 +210,13 @@ std::string formatCheckReport(const CheckReport& r)
             if (x.barriers)
                 out << "  barriers        " << x.barriers << "\n";
             out << "  max threads     " << k.maxThreadsPerBlock << " per block\n";
-            const Occupancy o = k.occupancy(limits, r.occupancyBlockSize);
+            const cuda::Occupancy o = k.occupancy(limits, r.occupancyBlockSize);
             out << "  occupancy       " << r.occupancyBlockSize << " threads/block: " << o.summary();
-            OccupancyInput in;
+            cuda::OccupancyInput in;
             in.registersPerThread = x.registers;
             in.staticSharedBytes = x.sharedBytes;
             in.kernelMaxThreads = k.maxThreadsPerBlock;
-            const BlockSizeSuggestion best = suggestBlockSize(limits, in);
+            const cuda::BlockSizeSuggestion best = cuda::suggestBlockSize(limits, in);
             if (best.blockSize)
                 out << "; best block size " << best.blockSize << " (" << int(best.occupancy.fraction * 100 + 0.5)
                     << "%)";
@@ -228,4 +228,4 @@ std::string formatCheckReport(const CheckReport& r)
     return out.str();
 }
 
-} // namespace ks::rtc
+} // namespace ks::app

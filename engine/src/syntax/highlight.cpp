@@ -1,10 +1,10 @@
-#include "ks/rtc/highlight.hpp"
+#include "ks/syntax/highlight.hpp"
 
 #include <algorithm>
 #include <array>
 #include <optional>
 
-namespace ks::rtc {
+namespace ks::syntax {
 
 namespace {
 
@@ -260,4 +260,4 @@ const char* syntaxClassName(SyntaxClass c)
     return "?";
 }
 
-} // namespace ks::rtc
+} // namespace ks::syntax

@@ -1,7 +1,7 @@
 #pragma once
 // `kernelscope --check FILE.cu`: compile a kernel file without running anything (no GPU, no GL)
-// and report diagnostics, then the kernels' facts. The app's command line only maps its flags to
-// a CheckRequest and prints what formatCheckReport() returns.
+// and report diagnostics, then the kernels' facts. The command line (check_command.cpp) maps its
+// flags to a CheckRequest and prints what formatCheckReport() returns.
 
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/kernel_facts.hpp"
@@ -10,13 +10,13 @@
 #include <memory>
 #include <string>
 
-namespace ks::rtc {
+namespace ks::app {
 
 struct CheckRequest {
     std::string file;      // as given on the command line; diagnostics print it this way
-    CompileOptions options; // options.arch empty: defaultCheckArch()
+    rtc::CompileOptions options; // options.arch empty: defaultCheckArch()
     bool useCache = true;   // false: compile, neither read nor write the disk cache
-    std::filesystem::path cacheDirectory; // empty: CompileCache::defaultDirectory()
+    std::filesystem::path cacheDirectory; // empty: rtc::CompileCache::defaultDirectory()
     int occupancyBlockSize = 256;         // the block size whose occupancy is shown
 };
 
@@ -24,12 +24,12 @@ struct CheckReport {
     std::string usageError; // not empty: the request itself is wrong (missing file, bad arch)
     std::string file;
     std::string arch;
-    FastCompile fastCompile = FastCompile::Off; // as compiled (off with -G)
-    std::shared_ptr<const CompileResult> result;
-    CacheSource source = CacheSource::Compiled;
+    rtc::FastCompile fastCompile = rtc::FastCompile::Off; // as compiled (off with -G)
+    std::shared_ptr<const rtc::CompileResult> result;
+    rtc::CacheSource source = rtc::CacheSource::Compiled;
     double totalMs = 0; // request to result, cache lookup included
     std::filesystem::path cacheDirectory; // empty when the disk cache was off
-    ModuleFacts facts;
+    rtc::ModuleFacts facts;
     int occupancyBlockSize = 256;
 
     bool ok() const { return usageError.empty() && result && result->ok; }
@@ -49,4 +49,4 @@ CheckReport checkFile(const CheckRequest& request);
 // parameters and facts.
 std::string formatCheckReport(const CheckReport& report);
 
-} // namespace ks::rtc
+} // namespace ks::app

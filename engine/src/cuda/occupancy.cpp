@@ -1,11 +1,11 @@
-#include "ks/rtc/occupancy.hpp"
+#include "ks/cuda/occupancy.hpp"
 
 #include <algorithm>
 #include <climits>
 #include <cstdio>
 #include <map>
 
-namespace ks::rtc {
+namespace ks::cuda {
 
 namespace {
 int roundUp(int v, int unit)
@@ -232,4 +232,4 @@ BlockSizeSuggestion suggestBlockSize(const OccupancyLimits& l, const OccupancyIn
     return best;
 }
 
-} // namespace ks::rtc
+} // namespace ks::cuda

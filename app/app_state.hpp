@@ -99,8 +99,6 @@ struct TourState {
     bool focusPending = false;           // ... and is still to be brought to the front
     std::string panel;                   // the window outlined this frame ("": none)
     std::array<float, 4> highlight{};    // that window's rectangle: x0, y0, x1, y1
-    // The tour window's buttons: "Back", "Next" (or "Finish"), "Close".
-    std::map<std::string, std::array<float, 4>> rects;
 };
 
 // The menu bar's own state: its windows, the path fields of its File menu, and where its menus are
@@ -111,7 +109,6 @@ struct MenuState {
     FileDialogState fileDialog;
     // Panels the user hid (View menu), by window name; "Reset panel positions" shows them again.
     std::set<std::string> hiddenPanels;
-    std::map<std::string, std::array<float, 4>> menuRects; // top-level menu: x0, y0, x1, y1
     float height = 0;                                      // of the bar, in pixels
 };
 
@@ -154,9 +151,6 @@ struct KernelProject {
     // running bindings when they change.
     std::map<std::string, std::string> fields;
     std::string fieldProblem; // a field's text that is not a binding ("shape: 'x3' is not ...")
-    // Where the panel drew each parameter's row and its controls ("row:NAME", "spec:NAME",
-    // "shape:NAME", "Undo", ...), x0, y0, x1, y1: for drops on a row and for tests.
-    std::map<std::string, std::array<float, 4>> rects;
 };
 
 // Rolling per-frame history of the project pipeline, for the Timings panel.
@@ -178,7 +172,6 @@ struct ProjectState {
     std::vector<std::filesystem::path> recent;
     std::string pathInput;                  // the panel's open / save-as field
     std::vector<std::array<int, 2>> viewSizes; // last frame's view sizes (the views panel sets them)
-    std::vector<std::array<float, 4>> viewRects; // where each view's picture was drawn (x0, y0, x1, y1), for tests
     int activeView = 0;                     // in tabs layout
     pipeline::InputState input;
     PipelineHistory history;

@@ -102,12 +102,9 @@ struct EditorTab {
     // Where line 1, column 1 was drawn on screen (x, y), the line height and a character's width, in
     // the last frame, for tests.
     std::array<float, 4> textGeometry{};
-    // Read-only records of the last frame, for tests (x0, y0, x1, y1 on screen): the gutter markers
-    // the editor drew, by line; the text of the gutter's tooltip (empty: none shown); and each of
-    // build.result's diagnostics as the Compile log listed it (in the result's order).
-    std::map<int, std::array<float, 4>> markerRects;
+    // The text of the gutter's tooltip in the last frame (empty: none shown), for tests. Where the
+    // markers and the Compile log's lines were drawn is in uiProbe() ("marker:LINE", "log:I").
     std::string gutterTooltip;
-    std::vector<std::array<float, 4>> logRects;
     // The widest line in columns: in full when the text was replaced from outside the widget (at
     // widestGeneration), kept up by the lines each edit touched since (it may stay wider than the
     // text after a line is shortened, until the next replacement).
@@ -132,9 +129,6 @@ struct FindState {
     std::string matchesNeedle;
     bool matchesCase = false, matchesWord = false;
     std::string message; // "3 replaced"
-    // Where the bar drew its fields and buttons in the last frame (x0, y0, x1, y1), for tests:
-    // "find", "replace", "Replace", "Replace all".
-    std::map<std::string, std::array<float, 4>> rects;
     bool gotoOpen = false;
     int gotoLine = 1;
 };

@@ -70,7 +70,7 @@ void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     ImGui::SetNextItemWidth(field);
     const bool enter = ImGui::InputTextWithHint("##find", "Find", &f.needle, ImGuiInputTextFlags_EnterReturnsTrue);
     const bool fieldActive = ImGui::IsItemActive();
-    f.rects["find"] = lastItemRect();
+    uiProbe().record("find:find", lastItemRect());
     if (enter)
         ImGui::SetKeyboardFocusHere(-1); // Enter ends the field's edit: keep typing in it
     const bool shift = ImGui::GetIO().KeyShift;
@@ -114,11 +114,11 @@ void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     if (f.replace) {
         ImGui::SetNextItemWidth(field);
         ImGui::InputTextWithHint("##replace", "Replace", &f.replacement);
-        f.rects["replace"] = lastItemRect();
+        uiProbe().record("find:replace", lastItemRect());
         ImGui::SameLine();
         ImGui::BeginDisabled(f.current < 0 || f.matches.empty());
         const bool replaceOne = ImGui::Button("Replace");
-        f.rects["Replace"] = lastItemRect();
+        uiProbe().record("find:Replace", lastItemRect());
         if (replaceOne && f.current >= 0 && f.current < int(f.matches.size())) {
             const text::Match m = f.matches[std::size_t(f.current)];
             tab.buffer.replace(m.begin, m.end - m.begin, f.replacement);
@@ -128,7 +128,7 @@ void drawFindBar(EditorState& ed, int index, EditorTab& tab, Commands& commands)
         }
         ImGui::SameLine();
         const bool replaceAll = ImGui::Button("Replace all");
-        f.rects["Replace all"] = lastItemRect();
+        uiProbe().record("find:Replace all", lastItemRect());
         if (replaceAll) {
             int n = 0;
             tab.buffer = text::replaceAll(tab.buffer, f.needle, f.replacement, {f.matchCase, f.wholeWord}, &n);

@@ -2,6 +2,7 @@
 // syntax colours with the cursor, brackets and selection, squiggles and inline messages, find-match
 // highlights and the overview ruler; and the diagnostic helpers the panel shares (editor_parts.hpp).
 #include "editor/editor_parts.hpp"
+#include "panels/ui_probe.hpp"
 
 #include "editor/code_input.hpp"
 #include "editor/editor_text.hpp"
@@ -422,7 +423,8 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
         dl->AddText(ImVec2(windowX0 + markerW + 4.f, y),
                     l + 1 == tab.cursorLine ? theme::kLineNumberCurrent : theme::kLineNumber, number);
     }
-    tab.markerRects.clear();
+    if (uiProbe().enabled)
+        uiProbe().forget("marker:");
     for (const auto& [line, ds] : diagnostics) {
         if (line > lineCount)
             continue;
@@ -430,7 +432,7 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
         const ImVec2 centre(windowX0 + markerW * 0.5f + 2.f, y + lineH * 0.5f);
         const float r = lineH * 0.36f;
         drawMarker(dl, centre, r, *ds.front());
-        tab.markerRects[line] = {centre.x - r, centre.y - r, centre.x + r, centre.y + r};
+        uiProbe().record("marker:" + std::to_string(line), {centre.x - r, centre.y - r, centre.x + r, centre.y + r});
         // The token at the column, underlined; the first message at the end of the line.
         const auto text = lineText(tab.buffer, starts, line - 1);
         const rtc::Diagnostic& d = *ds.front();

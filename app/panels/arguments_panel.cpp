@@ -140,7 +140,7 @@ void bindingControls(KernelProject& k, const pipeline::ParamBinding& b, Slot slo
                     commands.project.rebind = withArg(k.options, b.param, c);
             ImGui::EndCombo();
         }
-        k.rects["choice:" + b.param] = lastItemRect();
+        uiProbe().record("args:choice:" + b.param, lastItemRect());
         ImGui::SameLine();
     }
     const char* hint = slot == Slot::Buffer    ? ".npy, image"
@@ -150,7 +150,7 @@ void bindingControls(KernelProject& k, const pipeline::ParamBinding& b, Slot slo
     ImGui::SetNextItemWidth(unit * (slot == Slot::Buffer ? 8.f : slot == Slot::Texture ? 14.f : 5.f));
     if (ImGui::InputTextWithHint("##spec", hint, &text, ImGuiInputTextFlags_EnterReturnsTrue) && text != given)
         commands.project.rebind = withArg(k.options, b.param, text);
-    k.rects["spec:" + b.param] = lastItemRect();
+    uiProbe().record("args:spec:" + b.param, lastItemRect());
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip(slot == Slot::Scalar ? "Enter binds %s to it; empty: as inferred."
                                                : "Enter binds %s to it: a .npy or image file, FILE.raw:DTYPE:D0xD1, "
@@ -192,7 +192,7 @@ void recordControls(KernelProject& k, const pipeline::ParamBinding& b, Commands&
             text != running)
             entered = true;
         ImGui::EndDisabled();
-        k.rects["member:" + b.param + "." + f.name] = lastItemRect();
+        uiProbe().record("args:member:" + b.param + "." + f.name, lastItemRect());
         ImGui::SameLine();
         ImGui::TextDisabled("%s %s%s", f.type.c_str(), f.name.c_str(),
                             f.count > 1 ? ("[" + std::to_string(f.count) + "]").c_str() : "");
@@ -231,7 +231,7 @@ void shapeControl(KernelProject& k, const std::string& name, Commands& commands)
         else
             k.fieldProblem = "the shape of " + name + ": " + why;
     }
-    k.rects["shape:" + name] = lastItemRect();
+    uiProbe().record("args:shape:" + name, lastItemRect());
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s's shape: D0 elements, or D0xD1 (rows x columns); empty: as inferred (now %s)",
                           name.c_str(), running.c_str());
@@ -265,7 +265,7 @@ void launchControl(KernelProject& k, const char* label, std::optional<std::array
             k.fieldProblem = std::string(label) + ": " + why;
         }
     }
-    k.rects[label] = lastItemRect();
+    uiProbe().record(std::string("args:") + label, lastItemRect());
 }
 
 // Binds the parameter of the row at [y0, y1) to a data file dropped there.
@@ -342,7 +342,7 @@ void parameterRow(AppState& s, KernelProject& k, std::size_t i, float column, Co
     ImGui::Unindent();
     const float y1 = ImGui::GetCursorScreenPos().y;
     const ImVec2 w0 = ImGui::GetWindowPos();
-    k.rects["row:" + b.param] = {w0.x, y0, w0.x + ImGui::GetWindowWidth(), y1};
+    uiProbe().record("args:row:" + b.param, {w0.x, y0, w0.x + ImGui::GetWindowWidth(), y1});
     takeDrop(s, k, b, slot, y0, y1, commands);
     ImGui::Separator();
     ImGui::PopID();
@@ -365,7 +365,7 @@ void drawArgumentsPanel(AppState& s, Commands& commands)
     if (ImGui::SmallButton("Undo"))
         commands.project.undoRebind = true;
     ImGui::EndDisabled();
-    k.rects["Undo"] = lastItemRect();
+    uiProbe().record("args:Undo", lastItemRect());
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("The bindings before the last change (Ctrl+Z in this panel); %zu step%s",
                           k.undo.size(), k.undo.size() == 1 ? "" : "s");

@@ -66,7 +66,8 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
                                stage->status().c_str());
         }
     }
-    tab.logRects.clear(); // where each diagnostic is listed (tests click them)
+    if (uiProbe().enabled)
+        uiProbe().forget("log:"); // where each diagnostic is listed (tests click them)
     if (b.result) {
         int i = 0;
         for (const rtc::Diagnostic& d : b.result->diagnostics) {
@@ -74,7 +75,7 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
             ImGui::PushStyleColor(ImGuiCol_Text, severityColour(d));
             const std::string text = "  " + rtc::formatDiagnostic(d) + (d.likelyCause ? " (likely cause)" : "");
             const bool clicked = ImGui::Selectable(text.c_str());
-            tab.logRects.push_back(lastItemRect());
+            uiProbe().record("log:" + std::to_string(i - 1), lastItemRect());
             if (clicked && d.line > 0 && tab.owns(d))
                 commands.jumpTo = JumpTo{tab.doc.path(), d.line};
             ImGui::PopStyleColor();

@@ -32,9 +32,9 @@ void openFileDialog(MenuState& m, FileDialogState::Purpose purpose, std::string 
 namespace {
 
 // Where a button or field of the dialog is (for tests that click it): "dialog:Save", "dialog:name", ...
-void noteButton(MenuState& m, const char* label)
+void noteButton(const char* label)
 {
-    m.menuRects[std::string("dialog:") + label] = lastItemRect();
+    uiProbe().record(std::string("dialog:") + label, lastItemRect());
 }
 
 // Whether `path` answers the dialog; else why not (into d.problem).
@@ -147,14 +147,14 @@ void drawFileDialog(AppState& s, Commands& commands)
     if (ImGui::InputTextWithHint("##name", d.save ? "new name.json" : "file name", &b.name(),
                                  ImGuiInputTextFlags_EnterReturnsTrue))
         chosen = b.chosen();
-    noteButton(s.menu, "name");
+    noteButton("name");
     ImGui::SameLine();
     if (ImGui::Button(d.save ? "Save" : "Open"))
         chosen = b.chosen();
-    noteButton(s.menu, d.save ? "Save" : "Open");
+    noteButton(d.save ? "Save" : "Open");
     ImGui::SameLine();
     const bool cancel = ImGui::Button("Cancel");
-    noteButton(s.menu, "Cancel");
+    noteButton("Cancel");
     if (cancel) {
         d.purpose = FileDialogState::Purpose::None;
         ImGui::CloseCurrentPopup();

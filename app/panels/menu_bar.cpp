@@ -38,22 +38,22 @@ std::vector<fs::path> shippedProjects(const fs::path& dataRoot)
 
 // A path field and a button inside a menu; returns the path when the button or Enter is pressed.
 // Remembers where a menu or menu item is (for tests that click it).
-void noteRect(MenuState& m, const char* name)
+void noteRect(const char* name)
 {
-    m.menuRects[name] = lastItemRect();
+    uiProbe().record(std::string("menu:") + name, lastItemRect());
 }
 
 // ImGui::MenuItem, its place noted.
-bool item(MenuState& m, const char* label, const char* shortcut = nullptr, bool selected = false, bool enabled = true)
+bool item(const char* label, const char* shortcut = nullptr, bool selected = false, bool enabled = true)
 {
     const bool clicked = ImGui::MenuItem(label, shortcut, selected, enabled);
-    noteRect(m, label);
+    noteRect(label);
     return clicked;
 }
-bool item(MenuState& m, const char* label, const char* shortcut, bool* selected)
+bool item(const char* label, const char* shortcut, bool* selected)
 {
     const bool clicked = ImGui::MenuItem(label, shortcut, selected);
-    noteRect(m, label);
+    noteRect(label);
     return clicked;
 }
 
@@ -61,7 +61,7 @@ void fileMenu(AppState& s, Commands& commands)
 {
     MenuState& m = s.menu;
     const bool open = ImGui::BeginMenu("File");
-    noteRect(m, "File");
+    noteRect("File");
     if (!open)
         return;
     if (ImGui::BeginMenu("Open a shipped project")) {
@@ -74,14 +74,14 @@ void fileMenu(AppState& s, Commands& commands)
         ImGui::EndMenu();
     }
     const bool fromTemplate = ImGui::BeginMenu("New project from a template");
-    noteRect(m, "New project from a template");
+    noteRect("New project from a template");
     if (fromTemplate) {
         const fs::path root = s.dataRoot / "projects";
         std::error_code ec;
         const fs::path home = std::getenv("HOME") ? fs::path(std::getenv("HOME")) : fs::current_path(ec);
         for (const fs::path& p : shippedProjects(s.dataRoot)) {
             const std::string label = p.lexically_relative(root).string();
-            if (item(m, label.c_str()))
+            if (item(label.c_str()))
                 openFileDialog(m, FileDialogState::Purpose::NewProject, "New project from " + label, {".json"},
                                home, p.stem().string() + "-mine.json", p);
         }
@@ -95,26 +95,26 @@ void fileMenu(AppState& s, Commands& commands)
     }
     const fs::path here = s.project.session ? s.project.session->pipeline().project().file.parent_path()
                                             : s.dataRoot / "projects";
-    if (item(m, "Open project..."))
+    if (item("Open project..."))
         openFileDialog(m, FileDialogState::Purpose::OpenProject, "Open a project", {".json"}, here);
     // A kernel runs on data made from its signature (the Arguments panel shows and changes how);
     // any source file can also just be edited.
-    if (item(m, "Open kernel..."))
+    if (item("Open kernel..."))
         openFileDialog(m, FileDialogState::Purpose::OpenKernel, "Run a kernel on data made from its signature",
                        {".cu"}, s.project.kernel ? s.project.kernel->file.parent_path() : s.dataRoot / "kernels" / "tutorials");
-    if (item(m, "Open in the editor..."))
+    if (item("Open in the editor..."))
         openFileDialog(m, FileDialogState::Purpose::EditFile, "Open a file in the editor",
                        {".cu", ".cuh", ".h", ".hpp"}, here);
     ImGui::Separator();
     const int tab = s.editor.activeTab;
     const bool haveTab = tab >= 0 && tab < int(s.editor.tabs.size());
-    if (item(m, "Save kernel", "Ctrl+S", false, haveTab && s.editor.tabs[std::size_t(tab)]->doc.dirty()))
+    if (item("Save kernel", "Ctrl+S", false, haveTab && s.editor.tabs[std::size_t(tab)]->doc.dirty()))
         commands.save = tab;
     const bool project = s.project.session != nullptr;
-    if (item(m, "Save project", nullptr, false, project))
+    if (item("Save project", nullptr, false, project))
         commands.project.save = true;
     // A kernel's project lives in the cache folder: it is saved beside the kernel by default.
-    if (item(m, "Save project as...", nullptr, false, project)) {
+    if (item("Save project as...", nullptr, false, project)) {
         if (s.project.kernel)
             openFileDialog(m, FileDialogState::Purpose::SaveProjectAs, "Save the project as", {".json"},
                            s.project.kernel->file.parent_path(), s.project.kernel->file.stem().string() + ".json");
@@ -122,18 +122,18 @@ void fileMenu(AppState& s, Commands& commands)
             openFileDialog(m, FileDialogState::Purpose::SaveProjectAs, "Save the project as", {".json"},
                            s.project.session->pipeline().project().file);
     }
-    if (item(m, "Close project", nullptr, false, project))
+    if (item("Close project", nullptr, false, project))
         commands.project.close = true;
     ImGui::Separator();
     // Reload: the disk's version replaces what is here. The kernel's unsaved edits go (Ctrl+Z
     // brings them back: the undo history survives a reload); the project is opened again from its
     // file (its parameters, launch settings and stage order as saved, its resources made anew).
-    if (item(m, "Reload kernel from disk", nullptr, false, haveTab))
+    if (item("Reload kernel from disk", nullptr, false, haveTab))
         commands.resolveConflict = {tab, ConflictChoice::ReloadFromDisk}; // the same as a conflict's choice
-    if (item(m, "Reload project from disk", nullptr, false, project))
+    if (item("Reload project from disk", nullptr, false, project))
         commands.project.open = s.project.session->pipeline().project().file;
     ImGui::Separator();
-    if (item(m, s.record.wanted ? "Recording... (the Record window)" : "Record...", nullptr, s.record.wanted))
+    if (item(s.record.wanted ? "Recording... (the Record window)" : "Record...", nullptr, s.record.wanted))
         s.record.showWindow = true;
     ImGui::EndMenu();
 }
@@ -141,44 +141,44 @@ void fileMenu(AppState& s, Commands& commands)
 void editMenu(AppState& s, Commands& commands)
 {
     const bool open = ImGui::BeginMenu("Edit");
-    noteRect(s.menu, "Edit");
+    noteRect("Edit");
     if (!open)
         return;
     const bool haveTab = s.editor.activeTab >= 0 && s.editor.activeTab < int(s.editor.tabs.size());
     const TextHistory* history = haveTab ? &s.editor.tabs[std::size_t(s.editor.activeTab)]->history : nullptr;
-    if (item(s.menu, "Undo", "Ctrl+Z", false, history && history->canUndo()))
+    if (item("Undo", "Ctrl+Z", false, history && history->canUndo()))
         commands.editorAction = EditorAction::Undo;
-    if (item(s.menu, "Redo", "Ctrl+Y", false, history && history->canRedo()))
+    if (item("Redo", "Ctrl+Y", false, history && history->canRedo()))
         commands.editorAction = EditorAction::Redo;
     ImGui::Separator();
-    if (item(s.menu, "Find", "Ctrl+F", false, haveTab))
+    if (item("Find", "Ctrl+F", false, haveTab))
         commands.editorAction = EditorAction::Find;
-    if (item(s.menu, "Replace", "Ctrl+H", false, haveTab))
+    if (item("Replace", "Ctrl+H", false, haveTab))
         commands.editorAction = EditorAction::Replace;
-    if (item(s.menu, "Go to line", "Ctrl+G", false, haveTab))
+    if (item("Go to line", "Ctrl+G", false, haveTab))
         commands.editorAction = EditorAction::GoToLine;
-    if (item(s.menu, "Comment lines in/out", "Ctrl+/", false, haveTab))
+    if (item("Comment lines in/out", "Ctrl+/", false, haveTab))
         commands.editorAction = EditorAction::ToggleComment;
     ImGui::Separator();
-    if (item(s.menu, "Build now", "Ctrl+Enter", false, haveTab))
+    if (item("Build now", "Ctrl+Enter", false, haveTab))
         commands.buildNow = s.editor.activeTab;
-    item(s.menu, "Build after a pause in typing", nullptr, &s.editor.buildOnPause);
+    item("Build after a pause in typing", nullptr, &s.editor.buildOnPause);
     ImGui::EndMenu();
 }
 
 void viewMenu(AppState& s, Commands& commands)
 {
     const bool open = ImGui::BeginMenu("View");
-    noteRect(s.menu, "View");
+    noteRect("View");
     if (!open)
         return;
     const bool classroom = s.teach.layout == Layout::Classroom;
-    if (item(s.menu, "Standard layout", nullptr, !classroom))
+    if (item("Standard layout", nullptr, !classroom))
         commands.teach.layout = Layout::Standard;
-    if (item(s.menu, "Classroom layout", nullptr, classroom))
+    if (item("Classroom layout", nullptr, classroom))
         commands.teach.layout = Layout::Classroom;
-    item(s.menu, "Syntax colours in the editor", nullptr, &s.editor.syntaxColours);
-    if (item(s.menu, "Reset panel positions (shows every panel)"))
+    item("Syntax colours in the editor", nullptr, &s.editor.syntaxColours);
+    if (item("Reset panel positions (shows every panel)"))
         commands.teach.resetLayout = true;
     ImGui::Separator();
     ImGui::TextDisabled("Panels");
@@ -191,7 +191,7 @@ void viewMenu(AppState& s, Commands& commands)
                           : std::vector<const char*>{kEditorPanel, kViewsPanel, kDevicePanel, kTimingsPanel, kCompileLogPanel};
     for (const char* panel : panels) {
         bool visible = s.menu.hiddenPanels.count(panel) == 0;
-        if (item(s.menu, panel, nullptr, &visible)) {
+        if (item(panel, nullptr, &visible)) {
             if (visible)
                 s.menu.hiddenPanels.erase(panel);
             else
@@ -204,16 +204,16 @@ void viewMenu(AppState& s, Commands& commands)
 void runMenu(AppState& s, Commands& commands)
 {
     const bool open = ImGui::BeginMenu("Run");
-    noteRect(s.menu, "Run");
+    noteRect("Run");
     if (!open)
         return;
     if (s.project.session) {
         pipeline::Pipeline& p = s.project.session->pipeline();
-        if (item(s.menu, "Pause", nullptr, p.paused()))
+        if (item("Pause", nullptr, p.paused()))
             p.setPaused(!p.paused());
-        if (item(s.menu, "Step one frame"))
+        if (item("Step one frame"))
             p.step();
-        if (item(s.menu, "Restart the project"))
+        if (item("Restart the project"))
             commands.project.restart = true;
         if (ImGui::BeginMenu("Speed")) {
             for (const double speed : {0.0, 0.25, 0.5, 1.0, 2.0, 4.0}) {
@@ -224,7 +224,7 @@ void runMenu(AppState& s, Commands& commands)
             }
             ImGui::EndMenu();
         }
-        if (item(s.menu, "Time back to 0 (frames go on)"))
+        if (item("Time back to 0 (frames go on)"))
             p.setTime(0.0);
     } else {
         ImGui::TextDisabled("Pause, step and restart act on an open project");
@@ -240,11 +240,11 @@ void runMenu(AppState& s, Commands& commands)
 void helpMenu(AppState& s)
 {
     const bool open = ImGui::BeginMenu("Help");
-    noteRect(s.menu, "Help");
+    noteRect("Help");
     if (!open)
         return;
-    item(s.menu, "Keyboard shortcuts", nullptr, &s.menu.showShortcuts);
-    if (item(s.menu, "Guided tour", nullptr, s.menu.tour.open)) {
+    item("Keyboard shortcuts", nullptr, &s.menu.showShortcuts);
+    if (item("Guided tour", nullptr, s.menu.tour.open)) {
         s.menu.tour = TourState{};
         s.menu.tour.open = true;
     }
@@ -253,7 +253,7 @@ void helpMenu(AppState& s)
                           "The lessons on the CUDA thread hierarchy are in %s;\n"
                           "their projects under File > Open a shipped project > teaching/.",
                           (s.dataRoot / "docs" / "teaching" / "README.md").string().c_str());
-    item(s.menu, "About Kernelscope", nullptr, &s.menu.showAbout);
+    item("About Kernelscope", nullptr, &s.menu.showAbout);
     ImGui::EndMenu();
 }
 

@@ -2,6 +2,7 @@
 // Panels: each a function over the state it shows, pushing commands for what it wants changed.
 
 #include "app_state.hpp"
+#include "panels/ui_probe.hpp"
 
 #include <imgui.h>
 

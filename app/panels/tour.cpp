@@ -135,7 +135,7 @@ void drawTour(AppState& s)
 {
     TourState& t = s.menu.tour;
     t.panel.clear();
-    t.rects.clear();
+    uiProbe().forget("tour:");
     if (!t.open)
         return;
     const std::vector<const TourStep*> steps = tourSteps(s.project.kernel.has_value());
@@ -198,18 +198,18 @@ void drawTour(AppState& s)
     ImGui::BeginDisabled(t.step == 0);
     if (ImGui::Button("Back"))
         move = -1;
-    t.rects["Back"] = lastItemRect();
+    uiProbe().record("tour:Back", lastItemRect());
     ImGui::EndDisabled();
     ImGui::SameLine();
     const bool lastStep = t.step == n - 1;
     const char* next = lastStep ? "Finish" : "Next";
     if (ImGui::Button(next))
         move = 1;
-    t.rects[next] = lastItemRect();
+    uiProbe().record(std::string("tour:") + next, lastItemRect());
     ImGui::SameLine();
     if (ImGui::Button("Close"))
         open = false;
-    t.rects["Close"] = lastItemRect();
+    uiProbe().record("tour:Close", lastItemRect());
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Close the tour (Escape)");
     ImGui::End();

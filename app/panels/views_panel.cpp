@@ -247,9 +247,7 @@ void showView(AppState& s, std::size_t i, ImVec2 size)
     const bool held = ImGui::IsItemActive(); // a press that began on the picture: its drag goes on outside
     if (imageHovered)
         s.teach.inspectWanted = true; // who wrote each element, recorded for the tooltip
-    if (s.project.viewRects.size() <= i)
-        s.project.viewRects.resize(i + 1);
-    s.project.viewRects[i] = {origin.x, origin.y, origin.x + float(w), origin.y + float(h)};
+    uiProbe().record("view:" + std::to_string(i), {origin.x, origin.y, origin.x + float(w), origin.y + float(h)});
     const bool plot = v.kind == project::ViewKind::Plot;
     inspectUnderMouse(s, v, origin, ImVec2(float(w), float(h)), plot ? &session.plotFrame(i) : nullptr);
     if (const project::ResourceDesc* r = session.pipeline().project().resource(v.source)) {
@@ -307,6 +305,8 @@ void drawViewsPanel(AppState& s, Commands&)
     }
     scene::Session& session = *s.project.session;
     const std::size_t n = session.viewCount();
+    if (uiProbe().enabled)
+        uiProbe().forget("view:");
     if (n == 0) {
         ImGui::TextDisabled("the project has no views");
         ImGui::End();

@@ -83,19 +83,10 @@ protected:
         EXPECT_TRUE(r) << name;
         return *r;
     }
-    std::array<float, 4> rect(const std::string& name)
-    {
-        const auto& rects = kernel().rects;
-        const auto it = rects.find(name);
-        EXPECT_NE(it, rects.end()) << name << " was drawn";
-        return it == rects.end() ? std::array<float, 4>{} : it->second;
-    }
+    std::array<float, 4> rect(const std::string& name) { return ks::test::drawnAt("args:" + name); }
     std::array<float, 4> menuRect(const std::string& name)
     {
-        const auto& rects = state().menu.menuRects;
-        const auto it = rects.find(name);
-        EXPECT_NE(it, rects.end()) << name << " was drawn";
-        return it == rects.end() ? std::array<float, 4>{} : it->second;
+        return ks::test::drawnAt(name.starts_with("dialog:") ? name : "menu:" + name);
     }
     void clickAt(const std::array<float, 4>& r)
     {

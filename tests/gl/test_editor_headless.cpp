@@ -89,10 +89,9 @@ protected:
     // Clicks the menu or menu item (or "dialog:Save", ...) `name` where the app last drew it.
     void click(const std::string& name)
     {
-        const auto& rects = app().state().menu.menuRects;
-        const auto it = rects.find(name);
-        ASSERT_NE(it, rects.end()) << name << " was drawn";
-        clickAt(it->second);
+        const auto r = ks::app::uiProbe().find(name.starts_with("dialog:") ? name : "menu:" + name);
+        ASSERT_TRUE(r) << name << " was drawn";
+        clickAt(*r);
     }
 
     // Moves the mouse to the middle of `r` (x0, y0, x1, y1) and clicks the left button there.
@@ -776,8 +775,8 @@ TEST_F(EditorHeadless, CtrlHReplacesOneMatchAtATimeThenAll)
     EXPECT_EQ(bar.needle, needle);
     ASSERT_EQ(bar.matches.size(), count);
     EXPECT_EQ(bar.current, 0) << "the first match after the cursor is shown";
-    ASSERT_EQ(bar.rects.count("replace"), 1u) << "the replace field was drawn";
-    clickAt(bar.rects.at("replace"));
+    ASSERT_EQ(ks::app::uiProbe().count("find:replace"), 1u) << "the replace field was drawn";
+    clickAt(ks::test::drawnAt("find:replace"));
     type(with);
     EXPECT_EQ(bar.replacement, with);
     EXPECT_EQ(bar.needle, needle) << "the replacement went to its own field";
@@ -788,12 +787,12 @@ TEST_F(EditorHeadless, CtrlHReplacesOneMatchAtATimeThenAll)
     for (int click = 1; click <= 2; ++click) {
         SCOPED_TRACE("Replace, click " + std::to_string(click));
         expected.replace(expected.find(needle), needle.size(), with); // the first one left
-        clickAt(bar.rects.at("Replace"));
+        clickAt(ks::test::drawnAt("find:Replace"));
         EXPECT_EQ(t.doc.text(), expected);
         EXPECT_EQ(bar.matches.size(), count - std::size_t(click));
     }
     // Replace all: every one left.
-    clickAt(bar.rects.at("Replace all"));
+    clickAt(ks::test::drawnAt("find:Replace all"));
     for (auto at = expected.find(needle); at != std::string::npos; at = expected.find(needle, at))
         expected.replace(at, needle.size(), with);
     EXPECT_EQ(t.doc.text(), expected);
@@ -831,10 +830,10 @@ TEST_F(EditorHeadless, ErrorMarkerTooltipAndCompileLogClickShowTheLine)
     ASSERT_FALSE(err.message.empty());
 
     // The markers of both lines; their distance is a line's height.
-    ASSERT_EQ(tab().markerRects.count(err.line), 1u) << "the error's marker was drawn";
-    ASSERT_EQ(tab().markerRects.count(causeLine), 1u) << "the likely cause's marker was drawn";
-    const auto marker = tab().markerRects.at(err.line);
-    const float lineH = marker[1] - tab().markerRects.at(causeLine)[1];
+    ASSERT_EQ(ks::app::uiProbe().count("marker:" + std::to_string(err.line)), 1u) << "the error's marker was drawn";
+    ASSERT_EQ(ks::app::uiProbe().count("marker:" + std::to_string(causeLine)), 1u) << "the likely cause's marker was drawn";
+    const auto marker = ks::test::drawnAt("marker:" + std::to_string(err.line));
+    const float lineH = marker[1] - ks::test::drawnAt("marker:" + std::to_string(causeLine))[1];
     ASSERT_GT(lineH, 5.f);
     const ImVec2 onMarker((marker[0] + marker[2]) / 2, (marker[1] + marker[3]) / 2);
     auto tooltipShown = [] {
@@ -874,13 +873,13 @@ TEST_F(EditorHeadless, ErrorMarkerTooltipAndCompileLogClickShowTheLine)
 
     // The Compile log lists every diagnostic; a click on one shows its line in the editor.
     auto& t = *app().state().editor.tabs.at(0);
-    ASSERT_EQ(t.logRects.size(), result->diagnostics.size()) << "the Compile log listed them";
+    ASSERT_EQ(ks::app::uiProbe().count("log:"), result->diagnostics.size()) << "the Compile log listed them";
     const ImGuiWindow* log = ImGui::FindWindowByName(ks::app::kCompileLogPanel);
     ASSERT_TRUE(log && log->Active);
     for (const std::size_t i : {error, cause}) {
         const ks::rtc::Diagnostic& d = result->diagnostics[i];
         SCOPED_TRACE("clicked: " + d.message + " at line " + std::to_string(d.line));
-        const auto r = t.logRects[i];
+        const auto r = ks::test::drawnAt("log:" + std::to_string(i));
         ASSERT_TRUE(r[1] >= log->InnerClipRect.Min.y && r[3] <= log->InnerClipRect.Max.y + 1.f)
             << "the diagnostic is in view in the Compile log (" << r[1] << " to " << r[3] << ")";
         t.pendingCursor = 0; // the cursor elsewhere first
@@ -1288,9 +1287,9 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
             ASSERT_TRUE(tour().open);
             EXPECT_EQ(tour().step, int(k));
             expectOutlined(steps[k]->panel);
-            EXPECT_EQ(tour().rects.count("Finish"), k + 1 == steps.size() ? 1u : 0u) << "Finish on the last step only";
+            EXPECT_EQ(ks::app::uiProbe().count("tour:Finish"), k + 1 == steps.size() ? 1u : 0u) << "Finish on the last step only";
             if (k + 1 < steps.size())
-                clickAt(tour().rects.at("Next"));
+                clickAt(ks::test::drawnAt("tour:Next"));
         }
     };
 
@@ -1310,7 +1309,7 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
     ASSERT_FALSE(HasFatalFailure());
     EXPECT_EQ(app().state().menu.hiddenPanels.count("Device"), 0u) << "its step showed the hidden panel";
 
-    clickAt(tour().rects.at("Back"));
+    clickAt(ks::test::drawnAt("tour:Back"));
     m_session->renderFrame();
     const std::size_t back = steps.size() - 2;
     EXPECT_EQ(tour().step, int(back));
@@ -1350,7 +1349,7 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
     // (A step's window takes its size and corner a frame after the step changes: a frame first.)
     auto press = [&](const char* button) {
         m_session->renderFrame();
-        clickAt(tour().rects.at(button));
+        clickAt(ks::test::drawnAt(std::string("tour:") + button));
     };
     while (tour().step > 0 && std::string_view(projectSteps[std::size_t(tour().step)]->panel) != "Device")
         press("Back");
@@ -1375,7 +1374,7 @@ TEST_F(EditorHeadless, GuidedTourOutlinesEachPanelInTurn)
     EXPECT_TRUE(tour().open);
     EXPECT_EQ(tour().step, at);
     EXPECT_EQ(app().state().teach.layout, ks::app::Layout::Classroom);
-    while (tour().rects.count("Next"))
+    while (ks::app::uiProbe().count("tour:Next"))
         press("Next");
     press("Finish");
     EXPECT_FALSE(tour().open);

@@ -10,6 +10,7 @@
 #include "ks/scene/session.hpp"
 #include "panels/panels.hpp"
 
+#include "headless_app.hpp"
 #include "test_support.hpp"
 
 #include <chrono>
@@ -585,13 +586,10 @@ std::unique_ptr<ks::app::HeadlessSession> mouseSession(const std::string& projec
     options.dataDir = ks::test::sourceDir();
     options.project = ks::test::sourceDir() / "tests" / "projects" / project;
     options.recoveryDir = std::filesystem::temp_directory_path() / ("ks_gl_mouse_recovery_" + project);
-    std::unique_ptr<ks::app::HeadlessSession> session;
-    try {
-        session = std::make_unique<ks::app::HeadlessSession>(options);
-    } catch (const ks::Error& e) {
-        if (e.domain() != ks::ErrorDomain::Egl)
-            throw;
-        skip = std::string("no headless GL: ") + e.what();
+    std::string whyNot;
+    std::unique_ptr<ks::app::HeadlessSession> session = ks::test::openHeadlessApp(options, whyNot);
+    if (!session) {
+        skip = "no headless GL: " + whyNot;
         return nullptr;
     }
     for (int i = 0; i < 3; ++i)
@@ -615,7 +613,7 @@ TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
     ASSERT_TRUE(state.project.session) << "the project opened";
     const ks::scene::Session& project = *state.project.session;
     ASSERT_EQ(project.viewCount(), 1u);
-    ASSERT_EQ(state.project.viewRects.size(), 1u) << "the views panel drew the plot";
+    ASSERT_EQ(ks::app::uiProbe().count("view:"), 1u) << "the views panel drew the plot";
     const ImGuiWindow* views = ImGui::FindWindowByName(ks::app::kViewsPanel);
     ASSERT_TRUE(views && views->Active);
     const ImVec2 panelAt = views->Pos;
@@ -629,7 +627,7 @@ TEST(HeadlessAppProject, PlotViewZoomsPansAndShowsAllFromTheMouse)
     EXPECT_DOUBLE_EQ(all.y1, 1.0);
 
     // The plot's frame is the middle 90% of the picture; the mouse a quarter of the way across it.
-    const auto r = state.project.viewRects[0];
+    const auto r = ks::test::drawnAt("view:0");
     const float fx0 = r[0] + 0.05f * (r[2] - r[0]), fw = 0.9f * (r[2] - r[0]);
     const float fy1 = r[1] + 0.95f * (r[3] - r[1]), fh = 0.9f * (r[3] - r[1]);
     ImGuiIO& io = ImGui::GetIO();
@@ -720,14 +718,14 @@ TEST(HeadlessAppProject, LogPlotHasDecadesTitlesAndZoomsByFactors)
     const ks::app::AppState& state = session->app().state();
     ASSERT_TRUE(state.project.session) << "the project opened";
     const ks::scene::Session& project = *state.project.session;
-    ASSERT_EQ(state.project.viewRects.size(), 1u) << "the views panel drew the plot";
+    ASSERT_EQ(ks::app::uiProbe().count("view:"), 1u) << "the views panel drew the plot";
     const ks::render::PlotFrame all = project.plotFrame(0);
     EXPECT_TRUE(all.logY);
     EXPECT_FLOAT_EQ(float(all.y0), 1e-3f);
     EXPECT_FLOAT_EQ(float(all.y1), 1e3f);
 
     // The layout the panel drew from: the picture's rectangle and ImGui's font.
-    const auto r = state.project.viewRects[0];
+    const auto r = ks::test::drawnAt("view:0");
     const ks::app::PlotAxesLayout axes = ks::app::layoutPlotAxes(
         all, 200, r[0], r[1], r[2] - r[0], r[3] - r[1], ImGui::GetTextLineHeight(),
         [](const std::string& t) { return ImGui::CalcTextSize(t.c_str()).x; }, "element", "amplitude");
@@ -821,7 +819,7 @@ TEST(HeadlessAppProject, HeightFieldViewOrbitsFromADragThatMayLeaveIt)
     const ks::app::AppState& state = session->app().state();
     ASSERT_TRUE(state.project.session) << "the project opened";
     ASSERT_EQ(state.project.session->pipeline().project().views.at(0).kind, ks::project::ViewKind::HeightField);
-    ASSERT_EQ(state.project.viewRects.size(), 1u) << "the views panel drew the height field";
+    ASSERT_EQ(ks::app::uiProbe().count("view:"), 1u) << "the views panel drew the height field";
     const ImGuiWindow* views = ImGui::FindWindowByName(ks::app::kViewsPanel);
     ASSERT_TRUE(views && views->Active);
     const ImVec2 panelAt = views->Pos;
@@ -831,7 +829,7 @@ TEST(HeadlessAppProject, HeightFieldViewOrbitsFromADragThatMayLeaveIt)
     EXPECT_FLOAT_EQ(start.pitch, 35.f);
 
     // A drag 60 pixels right and 30 down from the middle of the picture, in steps.
-    const auto r = state.project.viewRects[0];
+    const auto r = ks::test::drawnAt("view:0");
     const ImVec2 at(std::floor((r[0] + r[2]) / 2), std::floor((r[1] + r[3]) / 2)); // ImGui floors the mouse's place
     ImGuiIO& io = ImGui::GetIO();
     io.MousePos = at;

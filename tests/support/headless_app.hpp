@@ -1,12 +1,17 @@
 #pragma once
 // The whole app headless, for the gl tests that drive it: a HeadlessSession, or null with the reason
-// where no headless GL context can be made (the test then calls GTEST_SKIP() with it).
+// where no headless GL context can be made (the test then calls GTEST_SKIP() with it). The session
+// records where it draws what tests click (panels/ui_probe.hpp): drawnAt() reads it.
 
 #include "app.hpp"
 #include "ks/core/error.hpp"
 #include "cli/options.hpp"
+#include "panels/ui_probe.hpp"
 #include "platform/platforms.hpp"
 
+#include <gtest/gtest.h>
+
+#include <array>
 #include <memory>
 #include <string>
 
@@ -14,6 +19,8 @@ namespace ks::test {
 
 inline std::unique_ptr<app::HeadlessSession> openHeadlessApp(const app::AppOptions& options, std::string& whyNot)
 {
+    app::uiProbe() = app::UiProbe{}; // nothing an earlier session drew
+    app::uiProbe().enabled = true;
     try {
         return std::make_unique<app::HeadlessSession>(options);
     } catch (const Error& e) {
@@ -22,6 +29,15 @@ inline std::unique_ptr<app::HeadlessSession> openHeadlessApp(const app::AppOptio
         whyNot = e.what();
         return nullptr;
     }
+}
+
+// Where the app last drew `name` (x0, y0, x1, y1; names in panels/ui_probe.hpp); a test failure,
+// and zeros, when it was not drawn.
+inline std::array<float, 4> drawnAt(const std::string& name)
+{
+    const auto r = app::uiProbe().find(name);
+    EXPECT_TRUE(r) << name << " was drawn";
+    return r.value_or(std::array<float, 4>{});
 }
 
 } // namespace ks::test

@@ -1,0 +1,46 @@
+#pragma once
+// Where the panels drew what tests click and check, by name: one rectangle (x0, y0, x1, y1) per
+// control, window part or picture. Filled only while a test has turned it on (enabled): an ordinary
+// frame records nothing. The names, by the part that draws them:
+//   menu bar    "menu:File", "menu:Open kernel...", "dialog:Open", "dialog:name"
+//   tour        "tour:Back", "tour:Next" (or "tour:Finish"), "tour:Close"
+//   Arguments   "args:row:A", "args:spec:A", "args:choice:A", "args:shape:A", "args:member:step.dt",
+//               "args:grid", "args:block", "args:Undo"
+//   editor      "find:find", "find:replace", "find:Replace", "find:Replace all", "marker:LINE"
+//   Compile log "log:I" (the I-th diagnostic listed)
+//   Views       "view:I" (the I-th view's picture)
+
+#include <array>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace ks::app {
+
+class UiProbe {
+public:
+    using Rect = std::array<float, 4>;
+
+    bool enabled = false;
+
+    void record(std::string name, const Rect& r)
+    {
+        if (enabled)
+            m_rects[std::move(name)] = r;
+    }
+    // Forgets the names that start with `prefix`: a part that draws its rectangles anew each frame
+    // (the tour's buttons, a tab's markers) so that one no longer drawn is gone.
+    void forget(std::string_view prefix);
+    std::optional<Rect> find(const std::string& name) const;
+    std::size_t count(std::string_view prefix) const; // names that start with `prefix`
+
+private:
+    std::map<std::string, Rect, std::less<>> m_rects;
+};
+
+// The process's one probe (as ImGui's context is one).
+UiProbe& uiProbe();
+
+} // namespace ks::app

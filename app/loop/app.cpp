@@ -218,45 +218,45 @@ void App::frame(float timeSeconds, float deltaSeconds)
     s.editor.runningKernel.clear();
     if (const int stage = teachStage(s); s.project.session && stage >= 0)
         s.editor.runningKernel = s.project.session->pipeline().stage(std::size_t(stage)).desc().kernel;
-    if (shown("Kernel editor")) {
-        placePanel("Kernel editor", layout);
+    if (shown(kEditorPanel)) {
+        placePanel(kEditorPanel, layout);
         drawEditorPanel(s.editor, s.commands);
     }
     if (s.project.session) {
-        if (shown("Project") && placePanel("Project", layout))
+        if (shown(kProjectPanel) && placePanel(kProjectPanel, layout))
             drawProjectPanel(s, s.commands);
         if (s.project.kernel && shown(kArgumentsPanel)) {
             placePanel(kArgumentsPanel, layout);
             drawArgumentsPanel(s, s.commands);
         }
-        if (shown("Views")) {
-            placePanel("Views", layout);
+        if (shown(kViewsPanel)) {
+            placePanel(kViewsPanel, layout);
             drawViewsPanel(s, s.commands);
         } else {
             s.project.viewSizes.assign(s.project.session->viewCount(), {16, 16}); // hidden views render small
         }
-        if (shown("Launch")) {
-            placePanel("Launch", layout);
+        if (shown(kLaunchPanel)) {
+            placePanel(kLaunchPanel, layout);
             drawStageLaunchPanel(s, s.commands);
         }
-        if (shown("Overlay and inspector")) {
-            placePanel("Overlay and inspector", layout);
+        if (shown(kOverlayPanel)) {
+            placePanel(kOverlayPanel, layout);
             drawOverlayPanel(s, s.commands);
         }
-        if (shown("Block timeline")) {
-            placePanel("Block timeline", layout);
+        if (shown(kTimelinePanel)) {
+            placePanel(kTimelinePanel, layout);
             drawTimelinePanel(s, s.commands);
         }
-    } else if (shown("Views")) {
-        placePanel("Views", layout); // no project (it failed to open, or was closed): how to open one
+    } else if (shown(kViewsPanel)) {
+        placePanel(kViewsPanel, layout); // no project (it failed to open, or was closed): how to open one
         drawNoProjectPanel(s, s.commands);
     }
-    if (shown("Device") && placePanel("Device", layout))
+    if (shown(kDevicePanel) && placePanel(kDevicePanel, layout))
         drawDevicePanel(s);
-    if (shown("Timings") && placePanel("Timings", layout))
+    if (shown(kTimingsPanel) && placePanel(kTimingsPanel, layout))
         drawTimingsPanel(s);
-    if (shown("Compile log")) {
-        placePanel("Compile log", layout);
+    if (shown(kCompileLogPanel)) {
+        placePanel(kCompileLogPanel, layout);
         drawCompileLogPanel(s, s.commands);
     }
     drawRecordWindow(s, *this);

@@ -432,7 +432,8 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
         const ImVec2 centre(windowX0 + markerW * 0.5f + 2.f, y + lineH * 0.5f);
         const float r = lineH * 0.36f;
         drawMarker(dl, centre, r, *ds.front());
-        uiProbe().record("marker:" + std::to_string(line), {centre.x - r, centre.y - r, centre.x + r, centre.y + r});
+        if (uiProbe().enabled)
+            uiProbe().record("marker:" + std::to_string(line), {centre.x - r, centre.y - r, centre.x + r, centre.y + r});
         // The token at the column, underlined; the first message at the end of the line.
         const auto text = lineText(tab.buffer, starts, line - 1);
         const rtc::Diagnostic& d = *ds.front();

@@ -159,17 +159,6 @@ void bindingControls(KernelProject& k, const pipeline::ParamBinding& b, Slot slo
                           b.param.c_str());
 }
 
-std::string numbersText(const std::vector<double>& values)
-{
-    std::string text;
-    for (double v : values) {
-        char n[32];
-        std::snprintf(n, sizeof n, "%g", v);
-        text += (text.empty() ? "" : ", ") + std::string(n);
-    }
-    return text;
-}
-
 // The members of a struct passed by value, a field each ("0.5"; "0, -2, 0" for a float3); Enter
 // binds the struct to every member's field (empty: 0). Members of types no number sets (pointers,
 // halves) are shown, not edited: raw bytes set those.
@@ -183,7 +172,7 @@ void recordControls(KernelProject& k, const pipeline::ParamBinding& b, Commands&
         std::string running;
         for (const project::RecordValue& v : b.fields)
             if (v.field == f.name)
-                running = numbersText(v.values);
+                running = project::formatNumbers(v.values);
         std::string& text = field(k, "member:" + b.param + "." + f.name, running);
         const bool settable = !asBytes && project::parseValueType(f.type).has_value();
         ImGui::SetNextItemWidth(unit * 8.f);

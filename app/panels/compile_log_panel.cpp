@@ -75,7 +75,8 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
             ImGui::PushStyleColor(ImGuiCol_Text, severityColour(d));
             const std::string text = "  " + rtc::formatDiagnostic(d) + (d.likelyCause ? " (likely cause)" : "");
             const bool clicked = ImGui::Selectable(text.c_str());
-            uiProbe().record("log:" + std::to_string(i - 1), lastItemRect());
+            if (uiProbe().enabled)
+                uiProbe().record("log:" + std::to_string(i - 1), lastItemRect());
             if (clicked && d.line > 0 && tab.owns(d))
                 commands.jumpTo = JumpTo{tab.doc.path(), d.line};
             ImGui::PopStyleColor();

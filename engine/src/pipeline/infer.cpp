@@ -640,7 +640,6 @@ private:
         r.count = records * size;
         r.shape = std::array<std::int64_t, 2>{records, size};
         r.record = rec.name;
-        m_recordBuffers.insert(p.name);
         if (!p.scanned->pointeeConst)
             m_outputs.push_back(p.name);
         if (m_firstBuffer.empty())
@@ -652,6 +651,13 @@ private:
              std::to_string(records) + " records of struct " + rec.name + " (" + why + "), as raw bytes: " +
                  std::to_string(size) + " bytes each (" + members + "), " + contents);
         m_project.resources.push_back(std::move(r));
+    }
+
+    // Whether `name` is a buffer of struct records (a pointer to a struct: bindRecords).
+    bool holdsRecords(const std::string& name) const
+    {
+        const ResourceDesc* r = name.empty() ? nullptr : m_project.resource(name);
+        return r && !r->record.empty();
     }
 
     static ArgBinding resourceArg(const std::string& name)
@@ -727,12 +733,7 @@ private:
             const ArgBinding& b = it->second;
             std::string given;
             for (const project::RecordValue& v : b.fields) {
-                std::string values;
-                for (double x : v.values) {
-                    char n[32];
-                    std::snprintf(n, sizeof n, "%g", x);
-                    values += (values.empty() ? "" : ", ") + std::string(n);
-                }
+                const std::string values = project::formatNumbers(v.values);
                 given += (given.empty() ? "" : ", ") + v.field + " = " + (v.values.size() == 1 ? values : "(" + values + ")");
             }
             if (b.kind == ArgBinding::Kind::Bytes)
@@ -822,7 +823,7 @@ private:
                  "the width of " + m_firstBuffer + " (by its name, in a 2-D kernel: a side, not a count)");
             return;
         }
-        if (scalar && !project::isFloat(p.type->scalar) && countName(p.name) && m_recordBuffers.count(m_firstBuffer)) {
+        if (scalar && !project::isFloat(p.type->scalar) && countName(p.name) && holdsRecords(m_firstBuffer)) {
             b.kind = ArgBinding::Kind::Count;
             b.name = m_firstBuffer;
             bind(p, b, "count of " + m_firstBuffer, "the record count of " + m_firstBuffer + " (by its name)");
@@ -895,7 +896,7 @@ private:
         if (m_options.grid) {
             s.grid = *m_options.grid;
             m_out.notes.push_back("launch: grid " + dimText(s.grid) + " (--grid), block " + dimText(s.block));
-        } else if (c && m_recordBuffers.count(cover)) {
+        } else if (c && !c->record.empty()) {
             s.cover = cover; // its extent is its records
             m_out.notes.push_back("launch: blocks of " + dimText(s.block) + (m_options.block ? " (--block)" : "") +
                                   " covering every record of " + cover + ": one thread per record");
@@ -936,7 +937,7 @@ private:
     void makeViews()
     {
         for (const std::string& name : m_outputs) {
-            if (m_recordBuffers.count(name))
+            if (holdsRecords(name))
                 continue; // raw bytes: --dump writes them
             const ResourceDesc& r = *m_project.resource(name);
             ViewDesc v;
@@ -985,7 +986,6 @@ private:
     std::map<std::string, io::DataSpec> m_specs;
     std::map<std::string, std::pair<std::string, std::string>> m_bindingSpecs; // n=count:a
     std::map<std::string, ArgBinding> m_recordSpecs;                            // p={...}, p=bytes:HEX
-    std::set<std::string> m_recordBuffers;                                      // pointers to structs
     std::string_view m_body;
     bool m_twoD = false;
     std::vector<std::int64_t> m_problemShape;

@@ -259,9 +259,13 @@ void KernelStage::run(FrameContext& ctx)
     if (m_function.empty())
         throwUsage("KernelStage::run", "stage \"" + desc().name + "\" has no loaded kernel: " + m_status);
     std::vector<ArgSlot> slots = arguments(ctx);
-    if (m_parameterLayout) {
-        // What the compiler made of each parameter: raw bytes of the wrong size, or a struct laid
-        // out otherwise than the source was read, is refused here rather than launched.
+    // What the compiler made of each parameter: raw bytes of the wrong size, or a struct laid out
+    // otherwise than the source was read, is refused here rather than launched. Every frame compares
+    // sizes only; the message is made when one differs.
+    bool fits = !m_parameterLayout || m_parameterLayout->size() == slots.size();
+    for (std::size_t i = 0; fits && m_parameterLayout && i < slots.size(); ++i)
+        fits = slots[i].size == (*m_parameterLayout)[i].size;
+    if (!fits) {
         std::vector<cuda::PackedArgument> packed(slots.size());
         for (std::size_t i = 0; i < slots.size(); ++i) {
             packed[i].size = slots[i].size;

@@ -36,6 +36,17 @@ std::string_view formatName(TextureFormat f) noexcept
     return "?";
 }
 
+std::string formatNumbers(const std::vector<double>& values)
+{
+    std::string text;
+    for (double v : values) {
+        char n[32];
+        std::snprintf(n, sizeof n, "%g", v);
+        text += (text.empty() ? "" : ", ") + std::string(n);
+    }
+    return text;
+}
+
 std::string formatHexBytes(const std::vector<std::uint8_t>& bytes)
 {
     static constexpr char kDigits[] = "0123456789abcdef";

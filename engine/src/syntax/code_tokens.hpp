@@ -6,6 +6,7 @@
 #include "ks/syntax/kernel_signature.hpp"
 #include "ks/syntax/lexer.hpp"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -145,5 +146,9 @@ inline std::vector<std::pair<std::size_t, std::size_t>> splitTopLevel(const Code
         parts.emplace_back(start, e);
     return parts;
 }
+
+// findRecordLayout (type_layout.hpp) over tokens already read: the kernel scanner looks up each
+// struct parameter's record in the source it has lexed (record_layout.cpp).
+std::optional<RecordLayout> findRecordLayout(const Code& code, std::string_view name, std::string* why);
 
 } // namespace ks::syntax::code

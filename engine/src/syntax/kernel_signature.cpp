@@ -329,7 +329,7 @@ std::vector<KernelSignature> findKernels(std::string_view source)
                                       return std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == ':';
                                   });
                 if (candidate && name)
-                    p.record = findRecordLayout(source, p.baseType, &p.recordProblem);
+                    p.record = code::findRecordLayout(c, p.baseType, &p.recordProblem);
                 else if (candidate && p.baseType.find('<') != std::string::npos)
                     p.recordProblem = "the layout of a class template's instance is not read";
             }

@@ -68,7 +68,7 @@ std::optional<std::size_t> integerLiteral(std::string_view text)
 
 class RecordReader {
 public:
-    explicit RecordReader(std::string_view source) : m_code(source) {}
+    explicit RecordReader(const Code& code) : m_code(code) {}
 
     std::optional<RecordLayout> layout(std::string_view wanted, std::string& why)
     {
@@ -330,20 +330,29 @@ private:
         r.fields.push_back(std::move(f));
     }
 
-    Code m_code;
+    const Code& m_code;
     std::set<std::string> m_visiting;
 };
 
 } // namespace
 
-std::optional<RecordLayout> findRecordLayout(std::string_view source, std::string_view name, std::string* why)
+namespace code {
+
+std::optional<RecordLayout> findRecordLayout(const Code& code, std::string_view name, std::string* why)
 {
     std::string reason;
-    RecordReader reader(source);
+    RecordReader reader(code);
     std::optional<RecordLayout> r = reader.layout(name, reason);
     if (!r && why)
         *why = reason;
     return r;
+}
+
+} // namespace code
+
+std::optional<RecordLayout> findRecordLayout(std::string_view source, std::string_view name, std::string* why)
+{
+    return code::findRecordLayout(Code(source), name, why);
 }
 
 } // namespace ks::syntax

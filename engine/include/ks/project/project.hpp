@@ -81,6 +81,8 @@ struct RecordValue {
     std::vector<double> values; // its scalars in order; fewer than it holds leave the rest 0
     friend bool operator==(const RecordValue&, const RecordValue&) = default;
 };
+// Numbers as --arg's reports and the Arguments panel show a member's values: "0, -9.8, 0" (%g each).
+std::string formatNumbers(const std::vector<double>& values);
 
 // What a kernel argument is bound to.
 struct ArgBinding {

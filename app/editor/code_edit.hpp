@@ -2,7 +2,7 @@
 // The kernel editor's cursor and editing rules without ImGui: moving by characters (UTF-8 aware),
 // words and lines, the selection, typing over it, Tab and Shift+Tab, and what double- and
 // triple-clicks select. Plain functions over a string and byte offsets, unit-tested
-// (tests/unit/test_code_edit.cpp); the source widget (app/editor/code_input.cpp) maps keys and the
+// (tests/unit/test_editor_code_edit.cpp); the source widget (app/editor/code_input.cpp) maps keys and the
 // mouse onto them.
 
 #include <cstddef>

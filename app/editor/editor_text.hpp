@@ -1,7 +1,7 @@
 #pragma once
 // Text operations of the kernel editor that do not need ImGui: find and replace (match case,
 // whole word), line and column of an offset, and commenting lines in and out. Plain functions over
-// strings, unit-tested (tests/unit/test_editor_text.cpp); the editor panel applies their results.
+// strings, unit-tested (tests/unit/test_editor_editor_text.cpp); the editor panel applies their results.
 
 #include <cstddef>
 #include <functional>

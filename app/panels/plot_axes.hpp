@@ -1,5 +1,5 @@
 #pragma once
-// Where a plot view's axes go (pure, no ImGui calls: tested in tests/unit/test_plot_axes.cpp). The
+// Where a plot view's axes go (pure, no ImGui calls: tested in tests/unit/test_panels_plot_axes.cpp). The
 // frame is where view_plot.vert draws it (the middle 90% of the picture): elements frame.x0..x1
 // across, values frame.y0..y1 up (evenly in log10 of them on a log axis). Value gridlines with
 // their labels (above the line, below it where that would leave the frame), at 1-2-5 steps or at

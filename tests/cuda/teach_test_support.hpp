@@ -1,5 +1,5 @@
 #pragma once
-// Helpers of the GPU tests of instrumented variants (test_teach_gpu.cpp, test_teach_checked_gpu.cpp):
+// Helpers of the GPU tests of instrumented variants (test_teach_instrument.cpp, test_teach_fault_report.cpp):
 // compiling originals and variants for device 0 and loading them, downloads, bitwise comparison and
 // an RGBA8 CUDA array that surfaces can write. Need the current context of a CudaTest.
 #include "ks/core/error.hpp"

@@ -1,4 +1,4 @@
-// A stand-in for the app's GPU worker, for the supervision tests (test_shell_link.cpp): the unit
+// A stand-in for the app's GPU worker, for the supervision tests (test_supervise_shell_link.cpp): the unit
 // test executable runs it when started as `ks_unit_tests --fake-worker MODE N`. It speaks the real
 // protocol (ks/proc channel, app/supervise/protocol.hpp) and misbehaves as MODE says after N
 // frames, so the shell's handling of each way a worker can end is tested without a GPU.

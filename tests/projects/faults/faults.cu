@@ -1,5 +1,5 @@
 // Kernels that go wrong on purpose, from the frame `faultFrame` on, for the fault suite
-// (tests/interop/test_fault_suite.cpp, bench/fault.cpp, docs/supervision.md). Before that frame
+// (tests/interop/test_supervise_worker.cpp, bench/fault.cpp, docs/supervision.md). Before that frame
 // each writes the same picture as `paint`, so the frames before the fault match a golden image.
 // Every one has the signature of `paint` so a project swaps one for another by name.
 
@@ -117,7 +117,7 @@ extern "C" __global__ void slow(float* out, int width, int height, int frame, in
 // A near overrun, the teaching case of "Find the fault": thread 5 writes 4 elements past the end of
 // `out` from `faultFrame` on. It rarely faults (the memory past a buffer is usually mapped: project
 // buffers share one GL buffer), so it is found by running the checked variant on purpose
-// (tests/interop/test_find_faults_interop.cpp runs `--checked-frame`), not after a fault.
+// (tests/interop/test_supervise_find_fault.cpp runs `--checked-frame`), not after a fault.
 extern "C" __global__ void oob_near(float* out, int width, int height, int frame, int faultFrame, float param)
 {
     const int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -6,7 +6,7 @@
 // log1p(t) = t + t^2 Q(t), Q a degree-8 polynomial fitted by Chebyshev interpolation of
 // (log1p(t) - t) / t^2 on [-1/3, 1/3] (|error| < 2.9e-8). Over all 2^32 values of cuRAND's
 // u = x * 2^-32 + 2^-33 the result is within 0.93 ulp of the exact logarithm (checked exhaustively
-// on the host with the same float operations; tests/unit/test_unit_log.cpp samples it).
+// on the host with the same float operations; tests/unit/test_rng_unit_log.cpp samples it).
 // Host and device compile the same operations (fmaf is exact on both), so they give the same bits.
 #if defined(__CUDACC__)
 #define KS_UNIT_LOG_HD __host__ __device__

@@ -1,4 +1,4 @@
-// Kernel shapes for the signature scanner (tests/unit/test_kernel_scan.cpp; its golden listing
+// Kernel shapes for the signature scanner (tests/unit/test_syntax_kernel_signature.cpp; its golden listing
 // tests/unit/data/kernel_scan.txt says what it reads here). Not compiled: some are deliberately odd.
 #define FAKE __global__ void fake(int* p) {}
 const char* s = "__global__ void in_string(float*)";

@@ -16,7 +16,7 @@ TEST(Error, MessageNamesCallCodeAndLocation)
         throw ks::Error(ks::ErrorDomain::Cuda, "cuModuleLoadData", 218, "CUDA_ERROR_INVALID_PTX", "a PTX JIT failed");
     } catch (const ks::Error& e) {
         const std::string what = e.what();
-        EXPECT_EQ(what, "tests/unit/test_errors.cpp:" + std::to_string(line) +
+        EXPECT_EQ(what, "tests/unit/test_core_error.cpp:" + std::to_string(line) +
                             " cuModuleLoadData CUDA_ERROR_INVALID_PTX (218): a PTX JIT failed");
         EXPECT_EQ(e.call(), "cuModuleLoadData");
         EXPECT_EQ(e.code(), 218);
@@ -36,7 +36,7 @@ TEST(Error, CheckThrowsOnlyOnFailureWithTheCallersLocation)
     } catch (const ks::Error& e) {
         EXPECT_EQ(e.call(), "cuMemcpyHtoD");
         EXPECT_EQ(e.code(), CUDA_ERROR_INVALID_VALUE);
-        EXPECT_EQ(e.file(), "tests/unit/test_errors.cpp");
+        EXPECT_EQ(e.file(), "tests/unit/test_core_error.cpp");
         EXPECT_EQ(e.line(), line);
         EXPECT_NE(std::string(e.what()).find("cuMemcpyHtoD"), std::string::npos);
     }

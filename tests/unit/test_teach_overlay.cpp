@@ -1,5 +1,5 @@
 // Host-side teaching analysis: block timelines from synthetic records, overlay colours and
-// legends, and the pixel inspector. (The launch panel's logic is tested in test_launch_validation.)
+// legends, and the pixel inspector. (The launch panel's logic is tested in test_cuda_module.cpp.)
 #include "ks/core/error.hpp"
 #include "ks/render/view_renderer.hpp"
 #include "ks/teach/inspector.hpp"

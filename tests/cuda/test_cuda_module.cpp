@@ -157,6 +157,6 @@ TEST_F(CudaTest, DriverErrorsNameTheCall)
     } catch (const ks::Error& e) {
         EXPECT_EQ(e.call(), "cuMemcpyHtoD");
         EXPECT_EQ(e.codeName().rfind("CUDA_ERROR_", 0), 0u) << e.codeName();
-        EXPECT_EQ(e.file(), "tests/cuda/test_cuda_core.cpp");
+        EXPECT_EQ(e.file(), "tests/cuda/test_cuda_module.cpp");
     }
 }

@@ -2,7 +2,7 @@
 // fault, the editor's banner offers the search; it runs in the background (the frames go on), hands
 // the child a copy of the project and the editor's unsaved text, and its finding lands in the banner
 // and on the line in the editor. The child is a stand-in (KS_KERNELSCOPE): the real checked re-run
-// needs a GPU (tests/interop/test_find_faults_interop.cpp).
+// needs a GPU (tests/interop/test_supervise_find_fault.cpp).
 #include "app.hpp"
 #include "ks/core/error.hpp"
 #include "ks/core/file_watcher.hpp"

@@ -83,7 +83,7 @@ TEST_F(GlTest, GlErrorsBecomeExceptionsNamingTheCall)
         EXPECT_EQ(e.domain(), ks::ErrorDomain::Gl);
         EXPECT_EQ(e.call(), "glBindTexture");
         EXPECT_EQ(e.codeName(), "GL_INVALID_ENUM");
-        EXPECT_EQ(e.file(), "tests/gl/test_egl_context.cpp");
+        EXPECT_EQ(e.file(), "tests/gl/test_gl_egl_context.cpp");
     }
     EXPECT_EQ(glGetError(), GLenum(GL_NO_ERROR)) << "check() must drain the error queue";
 }

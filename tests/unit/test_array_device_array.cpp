@@ -1,6 +1,8 @@
 // Shape and stride arithmetic of device arrays, host only: Python slice normalisation, numpy views
 // (index, reshape with numpy's no-copy rule, transpose, broadcasting) and the map engine's
 // dimension collapsing. Arrays here are detached views of a fake address: nothing touches a device.
+#include "test_support.hpp"
+
 #include "ks/array/device_array.hpp"
 #include "ks/array/map.hpp"
 #include "ks/core/error.hpp"
@@ -217,3 +219,4 @@ TEST(ArrayLayout, StackAndConcatenateShapesFollowNumpy)
     EXPECT_THROW(concatenateShape(std::vector<Dims>{Dims{3}, Dims{3, 1}}, 0), ks::Error);
     EXPECT_THROW(concatenateShape(vectors, 1), ks::Error);
 }
+

@@ -3,7 +3,7 @@
 // pipeline of the same project takes them from there: same bytes, the frame after, and the frames
 // it runs next are the frames the first would have run (what the supervised GPU process's
 // replacement does after a fault; the descriptors cross processes in the app, tests/interop/
-// test_fault_suite.cpp checks that path).
+// test_supervise_worker.cpp checks that path).
 #include "ks/pipeline/kept_contents.hpp"
 #include "ks/project/project.hpp"
 #include "ks/rtc/cache.hpp"

@@ -1,8 +1,11 @@
 // Kernel facts without a device: ptxas' report, PTX parameter layouts, and the whole collection on
-// real NVRTC builds, mismatches included. Signatures and type layouts: test_kernel_scan.cpp.
+// real NVRTC builds, mismatches included; and every kernel the CUDA tests launch compiles for sm_90
+// here with facts (discovered parameters, lowered names, PTX layout) that agree, so that the GPU run
+// meets no typo. Signatures and type layouts: test_syntax_kernel_signature.cpp.
 #include "ks/core/paths.hpp"
 #include "ks/rtc/kernel_facts.hpp"
 
+#include "live_kernels.hpp"
 #include "test_support.hpp"
 
 #include <gtest/gtest.h>
@@ -43,7 +46,7 @@ ModuleFacts build(const std::string& source, const std::string& arch = "sm_90",
 }
 
 // Kernels of every shape the scanner knows (a seed of the `signatures` fuzz target, which
-// test_kernel_scan.cpp reads too).
+// test_syntax_kernel_signature.cpp reads too).
 std::string mixed()
 {
     return ks::paths::readTextFile(ks::test::sourceDir() / "tests" / "fuzz" / "corpus" / "signatures" / "mixed.cu");
@@ -253,4 +256,26 @@ TEST(KernelFacts, SassNeedsTheToolkitDisassemblerOrSaysWhy)
         EXPECT_NE(d.reason.find("cuobjdump"), std::string::npos) << d.reason;
     }
     EXPECT_FALSE(disassemble({}).ok);
+}
+
+TEST(LiveKernelSources, AllCompileForHopperWithConsistentFacts)
+{
+    for (const char* source : ks::test::live_kernels::kAll) {
+        const auto kernels = ks::syntax::findKernels(source);
+        const auto names = nameExpressionsFor(kernels);
+        CompileOptions o;
+        o.arch = "sm_90";
+        const CompileResult r = compile(source, "live.cu", o, names);
+        ASSERT_TRUE(r.ok) << source << "\n" << r.log;
+        for (const Diagnostic& d : r.diagnostics)
+            ADD_FAILURE() << formatDiagnostic(d);
+        const ModuleFacts facts = collectFacts(kernels, names, r, "sm_90");
+        ASSERT_FALSE(facts.kernels.empty());
+        for (const KernelFacts& k : facts.kernels) {
+            EXPECT_FALSE(k.symbol.empty()) << k.name;
+            EXPECT_TRUE(k.resourcesKnown) << k.name;
+            for (const std::string& p : k.problems)
+                ADD_FAILURE() << k.name << ": " << p;
+        }
+    }
 }

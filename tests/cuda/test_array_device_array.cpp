@@ -2,6 +2,8 @@
 // reductions, scans and random numbers are tested with their own code), with PyCUDA's inputs and
 // tolerances. numpy's random data becomes seeded host data of the same distribution.
 #include "array_test_support.hpp"
+
+#include "ks/core/error.hpp"
 #include "ks/core/numbers.hpp"
 
 #include <algorithm>
@@ -807,3 +809,4 @@ TEST_F(ArrayTest, ElwiseKernelVectorEntryMatchesTheScalarLoop)
         bad += gu[k] != static_cast<unsigned char>(hu[k] + 3);
     EXPECT_EQ(bad, 0u);
 }
+

@@ -2,43 +2,15 @@
 
 #include "ks/core/error.hpp"
 
+#include "device/device_text.hpp"
+
 // The built-in reductions' specs, apart from reduction.cpp so that tools compiling them (unit
 // tests without a device) do not pull in the array runtime.
 
 namespace ks::array {
 namespace {
 
-// The generated walk over a strided view; matches reduction.cpp's Layout. The load goes through
-// ks_cast (array prelude), so that in the checked variant ("find the fault", ks_device/checked.cuh)
-// a checked pointer is checked at the element's byte offset.
-const char* const kLayoutCode = R"(
-struct ks_layout { int ndim; int pad; long long shape[8]; long long stride[8]; };
-__device__ __forceinline__ long long ks_layout_offset(long long i, const ks_layout& l)
-{
-    long long off = 0;
-    for (int d = l.ndim - 1; d > 0; --d) {
-        const long long q = i / l.shape[d];
-        off += (i - q * l.shape[d]) * l.stride[d];
-        i = q;
-    }
-    if (l.ndim > 0)
-        off += i * l.stride[0];
-    return off;
-}
-template <class T>
-__device__ __forceinline__ T ks_at(const T* p, long long i, const ks_layout& l)
-{
-    return *ks_cast<const T>(ks_cast<const char>(p) + ks_layout_offset(i, l));
-}
-#ifdef KS_TEACH_CHECKED
-template <class T>
-__device__ __forceinline__ T ks_at(const ks::teach::CheckedPtr<const T>& p, long long i, const ks_layout& l)
-{
-    return *ks_cast<const T>(ks_cast<const char>(p) + ks_layout_offset(i, l));
-}
-#endif
-)";
-static_assert(kMaxDims == 8, "kLayoutCode spells the dimension limit");
+static_assert(kMaxDims == 8, "device/strided_layout.cuh spells the dimension limit");
 
 std::string typeName(DType t)
 {
@@ -84,7 +56,7 @@ ReductionSpec builtinReductionSpec(const std::string& kind, DType in, DType in2,
     ReductionSpec s;
     s.outType = O;
     s.name = builtinReductionName(kind, in, in2, out, strided);
-    s.preamble = strided ? kLayoutCode : "";
+    s.preamble = strided ? device_text::kStridedLayout : "";
     const std::string x = "const " + I + " *x";
     const std::string y = "const " + J + " *y";
     if (strided)

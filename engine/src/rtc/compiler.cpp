@@ -1,5 +1,7 @@
 #include "ks/rtc/compiler.hpp"
 
+#include "device/device_text.hpp"
+
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/core/sha256.hpp"
@@ -297,24 +299,7 @@ Diagnostic toolDiagnostic(const std::string& fileName, std::string message)
 // MTGP, the distributions) compiles to the same instructions as with the tables (a unit test
 // compares the PTX).
 constexpr const char* kLeanCurandHeaderName = "kernelscope_lean_curand.h";
-constexpr const char* kLeanCurandHeader = R"(#pragma once
-#define CURAND_XORWOW_PRECALCULATED_H_
-#define CURAND_MRG32K3A_MATRICES_H_
-#define PRECALC_NUM_MATRICES (32)
-#define PRECALC_BLOCK_SIZE (2)
-#define PRECALC_BLOCK_MASK ((1 << PRECALC_BLOCK_SIZE) - 1)
-#define XORWOW_SEQUENCE_SPACING (67)
-__device__ unsigned int (*ks_curand_xorwow_tables_left_out())[800];
-__device__ unsigned int (*ks_curand_mrg32k3a_tables_left_out())[3][3];
-#define precalc_xorwow_matrix ks_curand_xorwow_tables_left_out()
-#define precalc_xorwow_offset_matrix ks_curand_xorwow_tables_left_out()
-#define mrg32k3aM1 ks_curand_mrg32k3a_tables_left_out()
-#define mrg32k3aM2 ks_curand_mrg32k3a_tables_left_out()
-#define mrg32k3aM1SubSeq ks_curand_mrg32k3a_tables_left_out()
-#define mrg32k3aM2SubSeq ks_curand_mrg32k3a_tables_left_out()
-#define mrg32k3aM1Seq ks_curand_mrg32k3a_tables_left_out()
-#define mrg32k3aM2Seq ks_curand_mrg32k3a_tables_left_out()
-)";
+constexpr const char* kLeanCurandHeader = device_text::kLeanCurand;
 
 double msSince(std::chrono::steady_clock::time_point start)
 {

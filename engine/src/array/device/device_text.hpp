@@ -10,5 +10,6 @@ extern const char kAlgorithmSupport[];      // algorithm_support.cuh
 extern const char kReductionKernel[];       // reduction_kernel.cuh
 extern const char kReductionVectorKernel[]; // reduction_vector_kernel.cuh
 extern const char kScanKernels[];           // scan_kernels.cuh
+extern const char kStridedLayout[];         // strided_layout.cuh
 
 } // namespace ks::array::device_text

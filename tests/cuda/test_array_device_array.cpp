@@ -1,12 +1,14 @@
 // PyCUDA's test_gpuarray.py ported (the array, arithmetic, view and elementwise-kernel parts; the
 // reductions, scans and random numbers are tested with their own code), with PyCUDA's inputs and
 // tolerances. numpy's random data becomes seeded host data of the same distribution.
+#include "array_layouts.hpp"
 #include "array_test_support.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/numbers.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 #include <functional>
 #include <string>
@@ -810,3 +812,99 @@ TEST_F(ArrayTest, ElwiseKernelVectorEntryMatchesTheScalarLoop)
     EXPECT_EQ(bad, 0u);
 }
 
+// ----- The layout matrix on the GPU: every row of arrayEntryPoints() over every layout of layoutNames().
+namespace ks::test {
+namespace {
+
+// A refusal names the layout: as describeLayout() says it, or in numpy's words.
+bool namesLayout(const std::string& message, const LayoutView& lv)
+{
+    if (message.find(lv.view.describeLayout()) != std::string::npos)
+        return true;
+    if (lv.layout == "0-size")
+        return message.find("zero-size") != std::string::npos;
+    if (lv.layout == "0-d")
+        return message.find("zero-dimensional") != std::string::npos;
+    return false;
+}
+
+bool refuses(const EntryPoint& e, const LayoutView& lv)
+{
+    if (e.role == Role::Writes && lv.view.isBroadcast())
+        return true;
+    if (e.role == Role::ReadsContiguous && !lv.view.isCContiguous())
+        return true;
+    return e.alsoRefuses && e.alsoRefuses(lv.layout);
+}
+
+class ArrayLayouts : public ArrayTest, public ::testing::WithParamInterface<std::string> {};
+
+TEST_P(ArrayLayouts, MatchNumpyOrRefuseNamingTheLayout)
+{
+    const auto& rows = arrayEntryPoints();
+    const auto row = std::find_if(rows.begin(), rows.end(), [&](const EntryPoint& e) { return e.name == GetParam(); });
+    ASSERT_NE(row, rows.end());
+    for (const std::string& layout : layoutNames()) {
+        SCOPED_TRACE(row->name + " on a " + layout + " view");
+        const LayoutView lv = makeLayout(rt(), layout);
+        const bool refusal = refuses(*row, lv);
+        try {
+            row->run(rt(), lv);
+            rt().synchronize();
+            if (refusal)
+                ADD_FAILURE() << "ran; a " << lv.view.describeLayout() << " view should be refused";
+        } catch (const ks::Error& e) {
+            if (!refusal)
+                ADD_FAILURE() << "refused: " << e.what();
+            else
+                EXPECT_TRUE(namesLayout(e.what(), lv)) << "the refusal does not name the layout ("
+                                                       << lv.view.describeLayout() << "): " << e.what();
+        }
+    }
+}
+
+std::vector<std::string> rowNames()
+{
+    std::vector<std::string> out;
+    for (const EntryPoint& e : arrayEntryPoints())
+        out.push_back(e.name);
+    return out;
+}
+
+// "DeviceArray::operator+=" -> "DeviceArray_operator_plus_eq", "ScanKernel::operator() (into the view)"
+// -> "ScanKernel_operator_call_into_the_view": gtest names are identifiers.
+std::string testName(const ::testing::TestParamInfo<std::string>& info)
+{
+    static const std::pair<char, const char*> words[] = {{'+', "plus"}, {'-', "minus"}, {'*', "times"},
+                                                         {'/', "slash"}, {'%', "percent"}, {'=', "eq"},
+                                                         {'<', "lt"},   {'>', "gt"},    {'!', "not"}};
+    std::string spaced;
+    for (std::size_t k = 0; k < info.param.size(); ++k) {
+        const char c = info.param[k];
+        if (std::isalnum(static_cast<unsigned char>(c))) {
+            spaced += c;
+        } else if (info.param.compare(k, 2, "()") == 0) {
+            spaced += " call ";
+            ++k;
+        } else {
+            spaced += ' ';
+            for (const auto& [symbol, word] : words)
+                if (c == symbol)
+                    spaced += std::string(word) + ' ';
+        }
+    }
+    std::string out;
+    for (char c : spaced)
+        if (c != ' ')
+            out += c;
+        else if (!out.empty() && out.back() != '_')
+            out += '_';
+    while (!out.empty() && out.back() == '_')
+        out.pop_back();
+    return out;
+}
+
+INSTANTIATE_TEST_SUITE_P(EveryEntryPoint, ArrayLayouts, ::testing::ValuesIn(rowNames()), testName);
+
+} // namespace
+} // namespace ks::test

@@ -1,14 +1,20 @@
 // Shape and stride arithmetic of device arrays, host only: Python slice normalisation, numpy views
 // (index, reshape with numpy's no-copy rule, transpose, broadcasting) and the map engine's
 // dimension collapsing. Arrays here are detached views of a fake address: nothing touches a device.
+#include "array_layouts.hpp"
 #include "test_support.hpp"
 
 #include "ks/array/device_array.hpp"
 #include "ks/array/map.hpp"
 #include "ks/core/error.hpp"
+#include "ks/core/paths.hpp"
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <regex>
+#include <set>
+#include <sstream>
 #include <vector>
 
 using ks::array::DeviceArray;
@@ -220,3 +226,159 @@ TEST(ArrayLayout, StackAndConcatenateShapesFollowNumpy)
     EXPECT_THROW(concatenateShape(vectors, 1), ks::Error);
 }
 
+// ----- The layout matrix's list against the public headers: every function that takes a DeviceArray (and
+// every member of DeviceArray) has a row in arrayEntryPoints() or a reason in notEntryPoints(), and
+// every name there is still declared. The rows themselves run on the GPU
+// (tests/cuda/test_array_device_array.cpp).
+namespace ks::test {
+namespace {
+
+std::string withoutComments(const std::string& text)
+{
+    static const std::regex line("//[^\n]*"), block("/\\*[\\s\\S]*?\\*/");
+    return std::regex_replace(std::regex_replace(text, block, " "), line, " ");
+}
+
+// The index of the ')' that closes the '(' at `open`.
+std::size_t closing(const std::string& s, std::size_t open)
+{
+    int depth = 0;
+    for (std::size_t k = open; k < s.size(); ++k) {
+        depth += s[k] == '(' ? 1 : s[k] == ')' ? -1 : 0;
+        if (depth == 0)
+            return k;
+    }
+    return std::string::npos;
+}
+
+// Function declarations outside function bodies: "name" at namespace scope, "Class::name" in a class.
+// Kept: those whose parameters mention DeviceArray or MapArg, and every member of DeviceArray.
+std::set<std::string> entryPointsDeclared(const std::string& header)
+{
+    const std::string text = withoutComments(header);
+    static const std::regex scopeWord("\\b(class|struct|union|namespace|enum)\\b\\s*([A-Za-z_]\\w*)?");
+    static const std::regex nameBefore("(operator\\s*[^\\s\\w(]+|operator\\s*\\(\\s*\\)|~?[A-Za-z_]\\w*)\\s*$");
+    std::vector<std::pair<bool, std::string>> scopes; // (is a body, class name or "")
+    std::set<std::string> out;
+    std::string statement;
+    int parens = 0;
+    auto inBody = [&] {
+        for (const auto& [body, name] : scopes)
+            if (body)
+                return true;
+        return false;
+    };
+    auto className = [&]() -> std::string {
+        for (auto it = scopes.rbegin(); it != scopes.rend(); ++it)
+            if (!it->first)
+                return it->second;
+        return {};
+    };
+    auto consider = [&](const std::string& s) {
+        if (inBody())
+            return;
+        std::size_t open = s.find('(');
+        if (open == std::string::npos)
+            return;
+        // "operator()(" : the name takes the first pair, the parameters the second.
+        std::smatch m;
+        std::string before = s.substr(0, open);
+        if (std::regex_search(before, m, std::regex("operator\\s*$"))) {
+            open = s.find('(', closing(s, open) + 1);
+            before = s.substr(0, open);
+        }
+        if (open == std::string::npos || !std::regex_search(before, m, nameBefore))
+            return;
+        std::string name = std::regex_replace(m[1].str(), std::regex("\\s+"), "");
+        static const std::set<std::string> notNames = {"requires", "decltype", "static_assert", "alignas",
+                                                      "noexcept", "sizeof"};
+        if (notNames.count(name))
+            return;
+        const std::string cls = className();
+        if (name == cls || name == "~" + cls)
+            return; // constructors and destructors
+        const std::size_t close = closing(s, open);
+        const std::string params = s.substr(open, close == std::string::npos ? std::string::npos : close - open);
+        const bool takesArray = params.find("DeviceArray") != std::string::npos ||
+                                params.find("MapArg") != std::string::npos;
+        if (takesArray || cls == "DeviceArray")
+            out.insert(cls.empty() ? name : cls + "::" + name);
+    };
+    for (char c : text) {
+        if (c == '(')
+            ++parens;
+        if (c == ')')
+            --parens;
+        if (parens > 0 || (c != ';' && c != '{' && c != '}')) {
+            statement += c;
+            continue;
+        }
+        if (c == '{') {
+            std::smatch m;
+            const bool scope = statement.find('(') == std::string::npos && statement.find('=') == std::string::npos &&
+                               std::regex_search(statement, m, scopeWord);
+            consider(statement);
+            scopes.emplace_back(!scope, scope && m[1] != "namespace" ? m[2].str() : std::string());
+        } else if (c == '}') {
+            if (!scopes.empty())
+                scopes.pop_back();
+        } else {
+            consider(statement);
+        }
+        statement.clear();
+    }
+    return out;
+}
+
+std::string baseName(const std::string& rowName)
+{
+    const std::size_t space = rowName.find(" (");
+    return space == std::string::npos ? rowName : rowName.substr(0, space);
+}
+
+TEST(ArrayLayouts, EveryEntryPointIsInTheMatrix)
+{
+    std::set<std::string> declared;
+    for (const std::string& header : entryPointHeaders()) {
+        std::ifstream in(sourceDir() / header);
+        ASSERT_TRUE(in) << header;
+        std::stringstream text;
+        text << in.rdbuf();
+        const std::set<std::string> found = entryPointsDeclared(text.str());
+        declared.insert(found.begin(), found.end());
+    }
+    // The scan itself finds what it should (so that an empty scan cannot pass).
+    for (const char* name : {"sum", "operator+", "DeviceArray::fill", "ReductionKernel::operator()",
+                             "ElementwiseKernel::operator()", "fillUniform", "concatenate", "runMap"})
+        EXPECT_TRUE(declared.count(name)) << name << " is not found in the headers";
+
+    std::set<std::string> listed;
+    for (const EntryPoint& e : arrayEntryPoints()) {
+        listed.insert(baseName(e.name));
+        listed.insert(e.also.begin(), e.also.end());
+    }
+    for (const NotAnEntryPoint& n : notEntryPoints()) {
+        EXPECT_FALSE(listed.count(n.name)) << n.name << " has a row and a reason not to";
+        EXPECT_FALSE(n.reason.empty()) << n.name;
+        listed.insert(n.name);
+    }
+    for (const std::string& name : declared)
+        EXPECT_TRUE(listed.count(name)) << name
+                                        << " takes a DeviceArray but has no row in arrayEntryPoints() "
+                                           "(tests/support/array_layouts.cpp), nor a reason in notEntryPoints()";
+    for (const std::string& name : listed)
+        EXPECT_TRUE(declared.count(name)) << name << " is listed but no header declares it";
+}
+
+TEST(ArrayLayouts, RowNamesAreUniqueAndEveryRowRuns)
+{
+    std::set<std::string> names;
+    for (const EntryPoint& e : arrayEntryPoints()) {
+        EXPECT_TRUE(names.insert(e.name).second) << e.name << " has two rows";
+        EXPECT_TRUE(bool(e.run)) << e.name;
+    }
+    EXPECT_EQ(layoutNames().size(), 8u);
+}
+
+} // namespace
+} // namespace ks::test

@@ -14,6 +14,7 @@ void DeviceArray::assign(const DeviceArray& source)
     Runtime& rt = runtime();
     if (source.runtimePtr() != &rt)
         throwUsage("DeviceArray::assign", "source belongs to another runtime");
+    requireWritable("DeviceArray::assign");
     // Same dtype, both contiguous, same shape: a plain device copy.
     if (source.dtype() == m_dtype && source.shape() == m_shape && isCContiguous() && source.isCContiguous() &&
         !(source.data() != data() && mayShareMemory(source))) {
@@ -28,6 +29,7 @@ void DeviceArray::assign(const DeviceArray& source)
 
 void DeviceArray::fill(const Scalar& value)
 {
+    requireWritable("DeviceArray::fill");
     const DeviceArray out[] = {*this};
     const MapArg in[] = {value};
     runMap(castSpec(m_dtype, m_dtype, true), out, in);

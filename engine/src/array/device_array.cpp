@@ -225,6 +225,35 @@ std::string DeviceArray::describe() const
     return std::string(dtypeName(m_dtype)) + " array of shape " + m_shape.toString();
 }
 
+bool DeviceArray::isBroadcast() const noexcept
+{
+    for (int k = 0; k < ndim(); ++k)
+        if (m_shape[k] > 1 && m_strides[k] == 0)
+            return true;
+    return false;
+}
+
+std::string DeviceArray::describeLayout() const
+{
+    if (ndim() == 0)
+        return "0-d";
+    if (size() == 0)
+        return "0-size";
+    for (int k = 0; k < ndim(); ++k)
+        if (m_shape[k] > 1 && m_strides[k] == 0)
+            return "broadcast (stride 0 on axis " + std::to_string(k) + ")";
+    if (isCContiguous())
+        return "C-contiguous";
+    return "strided (byte strides " + m_strides.toString() + ")";
+}
+
+void DeviceArray::requireWritable(std::string_view function) const
+{
+    if (isBroadcast())
+        throwUsage(function, "cannot write into the " + describe() + ", a " + describeLayout() +
+                                 " view: its elements share memory. Write into a copy() instead");
+}
+
 void DeviceArray::checkHostType(DType hostType, const char* call) const
 {
     if (hostType != m_dtype)
@@ -530,6 +559,7 @@ void DeviceArray::copyFromHostAsync(const void* host, std::size_t bytes)
     if (std::int64_t(bytes) != nbytes())
         throwUsage("DeviceArray::copyFromHost", std::to_string(bytes) + " host bytes for the " + describe() + " (" +
                                                     std::to_string(nbytes()) + " bytes)");
+    requireWritable("DeviceArray::copyFromHost");
     if (bytes == 0)
         return;
     if (isCContiguous()) {

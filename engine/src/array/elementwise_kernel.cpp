@@ -315,8 +315,8 @@ void ElementwiseKernel::operator()(Runtime& rt, std::span<const MapArg> args, co
                 throwUsage(m_name, "argument '" + decl.name + "' is declared " + decl.typeText + "*, got the " +
                                        a->describe());
             if (!a->isCContiguous())
-                throwUsage(m_name, "argument '" + decl.name + "': elementwise kernels need C-contiguous arrays (the " +
-                                       a->describe() + " has strides " + a->strides().toString() + "); copy() it");
+                throwUsage(m_name, "argument '" + decl.name + "': elementwise kernels need C-contiguous arrays, the " +
+                                       a->describe() + " is " + a->describeLayout() + "; copy() it");
             if (a->runtimePtr() != &rt)
                 throwUsage(m_name, "argument '" + decl.name + "' belongs to another runtime");
             if (!n)

@@ -68,6 +68,7 @@ void runMap(const MapSpec& spec, std::span<const DeviceArray> outputs, std::span
                                      outputs[k].shape().toString());
         if (outputs[k].runtimePtr() != &rt)
             throwUsage("runMap", "map '" + spec.name + "' mixes arrays of different runtimes");
+        outputs[k].requireWritable("ks::array::" + spec.name);
     }
     // Array inputs broadcast to the output shape; overlapping inputs with another layout are copied.
     std::vector<DeviceArray> arrays(outputs.begin(), outputs.end());

@@ -101,9 +101,13 @@ void runBuiltin(const std::string& kind, const DeviceArray& a, const DeviceArray
     const bool subset = kind.rfind("subset_", 0) == 0;
     if (b && !subset && a.shape() != b->shape())
         throwUsage("ks::array::dot", "shapes differ: " + a.shape().toString() + " and " + b->shape().toString());
+    if (subset && (!a.isCContiguous() || !b->isCContiguous())) {
+        // The subset kernels index both arrays as contiguous: other views go through C-order copies.
+        const DeviceArray values = b->isCContiguous() ? *b : b->copy();
+        runBuiltin(kind, a.isCContiguous() ? a : a.copy(), &values, outType, out);
+        return;
+    }
     const bool strided = !subset && (!a.isCContiguous() || (b && !b->isCContiguous()));
-    if (subset && (!a.isCContiguous() || !b->isCContiguous()))
-        throwUsage("ks::array::" + kind, "the index and value arrays must be contiguous");
     if (subset && !isInteger(a.dtype()))
         throwUsage("ks::array::" + kind, "indices must be integers, got " + a.describe());
     // For subsets `a` is the index array and `b` the values: the spec takes (values, indices).
@@ -182,7 +186,7 @@ void packArguments(const std::vector<KernelArgument>& params, std::span<const Ma
 void requireNonEmpty(const DeviceArray& a, const char* function)
 {
     if (a.size() == 0)
-        throwUsage(function, "zero-size array has no minimum or maximum (numpy raises too)");
+        throwUsage(function, "a 0-size array has no minimum or maximum (numpy raises too)");
 }
 
 } // namespace
@@ -219,12 +223,24 @@ std::int64_t ReductionKernel::sizeFromArguments(std::span<const MapArg> args) co
     throwUsage("ks::array::ReductionKernel", "no array argument to take the size from: use launch() with n");
 }
 
-void ReductionKernel::launch(CUdeviceptr out, std::int64_t n, std::span<const MapArg> args, CUdeviceptr mirror) const
+void ReductionKernel::launch(CUdeviceptr out, std::int64_t n, std::span<const MapArg> given, CUdeviceptr mirror) const
 {
     if (n < 0)
         throwUsage("ks::array::ReductionKernel::launch", "negative size " + std::to_string(n));
     KernelArgs packed; // argument errors surface before anything is queued
-    packArguments(m_generated.params, args, packed);
+    packArguments(m_generated.params, given, packed);
+    // The kernel indexes its arrays as contiguous: other views (strided, reversed, transposed,
+    // broadcast) are read through a C-order copy, freed in stream order after the launch.
+    std::vector<MapArg> copies;
+    std::span<const MapArg> args = given;
+    for (std::size_t k = 0; k < given.size(); ++k)
+        if (const DeviceArray* array = std::get_if<DeviceArray>(&given[k]); array && !array->isCContiguous()) {
+            if (copies.empty())
+                copies.assign(given.begin(), given.end());
+            copies[k] = array->copy();
+        }
+    if (!copies.empty())
+        args = copies;
     bool vectorOk = true;
     for (const auto& a : args)
         if (const DeviceArray* array = std::get_if<DeviceArray>(&a))

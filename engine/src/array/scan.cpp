@@ -55,6 +55,7 @@ void ScanKernel::operator()(const DeviceArray& in, const DeviceArray& out) const
 {
     checkArray(in, "the input");
     checkArray(out, "the output");
+    out.requireWritable("ks::array::ScanKernel");
     if (in.size() != out.size())
         throwUsage("ks::array::ScanKernel", "input and output sizes differ: " + in.describe() + ", " + out.describe());
     const bool same = in.data() == out.data() && in.strides() == out.strides();

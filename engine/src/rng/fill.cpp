@@ -12,8 +12,9 @@ using array::DType;
 // Runs `fill` on `a` directly when it is contiguous, else on a contiguous temporary copied into
 // the view afterwards (one extra pass over the data).
 template <class Fill>
-void fillAny(const DeviceArray& a, Fill fill)
+void fillAny(const DeviceArray& a, const char* function, Fill fill)
 {
+    a.requireWritable(function);
     if (a.isCContiguous()) {
         fill(a);
         return;
@@ -37,7 +38,7 @@ void fillUniform(Generator& gen, const DeviceArray& a)
     const DType t = a.dtype();
     if (t != DType::Float32 && t != DType::Float64 && t != DType::UInt32 && t != DType::UInt64)
         badType(a, "ks::rng::fillUniform", "uniform float32, float64 and raw uint32/uint64 words");
-    fillAny(a, [&](const DeviceArray& c) {
+    fillAny(a, "ks::rng::fillUniform", [&](const DeviceArray& c) {
         const CUstream s = c.runtime().stream();
         const std::size_t n = std::size_t(c.size());
         switch (t) {
@@ -53,7 +54,7 @@ void fillNormal(Generator& gen, const DeviceArray& a, double mean, double stddev
 {
     if (a.dtype() != DType::Float32 && a.dtype() != DType::Float64)
         badType(a, "ks::rng::fillNormal", "normal float32 and float64");
-    fillAny(a, [&](const DeviceArray& c) {
+    fillAny(a, "ks::rng::fillNormal", [&](const DeviceArray& c) {
         const std::size_t n = std::size_t(c.size());
         if (c.dtype() == DType::Float32)
             gen.normal(c.ptr<float>(), n, float(mean), float(stddev), c.runtime().stream());
@@ -66,7 +67,7 @@ void fillLogNormal(Generator& gen, const DeviceArray& a, double mean, double std
 {
     if (a.dtype() != DType::Float32 && a.dtype() != DType::Float64)
         badType(a, "ks::rng::fillLogNormal", "log-normal float32 and float64");
-    fillAny(a, [&](const DeviceArray& c) {
+    fillAny(a, "ks::rng::fillLogNormal", [&](const DeviceArray& c) {
         const std::size_t n = std::size_t(c.size());
         if (c.dtype() == DType::Float32)
             gen.logNormal(c.ptr<float>(), n, float(mean), float(stddev), c.runtime().stream());
@@ -79,7 +80,7 @@ void fillPoisson(Generator& gen, const DeviceArray& a, double lambda)
 {
     if (a.dtype() != DType::UInt32)
         badType(a, "ks::rng::fillPoisson", "Poisson counts as uint32");
-    fillAny(a, [&](const DeviceArray& c) {
+    fillAny(a, "ks::rng::fillPoisson", [&](const DeviceArray& c) {
         gen.poisson(c.ptr<std::uint32_t>(), std::size_t(c.size()), lambda, c.runtime().stream());
     });
 }

@@ -27,6 +27,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -134,6 +135,15 @@ public:
     bool mayShareMemory(const DeviceArray& other) const noexcept;
     // "float32 array of shape (3, 4)" for messages.
     std::string describe() const;
+    // A stride of 0 on an axis longer than 1 (what broadcastTo makes): several indices name one
+    // element, so the view is read-only, as in numpy.
+    bool isBroadcast() const noexcept;
+    // How the elements lie, for messages: "0-d", "0-size", "C-contiguous", "broadcast (stride 0 on
+    // axis 0)" or "strided (byte strides (32, 8))".
+    std::string describeLayout() const;
+    // Throws ks::Error (Usage, naming `function`) when the array cannot be written element by element:
+    // a broadcast view, whose elements share memory.
+    void requireWritable(std::string_view function) const;
 
     // ----- views (no copy; share the storage)
     DeviceArray index(std::initializer_list<IndexItem> items) const;

@@ -51,7 +51,9 @@ public:
 
     // red(args...): arrays (DeviceArray) for pointer arguments, numbers for by-value ones, in the
     // order of the argument string; reduces over the size of the first array. Needs outDType().
-    // A raw device pointer (a mapped GL buffer) goes in as DeviceArray::view over it.
+    // A raw device pointer (a mapped GL buffer) goes in as DeviceArray::view over it. Arrays of any
+    // layout: the kernel reads element i of each array in C order, so other views (strided,
+    // transposed, broadcast) are read through a C-order copy. PyCUDA refuses them instead.
     DeviceArray operator()(std::initializer_list<MapArg> args) const;
     DeviceArray operator()(std::span<const MapArg> args) const;
     // PyCUDA's out=: writes the result into `out`'s single element (any view: a[i], a slice of 1).
@@ -104,8 +106,8 @@ void max(const DeviceArray& a, const DeviceArray& out);
 // Bool results: any element != 0 (NaN counts); all elements != 0. Empty: any false, all true.
 DeviceArray any(const DeviceArray& a);
 DeviceArray all(const DeviceArray& a);
-// Reductions over a[indices[k]] for every k: `indices` an integer array (any integer dtype,
-// contiguous), `a` contiguous; PyCUDA's subset_sum/subset_min/subset_max.
+// Reductions over a[indices[k]] for every k: `indices` an integer array (any integer dtype); both
+// in any layout (other views are read through a C-order copy). PyCUDA's subset_sum/subset_min/subset_max.
 DeviceArray subsetSum(const DeviceArray& indices, const DeviceArray& a, std::optional<DType> dtype = std::nullopt);
 DeviceArray subsetMin(const DeviceArray& indices, const DeviceArray& a);
 DeviceArray subsetMax(const DeviceArray& indices, const DeviceArray& a);

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Runs everything that needs a GPU from an already built tree, for a lent GPU host:
-# every test binary (all labels), every benchmark (JSON reports), headless screenshots, and the
+# Runs everything that needs a GPU from an already built tree, on a GPU host:
+# every test binary (all labels), compute-sanitizer's four tools over the cuda and interop labels
+# (where the toolkit has it), every benchmark (JSON reports), headless screenshots, and the
 # shipped projects' kernels through their checked variants (.ci/checked-kernels.py).
 #   .ci/gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]
 # Logs and reports land in OUT_DIR; the last lines printed are a summary table.
-# KS_GPU_SUITE_LABELS limits the test labels (default: unit gl cuda interop).
+# KS_GPU_SUITE_LABELS limits the test labels (default: unit gl cuda interop; "none" runs none);
+# KS_GPU_SUITE_FAULTS=0 leaves out the fault suite.
 set -u
 build=${1:?usage: gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]}
 out=${2:?usage: gpu-suite.sh BUILD_DIR OUT_DIR [--no-bench]}
@@ -34,8 +36,37 @@ for t in ${KS_GPU_SUITE_LABELS:-unit gl cuda interop}; do
     grep -E '^\[  FAILED  \] [A-Za-z]' "$out/tests-$t.log" | sort -u | head -20
 done
 
+# compute-sanitizer where the toolkit has it (the GPU host's own; PyPI's copy does not start there):
+# memcheck (API errors reported too), racecheck, initcheck and synccheck over the cuda and interop
+# labels, faulting cases excepted. KS_SANITIZER_TOOLS, KS_SANITIZER_LABELS and KS_SANITIZER_FILTER
+# (a gtest filter) narrow the run; KS_SANITIZER_TOOLS= (empty) skips it.
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+if [ -x "$sanitizer" ] && [ "${KS_SANITIZER_TOOLS-memcheck racecheck initcheck synccheck}" != "" ]; then
+    for tool in ${KS_SANITIZER_TOOLS:-memcheck racecheck initcheck synccheck}; do
+        for t in ${KS_SANITIZER_LABELS:-cuda interop}; do
+            bin="$build/tests/ks_${t}_tests"
+            [ -x "$bin" ] || continue
+            filter=${KS_SANITIZER_FILTER:-'*'}
+            [ "$t" = interop ] && filter="$filter:-FaultSuite*:Each/HeadlessFault*:Each/AppLoopFault*:FindFaults*"
+            extra=()
+            [ "$tool" = memcheck ] && extra=(--report-api-errors all)
+            log="$out/sanitizer-$tool-$t.log"
+            timeout "${KS_SANITIZER_TIMEOUT:-1200}" "$sanitizer" --tool "$tool" "${extra[@]}" --print-limit 0 \
+                "$bin" --gtest_filter="$filter" --gtest_brief=1 > "$log" 2>&1
+            rc=$?
+            # The summary counts API errors (a driver call that returned an error) with the findings.
+            total=$(grep -oE '(ERROR SUMMARY: [0-9]+ errors?$|RACECHECK SUMMARY: [0-9]+ hazard)' "$log" |
+                    awk '{s += $3} END {print s + 0}')
+            api=$(grep -c 'Program hit CUDA_ERROR' "$log")
+            calls=$(grep -oE 'on CUDA API call to [A-Za-z_0-9]+' "$log" | awk '{print $NF}' | sort | uniq -c |
+                    awk '{printf "%s%s %s", sep, $2, $1; sep=", "}')
+            summary+=("sanitizer $tool $t: rc=$rc findings=$((total - api)) api-errors=$api${calls:+ ($calls)}")
+        done
+    done
+fi
+
 faults_after_bench=0
-[ -x "$build/tests/ks_interop_tests" ] && faults_after_bench=1
+[ -x "$build/tests/ks_interop_tests" ] && [ "${KS_GPU_SUITE_FAULTS:-1}" = 1 ] && faults_after_bench=1
 
 if [ $bench -eq 1 ]; then
     for bin in "$build"/bench/ks_bench_*; do

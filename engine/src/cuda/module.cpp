@@ -178,8 +178,35 @@ Function Module::function(const std::string& name) const
     return Function(f, name, m_limits);
 }
 
+std::optional<std::vector<std::string>> Module::functionNames() const
+{
+    const DriverApi& api = driver();
+#if CUDA_VERSION >= 12040
+    if (api.cuModuleGetFunctionCount && api.cuModuleEnumerateFunctions && api.cuFuncGetName) {
+        unsigned count = 0;
+        KS_CU(cuModuleGetFunctionCount, &count, get());
+        std::vector<CUfunction> functions(count);
+        if (count > 0)
+            KS_CU(cuModuleEnumerateFunctions, functions.data(), count, get());
+        std::vector<std::string> names;
+        for (CUfunction f : functions) {
+            const char* name = nullptr;
+            KS_CU(cuFuncGetName, &name, f);
+            names.emplace_back(name ? name : "");
+        }
+        return names;
+    }
+#endif
+    (void)api;
+    return std::nullopt;
+}
+
 bool Module::hasFunction(const std::string& name) const
 {
+    // Asked of the module's own list, so that a missing name costs no failing driver call (which
+    // compute-sanitizer reports as an API error). Drivers before 12.4 have no list: try the name.
+    if (const auto names = functionNames())
+        return std::find(names->begin(), names->end(), name) != names->end();
     CUfunction f = nullptr;
     return driver().cuModuleGetFunction(&f, get(), name.c_str()) == CUDA_SUCCESS;
 }

@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace ks::cuda {
 
@@ -126,6 +127,9 @@ public:
     // Throws ks::Error (CUDA_ERROR_NOT_FOUND) naming the missing kernel.
     Function function(const std::string& name) const;
     bool hasFunction(const std::string& name) const;
+    // The names of the module's kernels (cuModuleEnumerateFunctions); nullopt where the driver is
+    // older than 12.4 and cannot list them.
+    std::optional<std::vector<std::string>> functionNames() const;
     // Device address and size of a __device__ or __constant__ variable.
     std::pair<CUdeviceptr, std::size_t> global(const std::string& name) const;
 

@@ -162,6 +162,7 @@ private:
     void textReplaced(EditorTab& tab);
 
     AppOptions m_options;
+    bool m_startPaused = false; // --paused, until the first project opens
     UiFonts m_fonts;
     mutable std::mutex m_sessionMutex; // guards replacing m_state.project.session (see frameProgress)
     AppState m_state;

@@ -175,6 +175,8 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--stage", o.stageName, "The kernel stage the launch panel, overlay and timeline show (by name; "
                                            "default: the first kernel stage)");
     cli.add_flag("--timeline", o.timeline, "Record the block timeline of the selected kernel stage");
+    cli.add_flag("--paused", o.paused,
+                 "Start paused: frame 0 runs, then Space resumes and Right (or .) steps one frame");
     std::string inspect;
     cli.add_option("--inspect", inspect, "Pin the inspector on element X,Y of the recorded output (X alone for 1-D)");
     cli.add_option("--frame-limit", o.frameLimit,

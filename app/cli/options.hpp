@@ -71,6 +71,7 @@ struct AppOptions {
     float overlayOpacity = 0.65f;      // --overlay-opacity
     std::string stageName;             // --stage NAME: the kernel stage the teaching panels show
     bool timeline = false;             // --timeline: record the block timeline of the first frames
+    bool paused = false;               // --paused: the first project opened starts paused (frame 0 runs)
     std::optional<std::array<int, 2>> inspect; // --inspect X,Y: pin the inspector on this element
     int tour = 0; // --tour[=N]: Help > Guided tour open at start, at step N (1: the first; 0: closed)
     // Supervision (docs/architecture.md, "Processes").

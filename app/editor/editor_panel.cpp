@@ -53,8 +53,9 @@ void drawBuildStatus(const EditorTab& tab, const rtc::CompileOptions& options)
     }
     const rtc::CompileResult& r = *b.result;
     if (r.ok) {
-        ImGui::TextColored(theme::colour(theme::kOk), "%s built in %.0f ms", theme::symbol("\xE2\x9C\x94", "ok:"),
-                           b.resultTotalMs);
+        ImGui::TextColored(theme::colour(theme::kOk),
+                           b.resultSource != rtc::CacheSource::Compiled ? "%s from cache in %.0f ms" : "%s built in %.0f ms",
+                           theme::symbol("\xE2\x9C\x94", "ok:"), b.resultTotalMs);
         if (const rtc::FastCompile level = rtc::effectiveFastCompile(options); level != rtc::FastCompile::Off) {
             ImGui::SameLine();
             ImGui::TextDisabled("\xC2\xB7 fast compile %s", rtc::fastCompileName(level).data());

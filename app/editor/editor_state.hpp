@@ -10,6 +10,7 @@
 #include "ks/project/debouncer.hpp"
 #include "ks/project/kernel_document.hpp"
 #include "ks/project/recovery_store.hpp"
+#include "ks/rtc/cache.hpp"
 #include "ks/rtc/compiler.hpp"
 #include "ks/rtc/diagnostics.hpp"
 #include "ks/syntax/highlight.hpp"
@@ -45,6 +46,7 @@ struct BuildState {
     std::shared_ptr<const rtc::CompileResult> result;
     std::uint64_t resultRevision = 0;
     double resultTotalMs = 0;            // submit to completion (queue + compile)
+    rtc::CacheSource resultSource = rtc::CacheSource::Compiled; // a compile, or answered from the cache
     int errors = 0, warnings = 0;
 };
 

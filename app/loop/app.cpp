@@ -19,7 +19,7 @@ void LogBuffer::add(log::Level level, std::string_view text)
 }
 
 App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string glDescription, UiFonts fonts)
-    : m_options(options), m_fonts(fonts)
+    : m_options(options), m_startPaused(options.paused), m_fonts(fonts)
 {
     AppState& s = m_state;
     m_previousSink = log::setSink([this](log::Level level, std::string_view text) {

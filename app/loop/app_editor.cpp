@@ -247,6 +247,7 @@ void App::pollBuilds()
         b.result = done.result;
         b.resultRevision = b.submittedRevision;
         b.resultTotalMs = done.totalMs;
+        b.resultSource = done.cacheSource;
         b.errors = b.warnings = 0;
         for (const auto& d : done.result->diagnostics) {
             b.errors += d.severity == rtc::Severity::Error && !d.likelyCause;

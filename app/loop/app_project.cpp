@@ -126,6 +126,10 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
             m_retiredSession = std::move(s.project.session);
             s.project.session = std::move(next);
         }
+        if (std::exchange(m_startPaused, false)) {
+            s.project.session->pipeline().setPaused(true);
+            s.project.session->pipeline().step(); // frame 0 runs, so that there is something to see
+        }
         s.project.history = {};
         s.project.lastTimedFrame = -1;
         s.project.buildsRun = 0;

@@ -46,7 +46,11 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
     if (!b.result) {
         ImGui::TextColored(theme::colour(theme::kBusy), "%s: building%s", file.c_str(), theme::symbol("\xE2\x80\xA6", "..."));
     } else if (b.result->ok) {
-        ImGui::TextColored(theme::colour(theme::kOk), "%s: built in %.0f ms (NVRTC %.0f ms, %zu bytes CUBIN)%s",
+        // A build the cache answered cost no NVRTC now: say so, and what NVRTC took when it ran.
+        const bool cached = b.resultSource != rtc::CacheSource::Compiled;
+        ImGui::TextColored(theme::colour(theme::kOk),
+                           cached ? "%s: from cache in %.0f ms (NVRTC %.0f ms when built, %zu bytes CUBIN)%s"
+                                  : "%s: built in %.0f ms (NVRTC %.0f ms, %zu bytes CUBIN)%s",
                            file.c_str(), b.resultTotalMs, b.result->compileMs, b.result->cubin.size(),
                            b.inFlight ? (std::string("; rebuilding") + theme::symbol("\xE2\x80\xA6", "...")).c_str() : "");
     } else {

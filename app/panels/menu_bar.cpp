@@ -20,6 +20,10 @@ namespace ks::app {
 
 namespace {
 
+// The speeds '[' and ']' move between (a speed below the least is the held time, 0).
+constexpr double kMinSpeed = 1.0 / 64;
+constexpr double kMaxSpeed = 64.0;
+
 namespace fs = std::filesystem;
 
 // The projects shipped with the app (projects/*.json and projects/teaching/*.json), sorted.
@@ -201,6 +205,34 @@ void viewMenu(AppState& s, Commands& commands)
     ImGui::EndMenu();
 }
 
+// The Run menu's keys, everywhere in the window: Space, Right (or '.'), '[' and ']' while no text
+// field has the keyboard, Ctrl+R always. ImGui 1.86 indexes io.KeysDown by the platform's codes;
+// GLFW's are ASCII for these characters, as for letters.
+void runKeys(AppState& s, Commands& commands)
+{
+    if (!s.project.session)
+        return;
+    pipeline::Pipeline& p = s.project.session->pipeline();
+    const ImGuiIO& io = ImGui::GetIO();
+    const int a = ImGui::GetKeyIndex(ImGuiKey_A);
+    auto pressed = [&](char c) { return ImGui::IsKeyPressed(a + (c - 'A'), false); };
+    if (io.KeyCtrl && pressed('R'))
+        commands.project.restart = true;
+    if (io.WantTextInput || io.KeyCtrl || io.KeyAlt)
+        return;
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false))
+        p.setPaused(!p.paused());
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), true) || pressed('.')) {
+        p.setPaused(true);
+        p.step();
+    }
+    const double speed = p.clock().speed();
+    if (pressed(']'))
+        p.setSpeed(speed == 0 ? 0.25 : std::min(speed * 2, kMaxSpeed));
+    if (pressed('['))
+        p.setSpeed(speed <= kMinSpeed ? 0.0 : speed / 2);
+}
+
 void runMenu(AppState& s, Commands& commands)
 {
     const bool open = ImGui::BeginMenu("Run");
@@ -209,11 +241,13 @@ void runMenu(AppState& s, Commands& commands)
         return;
     if (s.project.session) {
         pipeline::Pipeline& p = s.project.session->pipeline();
-        if (item("Pause", nullptr, p.paused()))
+        if (item("Pause", "Space", p.paused()))
             p.setPaused(!p.paused());
-        if (item("Step one frame"))
+        if (item("Step one frame", "Right")) {
+            p.setPaused(true);
             p.step();
-        if (item("Restart the project"))
+        }
+        if (item("Restart the project", "Ctrl+R"))
             commands.project.restart = true;
         if (ImGui::BeginMenu("Speed")) {
             for (const double speed : {0.0, 0.25, 0.5, 1.0, 2.0, 4.0}) {
@@ -264,6 +298,10 @@ void shortcutsWindow(MenuState& m)
     ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 28.f, 0), ImGuiCond_Appearing);
     if (ImGui::Begin(kShortcutsWindow, &m.showShortcuts, ImGuiWindowFlags_NoCollapse)) {
         const char* rows[][2] = {
+            {"Space", "pause or resume the project's frames (not while typing)"},
+            {"Right or .", "step one frame (pauses first)"},
+            {"[ / ]", "halve / double the speed (0.25x from a held time)"},
+            {"Ctrl+R", "restart the project: frame 0, time 0, seeds and contents back"},
             {"Ctrl+Enter", "build the kernel now"},
             {"Ctrl+S", "save the kernel (atomically)"},
             {"Ctrl+F", "find (Enter: next, Shift+Enter: previous, Escape: select it)"},
@@ -313,6 +351,7 @@ void drawMenuBar(AppState& state, Commands& commands)
         state.menu.height = ImGui::GetWindowSize().y;
         ImGui::EndMainMenuBar();
     }
+    runKeys(state, commands);
     drawFileDialog(state, commands);
     shortcutsWindow(state.menu);
     aboutWindow(state);

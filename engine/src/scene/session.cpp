@@ -76,6 +76,9 @@ void Session::followViewport(int width, int height)
             continue;
         m_pipeline->finish(); // queued frames may still use the storage that is about to go
         m_pipeline->resources().resizeTexture(r.name, width, height);
+        // The new storage holds nothing yet: while paused, one frame fills it (as a scrub does).
+        if (m_pipeline->paused())
+            m_pipeline->step();
     }
 }
 

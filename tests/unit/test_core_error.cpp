@@ -53,6 +53,61 @@ TEST(Error, UsageErrorsNameTheRefusingFunction)
     }
 }
 
+// Each kind is caught by its class and still as a ks::Error with everything it carries.
+template <class Kind>
+void expectKind(ks::ErrorDomain domain, const char* call, long long code, const char* codeName)
+{
+    SCOPED_TRACE(codeName);
+    const unsigned line = __LINE__ + 2;
+    try {
+        ks::throwError(domain, call, code, codeName, "what went wrong");
+        FAIL() << "throwError returned";
+    } catch (const Kind& e) {
+        const ks::Error& base = e;
+        EXPECT_EQ(base.domain(), domain);
+        EXPECT_EQ(base.call(), call);
+        EXPECT_EQ(base.code(), code);
+        EXPECT_EQ(base.codeName(), codeName);
+        EXPECT_EQ(base.text(), "what went wrong");
+        EXPECT_EQ(base.line(), line);
+    } catch (const ks::Error& e) {
+        ADD_FAILURE() << "caught as a plain ks::Error, not the kind asked for: " << e.what();
+    }
+}
+
+TEST(Error, KindsCanBeCaughtApart)
+{
+    expectKind<ks::OutOfMemoryError>(ks::ErrorDomain::Cuda, "cuMemAlloc", CUDA_ERROR_OUT_OF_MEMORY,
+                                     "CUDA_ERROR_OUT_OF_MEMORY");
+    expectKind<ks::OutOfMemoryError>(ks::ErrorDomain::Curand, "curandGenerate", 102, "CURAND_STATUS_ALLOCATION_FAILED");
+    expectKind<ks::LaunchError>(ks::ErrorDomain::Cuda, "cuStreamSynchronize", CUDA_ERROR_ILLEGAL_ADDRESS,
+                                "CUDA_ERROR_ILLEGAL_ADDRESS");
+    expectKind<ks::LaunchError>(ks::ErrorDomain::Cuda, "cuCtxSynchronize", CUDA_ERROR_LAUNCH_TIMEOUT,
+                                "CUDA_ERROR_LAUNCH_TIMEOUT");
+    expectKind<ks::CompileError>(ks::ErrorDomain::Nvrtc, "nvrtcCompileProgram", 6, "NVRTC_ERROR_COMPILATION");
+    expectKind<ks::UsageError>(ks::ErrorDomain::Usage, "ks::array::sum", 0, "");
+    // Not every failure is one of the kinds: an invalid value is a plain ks::Error.
+    EXPECT_THROW(
+        {
+            try {
+                ks::throwError(ks::ErrorDomain::Cuda, "cuMemcpyHtoD", CUDA_ERROR_INVALID_VALUE,
+                               "CUDA_ERROR_INVALID_VALUE", "");
+            } catch (const ks::UsageError&) {
+            } catch (const ks::OutOfMemoryError&) {
+            } catch (const ks::LaunchError&) {
+            } catch (const ks::CompileError&) {
+            }
+        },
+        ks::Error);
+}
+
+TEST(Error, TheDriversOutOfMemoryAndTheEnginesRefusalsHaveTheirKinds)
+{
+    // Without a driver the code has no name ("CUresult 2"): the number decides.
+    EXPECT_THROW(ks::cuda::check(CUDA_ERROR_OUT_OF_MEMORY, "cuMemAlloc"), ks::OutOfMemoryError);
+    EXPECT_THROW(ks::throwUsage("ks::array::min", "a 0-size array has no minimum"), ks::UsageError);
+}
+
 TEST(NoDriver, StatusSaysWhy)
 {
     // The unit runner hides a real driver (KS_FAKE_NO_CUDA), so this holds on every machine.

@@ -119,7 +119,7 @@ Runtime::Loaded& Runtime::load(const std::string& key, const std::function<std::
     const std::string source = generate();
     const auto result = m_cache->compile(source, fileName, m_options.compileOptions);
     if (!result->ok)
-        throw Error(ErrorDomain::Nvrtc, "nvrtcCompileProgram", 0, "NVRTC_ERROR_COMPILATION",
+        throwError(ErrorDomain::Nvrtc, "nvrtcCompileProgram", 0, "NVRTC_ERROR_COMPILATION",
                     compileFailure(key, source, *result));
     auto loaded = std::make_unique<Loaded>();
     if (m_options.interposer) {

@@ -46,7 +46,58 @@ Error::Error(ErrorDomain domain, std::string call, long long code, std::string c
 
 void throwUsage(std::string_view function, std::string text, std::source_location where)
 {
-    throw Error(ErrorDomain::Usage, std::string(function), 0, "", std::move(text), where);
+    throw UsageError(ErrorDomain::Usage, std::string(function), 0, "", std::move(text), where);
+}
+
+namespace {
+
+// By name, so that core needs no library's header; CUDA driver results by their number too (the
+// driver's ABI), since without a driver to name them they read "CUresult 2".
+bool isOutOfMemory(ErrorDomain domain, long long code, std::string_view name)
+{
+    if (domain == ErrorDomain::Cuda && code == 2) // CUDA_ERROR_OUT_OF_MEMORY
+        return true;
+    return name == "CUDA_ERROR_OUT_OF_MEMORY" || name == "cudaErrorMemoryAllocation" ||
+           name == "CURAND_STATUS_ALLOCATION_FAILED" || name == "NVRTC_ERROR_OUT_OF_MEMORY";
+}
+
+bool isLaunchFailure(ErrorDomain domain, long long code, std::string_view name)
+{
+    // CUDA_ERROR_ILLEGAL_ADDRESS 700, _LAUNCH_OUT_OF_RESOURCES 701, _LAUNCH_TIMEOUT 702, _ASSERT 710,
+    // _HARDWARE_STACK_ERROR 714, _ILLEGAL_INSTRUCTION 715, _MISALIGNED_ADDRESS 716,
+    // _INVALID_ADDRESS_SPACE 717, _INVALID_PC 718, _LAUNCH_FAILED 719.
+    if (domain == ErrorDomain::Cuda && (code == 700 || code == 701 || code == 702 || code == 710 ||
+                                        (code >= 714 && code <= 719)))
+        return true;
+    static constexpr std::string_view kNames[] = {
+        "CUDA_ERROR_LAUNCH_FAILED",        "CUDA_ERROR_ILLEGAL_ADDRESS",     "CUDA_ERROR_LAUNCH_TIMEOUT",
+        "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_MISALIGNED_ADDRESS",
+        "CUDA_ERROR_INVALID_ADDRESS_SPACE", "CUDA_ERROR_INVALID_PC",        "CUDA_ERROR_HARDWARE_STACK_ERROR",
+        "CUDA_ERROR_ASSERT",               "cudaErrorLaunchFailure",          "cudaErrorIllegalAddress",
+        "cudaErrorLaunchTimeout",          "cudaErrorLaunchOutOfResources",   "cudaErrorIllegalInstruction",
+        "cudaErrorMisalignedAddress",      "cudaErrorInvalidAddressSpace",    "cudaErrorInvalidPc",
+        "cudaErrorHardwareStackError",     "cudaErrorAssert",
+    };
+    for (std::string_view n : kNames)
+        if (name == n)
+            return true;
+    return false;
+}
+
+} // namespace
+
+void throwError(ErrorDomain domain, std::string call, long long code, std::string codeName, std::string text,
+                std::source_location where)
+{
+    if (domain == ErrorDomain::Usage)
+        throw UsageError(domain, std::move(call), code, std::move(codeName), std::move(text), where);
+    if (isOutOfMemory(domain, code, codeName))
+        throw OutOfMemoryError(domain, std::move(call), code, std::move(codeName), std::move(text), where);
+    if (isLaunchFailure(domain, code, codeName))
+        throw LaunchError(domain, std::move(call), code, std::move(codeName), std::move(text), where);
+    if (domain == ErrorDomain::Nvrtc && codeName == "NVRTC_ERROR_COMPILATION")
+        throw CompileError(domain, std::move(call), code, std::move(codeName), std::move(text), where);
+    throw Error(domain, std::move(call), code, std::move(codeName), std::move(text), where);
 }
 
 } // namespace ks

@@ -169,7 +169,7 @@ void check(CUresult result, const char* call, std::source_location where)
     if (result == CUDA_SUCCESS)
         return;
     std::string text = noteIfSticky(result, call, where);
-    throw Error(ErrorDomain::Cuda, call, result, resultName(result), std::move(text), where);
+    throwError(ErrorDomain::Cuda, call, result, std::string(resultName(result)), std::move(text), where);
 }
 
 void throwMissingEntryPoint(const char* name, std::source_location where)

@@ -50,7 +50,7 @@ DeviceMemory::DeviceMemory(std::size_t bytes) : m_size(bytes)
     if (r == CUDA_ERROR_OUT_OF_MEMORY) {
         MemoryInfo info;
         driver().cuMemGetInfo(&info.freeBytes, &info.totalBytes);
-        throw Error(ErrorDomain::Cuda, "cuMemAlloc", r, resultName(r),
+        throwError(ErrorDomain::Cuda, "cuMemAlloc", r, std::string(resultName(r)),
                     "cannot allocate " + formatBytes(bytes) + " on the device: " + formatBytes(info.freeBytes) +
                         " free of " + formatBytes(info.totalBytes));
     }
@@ -67,7 +67,7 @@ DeviceMemory::DeviceMemory(std::size_t bytes, CUstream stream) : m_size(bytes), 
     if (r == CUDA_ERROR_OUT_OF_MEMORY) {
         MemoryInfo info;
         driver().cuMemGetInfo(&info.freeBytes, &info.totalBytes);
-        throw Error(ErrorDomain::Cuda, "cuMemAllocAsync", r, resultName(r),
+        throwError(ErrorDomain::Cuda, "cuMemAllocAsync", r, std::string(resultName(r)),
                     "cannot allocate " + formatBytes(bytes) + " on the device: " + formatBytes(info.freeBytes) +
                         " free of " + formatBytes(info.totalBytes) + " (memory held by the stream-ordered pool "
                         "counts as used)");

@@ -114,8 +114,8 @@ bool alignedTo(const void* p, std::size_t bytes)
 void checkCurand(curandStatus_t status, const char* call, std::source_location where)
 {
     if (status != CURAND_STATUS_SUCCESS)
-        throw Error(ErrorDomain::Curand, call, status, std::string(curandStatusName(status)),
-                    std::string(statusText(status)), where);
+        throwError(ErrorDomain::Curand, call, status, std::string(curandStatusName(status)),
+                   std::string(statusText(status)), where);
 }
 
 void GeneratorTraits::destroy(curandGenerator_t h) noexcept

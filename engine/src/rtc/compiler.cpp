@@ -33,7 +33,7 @@ constexpr int kMaxStaticSharedBytes = 48 * 1024;
 void checkNvrtc(nvrtcResult r, const char* call, std::source_location where = std::source_location::current())
 {
     if (r != NVRTC_SUCCESS)
-        throw Error(ErrorDomain::Nvrtc, call, r, nvrtcGetErrorString(r), "", where);
+        throwError(ErrorDomain::Nvrtc, call, r, nvrtcGetErrorString(r), "", where);
 }
 
 struct ProgramDeleter {

@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace ks {
 
@@ -39,6 +40,33 @@ private:
     std::string m_file;
     unsigned m_line;
 };
+
+// The kinds a caller can catch apart, as PyCUDA's exception classes allow. Each is a ks::Error and
+// carries everything ks::Error does; catching ks::Error still catches them all. throwError and
+// throwUsage make them. (A template, not `using Error::Error`: nvcc's front end cannot inherit a
+// constructor whose default argument is std::source_location::current().)
+template <class Tag>
+class ErrorOfKind : public Error {
+public:
+    ErrorOfKind(ErrorDomain domain, std::string call, long long code, std::string codeName, std::string text,
+                std::source_location where)
+        : Error(domain, std::move(call), code, std::move(codeName), std::move(text), where)
+    {
+    }
+};
+// An engine API called wrongly: a bad argument, a launch beyond a limit.
+using UsageError = ErrorOfKind<struct UsageTag>;
+// Device memory (or a library's allocation) ran out.
+using OutOfMemoryError = ErrorOfKind<struct OutOfMemoryTag>;
+// A kernel failed while it ran: a fault, a trap, a timeout.
+using LaunchError = ErrorOfKind<struct LaunchTag>;
+// NVRTC refused the source (the text has the diagnostics).
+using CompileError = ErrorOfKind<struct CompileTag>;
+
+// Throws the kind that fits the domain and the code's name (CUDA driver and runtime, NVRTC,
+// cuRAND); a plain ks::Error for every other failure.
+[[noreturn]] void throwError(ErrorDomain domain, std::string call, long long code, std::string codeName,
+                             std::string text, std::source_location where = std::source_location::current());
 
 // "engine/src/rtc/compiler.cpp:88 cuModuleLoadData CUDA_ERROR_INVALID_PTX (218): a PTX JIT ..."
 std::string formatError(std::string_view file, unsigned line, std::string_view call, long long code,

@@ -47,9 +47,8 @@ enum class Role {
 
 struct EntryPoint {
     // The public name as its header declares it: "sum", "operator+", "DeviceArray::fill",
-    // "ReductionKernel::operator()". A row may cover several names (`also`).
+    // "ReductionKernel::operator()"; a suffix in parentheses tells two rows of one name apart.
     std::string name;
-    std::vector<std::string> also;
     Role role = Role::Reads;
     // Whether the row refuses a layout beyond what its role says (min of a 0-size array).
     std::function<bool(const std::string& layout)> alsoRefuses;

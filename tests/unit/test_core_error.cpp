@@ -84,6 +84,7 @@ TEST(Error, KindsCanBeCaughtApart)
                                 "CUDA_ERROR_ILLEGAL_ADDRESS");
     expectKind<ks::LaunchError>(ks::ErrorDomain::Cuda, "cuCtxSynchronize", CUDA_ERROR_LAUNCH_TIMEOUT,
                                 "CUDA_ERROR_LAUNCH_TIMEOUT");
+    expectKind<ks::LaunchError>(ks::ErrorDomain::CudaRuntime, "philoxFill", 719, "cudaErrorLaunchFailure");
     expectKind<ks::CompileError>(ks::ErrorDomain::Nvrtc, "nvrtcCompileProgram", 6, "NVRTC_ERROR_COMPILATION");
     expectKind<ks::UsageError>(ks::ErrorDomain::Usage, "ks::array::sum", 0, "");
     // Not every failure is one of the kinds: an invalid value is a plain ks::Error.

@@ -225,12 +225,22 @@ std::string DeviceArray::describe() const
     return std::string(dtypeName(m_dtype)) + " array of shape " + m_shape.toString();
 }
 
+namespace {
+
+// The first axis longer than 1 with a stride of 0, if any.
+std::optional<int> broadcastAxis(const Dims& shape, const Dims& strides) noexcept
+{
+    for (int k = 0; k < shape.size(); ++k)
+        if (shape[k] > 1 && strides[k] == 0)
+            return k;
+    return std::nullopt;
+}
+
+} // namespace
+
 bool DeviceArray::isBroadcast() const noexcept
 {
-    for (int k = 0; k < ndim(); ++k)
-        if (m_shape[k] > 1 && m_strides[k] == 0)
-            return true;
-    return false;
+    return broadcastAxis(m_shape, m_strides).has_value();
 }
 
 std::string DeviceArray::describeLayout() const
@@ -239,9 +249,8 @@ std::string DeviceArray::describeLayout() const
         return "0-d";
     if (size() == 0)
         return "0-size";
-    for (int k = 0; k < ndim(); ++k)
-        if (m_shape[k] > 1 && m_strides[k] == 0)
-            return "broadcast (stride 0 on axis " + std::to_string(k) + ")";
+    if (const std::optional<int> axis = broadcastAxis(m_shape, m_strides))
+        return "broadcast (stride 0 on axis " + std::to_string(*axis) + ")";
     if (isCContiguous())
         return "C-contiguous";
     return "strided (byte strides " + m_strides.toString() + ")";

@@ -51,14 +51,14 @@ void throwUsage(std::string_view function, std::string text, std::source_locatio
 
 namespace {
 
-// By name, so that core needs no library's header; CUDA driver results by their number too (the
-// driver's ABI), since without a driver to name them they read "CUresult 2".
+// CUDA driver results by their number (the driver's ABI: without a driver to name them they read
+// "CUresult 2"), the runtime's, cuRAND's and NVRTC's by name, so that core needs no library's header.
 bool isOutOfMemory(ErrorDomain domain, long long code, std::string_view name)
 {
     if (domain == ErrorDomain::Cuda && code == 2) // CUDA_ERROR_OUT_OF_MEMORY
         return true;
-    return name == "CUDA_ERROR_OUT_OF_MEMORY" || name == "cudaErrorMemoryAllocation" ||
-           name == "CURAND_STATUS_ALLOCATION_FAILED" || name == "NVRTC_ERROR_OUT_OF_MEMORY";
+    return name == "cudaErrorMemoryAllocation" || name == "CURAND_STATUS_ALLOCATION_FAILED" ||
+           name == "NVRTC_ERROR_OUT_OF_MEMORY";
 }
 
 bool isLaunchFailure(ErrorDomain domain, long long code, std::string_view name)
@@ -70,13 +70,10 @@ bool isLaunchFailure(ErrorDomain domain, long long code, std::string_view name)
                                         (code >= 714 && code <= 719)))
         return true;
     static constexpr std::string_view kNames[] = {
-        "CUDA_ERROR_LAUNCH_FAILED",        "CUDA_ERROR_ILLEGAL_ADDRESS",     "CUDA_ERROR_LAUNCH_TIMEOUT",
-        "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES", "CUDA_ERROR_ILLEGAL_INSTRUCTION", "CUDA_ERROR_MISALIGNED_ADDRESS",
-        "CUDA_ERROR_INVALID_ADDRESS_SPACE", "CUDA_ERROR_INVALID_PC",        "CUDA_ERROR_HARDWARE_STACK_ERROR",
-        "CUDA_ERROR_ASSERT",               "cudaErrorLaunchFailure",          "cudaErrorIllegalAddress",
-        "cudaErrorLaunchTimeout",          "cudaErrorLaunchOutOfResources",   "cudaErrorIllegalInstruction",
-        "cudaErrorMisalignedAddress",      "cudaErrorInvalidAddressSpace",    "cudaErrorInvalidPc",
-        "cudaErrorHardwareStackError",     "cudaErrorAssert",
+        "cudaErrorLaunchFailure",      "cudaErrorIllegalAddress",    "cudaErrorLaunchTimeout",
+        "cudaErrorLaunchOutOfResources", "cudaErrorIllegalInstruction", "cudaErrorMisalignedAddress",
+        "cudaErrorInvalidAddressSpace", "cudaErrorInvalidPc",         "cudaErrorHardwareStackError",
+        "cudaErrorAssert",
     };
     for (std::string_view n : kNames)
         if (name == n)

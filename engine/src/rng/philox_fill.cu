@@ -272,7 +272,7 @@ std::uint64_t launchFill(T* out, std::size_t n, const PhiloxLaunch& launch, Op o
         philoxFillKernel<<<blocks, kThreads, 0, stream>>>(out, n, roundKeys(launch.seed), launch.counter, op);
     const cudaError_t e = cudaGetLastError();
     if (e != cudaSuccess)
-        throw Error(ErrorDomain::CudaRuntime, name, e, cudaGetErrorName(e), cudaGetErrorString(e));
+        throwError(ErrorDomain::CudaRuntime, name, e, cudaGetErrorName(e), cudaGetErrorString(e));
     return groups;
 }
 

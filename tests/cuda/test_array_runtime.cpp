@@ -1,6 +1,7 @@
 // PyCUDA's test_driver.py ported: memory round trips, hand-written kernels through the array
 // runtime's module cache, streams with pinned memory, dynamic shared memory and pointer offsets,
-// __constant__ memory, vector types, a raw-pointer (foreign memory) array, and the gpuarray smoke test.
+// __constant__ memory, vector types, a raw-pointer (foreign memory) array, and the gpuarray smoke test;
+// then StreamScope, PyCUDA's stream= for array operations.
 #include "array_test_support.hpp"
 
 #include "ks/cuda/memory.hpp"
@@ -217,4 +218,64 @@ TEST_F(ArrayTest, DriverGpuArray)
     diff = (ag * bg).toHost<float>();
     for (std::size_t i = 0; i < a.size(); ++i)
         ASSERT_EQ(diff[i], a[i] * b[i]) << i;
+}
+
+namespace {
+
+// Records the stream of every generated launch, then launches it there.
+class StreamRecorder : public ks::array::LaunchInterposer {
+public:
+    std::vector<CUstream> streams;
+    void launch(const ks::array::GeneratedLaunch& kernel, const ks::cuda::LaunchConfig& config, CUstream stream,
+                void** params) override
+    {
+        streams.push_back(stream);
+        kernel.function.launch(config, stream, params);
+    }
+};
+
+} // namespace
+
+TEST_F(ArrayTest, StreamScopeQueuesOnItsStreamThenRestores)
+{
+    StreamRecorder recorder;
+    ks::array::RuntimeOptions options;
+    options.stream = m_stream.get();
+    options.interposer = &recorder;
+    ks::array::Runtime r(options);
+    const ks::cuda::Stream other(ks::cuda::Stream::Create{});
+    const auto a = ks::test::arangeHost<float>(1000);
+    const DeviceArray ag = ks::array::fromHost(r, a);
+    r.synchronize();
+    recorder.streams.clear();
+    {
+        ks::array::StreamScope on(r, other.get());
+        EXPECT_EQ(r.stream(), other.get());
+        const DeviceArray twice = ag * 2.f;
+        CUstream own = nullptr;
+        {
+            ks::array::StreamScope ownStream(r, nullptr); // nested: the runtime's own stream
+            own = r.stream();
+            EXPECT_NE(own, other.get());
+            EXPECT_NE(own, m_stream.get());
+            const DeviceArray plusOne = ag + 1.f;
+            const std::vector<float> host = plusOne.toHost<float>(); // synchronises the own stream
+            for (std::size_t i = 0; i < a.size(); ++i)
+                ASSERT_EQ(host[i], a[i] + 1) << i;
+        }
+        EXPECT_EQ(r.stream(), other.get());
+        const std::vector<float> host = twice.toHost<float>(); // synchronises `other`
+        for (std::size_t i = 0; i < a.size(); ++i)
+            ASSERT_EQ(host[i], a[i] * 2) << i;
+        ASSERT_EQ(recorder.streams.size(), 2u);
+        EXPECT_EQ(recorder.streams[0], other.get());
+        EXPECT_EQ(recorder.streams[1], own);
+    }
+    EXPECT_EQ(r.stream(), m_stream.get());
+    const DeviceArray back = ag - 1.f;
+    ASSERT_EQ(recorder.streams.size(), 3u);
+    EXPECT_EQ(recorder.streams[2], m_stream.get());
+    const std::vector<float> host = back.toHost<float>();
+    for (std::size_t i = 0; i < a.size(); ++i)
+        ASSERT_EQ(host[i], a[i] - 1) << i;
 }

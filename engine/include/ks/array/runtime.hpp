@@ -82,7 +82,8 @@ public:
     Runtime& operator=(const Runtime&) = delete;
 
     // The stream array operations are queued on. setStream switches it (null: back to the runtime's
-    // own stream); work already queued stays on the previous stream.
+    // own stream); work already queued stays on the previous stream. For a stream per call or per
+    // block of calls, use StreamScope (below), which puts the previous stream back.
     CUstream stream() const noexcept { return m_stream; }
     void setStream(CUstream stream) noexcept;
     void synchronize() const;
@@ -183,6 +184,30 @@ private:
     std::unordered_map<CUstream, StreamScratch> m_scratch;
     std::map<std::pair<CUfunction, unsigned>, int> m_residentBlocks;
     RuntimeStats m_stats;
+};
+
+// Queues every array operation made while it lives on `stream` (null: the runtime's own stream),
+// then puts back the stream that was current: PyCUDA's `stream=` argument, for one call or a block of
+// calls, without a stream parameter on every operator and function.
+//
+//     { ks::array::StreamScope on(rt, copyStream); b.assign(a); }  // queued on copyStream
+//
+// Contract: as Runtime::setStream. The scope does not synchronise or order anything: work queued
+// before it stays on the previous stream, and results it queued are ready on `stream` only. An
+// array allocated inside the scope is freed in `stream`'s order (Runtime::allocate), so `stream`
+// must outlive it, and work on another stream that uses it must be ordered after the work that
+// made it (synchronise or wait on an event). Scopes nest (each restores what it found); destroy
+// them in reverse order of creation, on the runtime's thread. Neither copyable nor movable.
+class StreamScope {
+public:
+    StreamScope(Runtime& rt, CUstream stream) noexcept : m_rt(rt), m_previous(rt.stream()) { rt.setStream(stream); }
+    ~StreamScope() { m_rt.setStream(m_previous); }
+    StreamScope(const StreamScope&) = delete;
+    StreamScope& operator=(const StreamScope&) = delete;
+
+private:
+    Runtime& m_rt;
+    CUstream m_previous;
 };
 
 } // namespace ks::array

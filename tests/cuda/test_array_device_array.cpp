@@ -908,3 +908,70 @@ INSTANTIATE_TEST_SUITE_P(EveryEntryPoint, ArrayLayouts, ::testing::ValuesIn(rowN
 
 } // namespace
 } // namespace ks::test
+
+// Fortran-order creation, and the copies and *Like of an F-order array keeping its order (PyCUDA's
+// test_zeros_like_etc and its strided copy).
+TEST_F(ArrayTest, FortranOrderCreationCopiesAndLikes)
+{
+    using ks::array::Order;
+    const Dims shape{5, 7, 3};
+    const std::size_t n = 105;
+    for (Order order : {Order::C, Order::F}) {
+        const DeviceArray arrays[] = {ks::array::zeros(rt(), shape, DType::Float64, order),
+                                      ks::array::ones(rt(), shape, DType::Int32, order),
+                                      ks::array::full(rt(), shape, Scalar(2.5), DType::Float32, order),
+                                      ks::array::empty(rt(), shape, DType::Float32, order)};
+        for (const DeviceArray& a : arrays) {
+            EXPECT_TRUE(order == Order::F ? a.isFContiguous() && !a.isCContiguous() : a.isCContiguous())
+                << a.describe() << " strides " << a.strides().toString();
+            EXPECT_EQ(a.shape(), shape);
+        }
+        EXPECT_EQ(arrays[0].toHost<double>(), std::vector<double>(n, 0.0));
+        EXPECT_EQ(arrays[1].toHost<std::int32_t>(), std::vector<std::int32_t>(n, 1));
+        EXPECT_EQ(arrays[2].toHost<float>(), std::vector<float>(n, 2.5f));
+    }
+    // Distinct values (host in C order of the shape) in an F-order array.
+    const std::vector<float> host = ks::test::normal<float>(n, 31);
+    DeviceArray a = ks::array::empty(rt(), shape, DType::Float32, Order::F);
+    a.copyFromHost(host.data(), host.size() * sizeof(float));
+    EXPECT_EQ(a.toHost<float>(), host);
+    // The memory itself is in F order: element (i, j, k) at i + 5 j + 35 k.
+    const std::vector<float> memory = DeviceArray::view(rt(), a.data(), DType::Float32, Dims{105}).toHost<float>();
+    for (int i = 0; i < 5; ++i)
+        for (int j = 0; j < 7; ++j)
+            for (int k = 0; k < 3; ++k)
+                ASSERT_EQ(memory[std::size_t(i + 5 * j + 35 * k)], host[std::size_t((i * 7 + j) * 3 + k)]);
+
+    const DeviceArray kept = a.copy();
+    EXPECT_EQ(kept.strides(), a.strides());
+    EXPECT_EQ(kept.toHost<float>(), host);
+    const DeviceArray inC = a.copy(Order::C);
+    EXPECT_TRUE(inC.isCContiguous());
+    EXPECT_EQ(inC.toHost<float>(), host);
+    EXPECT_TRUE(ks::array::emptyLike(a).isFContiguous());
+    EXPECT_TRUE(ks::array::emptyLike(a, std::nullopt, Order::C).isCContiguous());
+    const DeviceArray z = ks::array::zerosLike(a, DType::Float64);
+    EXPECT_TRUE(z.isFContiguous());
+    EXPECT_EQ(z.dtype(), DType::Float64);
+    EXPECT_EQ(z.toHost<double>(), std::vector<double>(n, 0.0));
+    const DeviceArray o = ks::array::onesLike(a);
+    EXPECT_TRUE(o.isFContiguous());
+    EXPECT_EQ(o.toHost<float>(), std::vector<float>(n, 1.f));
+    EXPECT_EQ(ks::array::onesLike(a, DType::Complex64, Order::C).toHost<c64>(), std::vector<c64>(n, c64(1, 0)));
+    // Like a transposed (F-contiguous) view of a C array: F again.
+    EXPECT_TRUE(ks::array::zerosLike(inC.transpose()).isCContiguous() == false);
+    EXPECT_TRUE(ks::array::zerosLike(inC.transpose()).isFContiguous());
+
+    // Arithmetic with F arrays, an assignment between them, and a fill of one.
+    std::vector<float> twice = host;
+    for (float& v : twice)
+        v *= 2;
+    EXPECT_EQ((a + kept).toHost<float>(), twice);
+    EXPECT_EQ((a + inC).toHost<float>(), twice);
+    DeviceArray target = ks::array::zeros(rt(), shape, DType::Float32, Order::F);
+    target.assign(a * 2.f);
+    EXPECT_EQ(target.toHost<float>(), twice);
+    target.fill(Scalar(4));
+    EXPECT_EQ(target.toHost<float>(), std::vector<float>(n, 4.f));
+    EXPECT_EQ(a.toHost<float>(), host) << "the source changed";
+}

@@ -671,9 +671,15 @@ std::vector<EntryPoint> makeEntryPoints()
 
     // ----- copies and transfers
     rows.push_back(readsRow("DeviceArray::copy", [](Runtime&, const LayoutView& lv) {
-        const DeviceArray c = lv.view.copy();
-        EXPECT_TRUE(c.isCContiguous());
+        const DeviceArray c = lv.view.copy(); // keeps the order: the transposed view is F-contiguous
+        EXPECT_TRUE(lv.layout == "transposed" ? c.isFContiguous() && !c.isCContiguous() : c.isCContiguous());
         expectArray(c, lv.view.shape(), lv.values(), "view.copy()");
+        const DeviceArray inC = lv.view.copy(Order::C);
+        EXPECT_TRUE(inC.isCContiguous());
+        expectArray(inC, lv.view.shape(), lv.values(), "view.copy(Order::C)");
+        const DeviceArray inF = lv.view.copy(Order::F);
+        EXPECT_TRUE(inF.isFContiguous());
+        expectArray(inF, lv.view.shape(), lv.values(), "view.copy(Order::F)");
     }));
     rows.push_back(readsRow("DeviceArray::astype", [](Runtime&, const LayoutView& lv) {
         expectArray(lv.view.astype(DType::Int32), lv.view.shape(), mapped(lv.values(), [](double v) { return std::trunc(v); }),
@@ -706,15 +712,40 @@ std::vector<EntryPoint> makeEntryPoints()
     rows.push_back(readsRow("DeviceArray::flatten", [](Runtime&, const LayoutView& lv) {
         expectArray(lv.view.flatten(), Dims{lv.view.size()}, lv.values(), "view.flatten()", 0);
     }));
-    rows.push_back(readsRow("emptyLike", [](Runtime&, const LayoutView& lv) {
-        const DeviceArray e = emptyLike(lv.view);
-        EXPECT_EQ(e.shape(), lv.view.shape());
-        EXPECT_EQ(e.dtype(), lv.view.dtype());
-        EXPECT_TRUE(e.isCContiguous());
-    }));
-    rows.push_back(readsRow("zerosLike", [](Runtime&, const LayoutView& lv) {
-        expectArray(zerosLike(lv.view), lv.view.shape(), std::vector<double>(lv.values().size(), 0.0), "zerosLike(view)", 0);
-    }));
+    // *Like: dense, in the view's order by default (the transposed view is F-contiguous, every
+    // other layout here orders its axes as C does), or in the order and dtype asked for.
+    const auto likeRow = [](const char* name,
+                            std::function<DeviceArray(const DeviceArray&, std::optional<DType>, Order)> like,
+                            std::optional<double> value) {
+        return readsRow(name, [like, value](Runtime&, const LayoutView& lv) {
+            const std::string what = std::string(lv.layout) + " view";
+            const DeviceArray kept = like(lv.view, std::nullopt, Order::Keep);
+            EXPECT_EQ(kept.shape(), lv.view.shape()) << what;
+            EXPECT_EQ(kept.dtype(), lv.view.dtype()) << what;
+            EXPECT_TRUE(lv.layout == "transposed" ? kept.isFContiguous() && !kept.isCContiguous()
+                                                  : kept.isCContiguous())
+                << what << ": strides " << kept.strides().toString();
+            const DeviceArray inF = like(lv.view, DType::Float64, Order::F);
+            EXPECT_EQ(inF.dtype(), DType::Float64);
+            EXPECT_TRUE(inF.isFContiguous()) << what;
+            const DeviceArray inC = like(lv.view, DType::Int16, Order::C);
+            EXPECT_EQ(inC.dtype(), DType::Int16);
+            EXPECT_TRUE(inC.isCContiguous()) << what;
+            if (value) {
+                const std::vector<double> expected(lv.baseIndex.size(), *value);
+                expectArray(kept, lv.view.shape(), expected, "like(view)", 0);
+                expectArray(inF, lv.view.shape(), expected, "like(view, float64, F)", 0);
+                expectArray(inC, lv.view.shape(), expected, "like(view, int16, C)", 0);
+            }
+        });
+    };
+    rows.push_back(likeRow(
+        "emptyLike", [](const DeviceArray& a, std::optional<DType> t, Order o) { return emptyLike(a, t, o); },
+        std::nullopt));
+    rows.push_back(likeRow(
+        "zerosLike", [](const DeviceArray& a, std::optional<DType> t, Order o) { return zerosLike(a, t, o); }, 0.0));
+    rows.push_back(likeRow(
+        "onesLike", [](const DeviceArray& a, std::optional<DType> t, Order o) { return onesLike(a, t, o); }, 1.0));
     {
         EntryPoint e = readsRow("concatenate", [](Runtime& rt, const LayoutView& lv) {
             const Partner p = partnerOf(rt, lv);

@@ -226,6 +226,32 @@ TEST(ArrayLayout, StackAndConcatenateShapesFollowNumpy)
     EXPECT_THROW(concatenateShape(vectors, 1), ks::Error);
 }
 
+TEST(ArrayLayout, OrderedStridesFollowNumpy)
+{
+    using ks::array::Order;
+    using ks::array::orderedStrides;
+    EXPECT_EQ(orderedStrides(Dims{2, 3, 4}, 4, Order::C), (Dims{48, 16, 4}));
+    EXPECT_EQ(orderedStrides(Dims{2, 3, 4}, 4, Order::F), (Dims{4, 8, 24}));
+    EXPECT_EQ(orderedStrides(Dims{2, 3, 4}, 4, Order::Keep), (Dims{48, 16, 4})); // nothing to follow: C
+    EXPECT_EQ(ks::array::contiguousStrides(Dims{2, 3, 4}, 4), (Dims{48, 16, 4}));
+    // np.empty_like(np.empty((2, 3, 4)).transpose(1, 0, 2)).strides == (32, 96, 8)
+    EXPECT_EQ(orderedStrides(Dims{3, 2, 4}, 8, Order::Keep, Dims{32, 96, 8}), (Dims{32, 96, 8}));
+    // An F-contiguous float32 array made like in float64 (np.zeros_like(f, dtype=np.float64)).
+    EXPECT_EQ(orderedStrides(Dims{3, 4}, 8, Order::Keep, Dims{4, 12}), (Dims{8, 24}));
+    // Reversed axes are laid out forwards; broadcast axes and axes of extent 1 keep their place.
+    EXPECT_EQ(orderedStrides(Dims{3, 4}, 4, Order::Keep, Dims{-16, -4}), (Dims{16, 4}));
+    EXPECT_EQ(orderedStrides(Dims{3, 4}, 4, Order::Keep, Dims{0, 4}), (Dims{16, 4}));
+    EXPECT_EQ(orderedStrides(Dims{1, 4}, 4, Order::Keep, Dims{4, 4}), (Dims{16, 4}));
+    EXPECT_EQ(orderedStrides(Dims{4, 1, 3}, 4, Order::Keep, Dims{4, 999, 16}), (Dims{4, 16, 16}));
+    // 0-size and 0-d.
+    EXPECT_EQ(orderedStrides(Dims{0, 4}, 4, Order::F), (Dims{4, 4}));
+    EXPECT_EQ(orderedStrides(Dims{}, 4, Order::F), Dims{});
+    const auto f = ks::array::DeviceArray::detached(0x1000, ks::array::DType::Float32, Dims{3, 4},
+                                                    orderedStrides(Dims{3, 4}, 4, Order::F));
+    EXPECT_TRUE(f.isFContiguous());
+    EXPECT_FALSE(f.isCContiguous());
+}
+
 // ----- The layout matrix's list against the public headers: every function that takes a DeviceArray (and
 // every member of DeviceArray) has a row in arrayEntryPoints() or a reason in notEntryPoints(), and
 // every name there is still declared. The rows themselves run on the GPU

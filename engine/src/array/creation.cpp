@@ -15,9 +15,9 @@ void DeviceArray::assign(const DeviceArray& source)
     if (source.runtimePtr() != &rt)
         throwUsage("DeviceArray::assign", "source belongs to another runtime");
     requireWritable("DeviceArray::assign");
-    // Same dtype, both contiguous, same shape: a plain device copy.
-    if (source.dtype() == m_dtype && source.shape() == m_shape && isCContiguous() && source.isCContiguous() &&
-        !(source.data() != data() && mayShareMemory(source))) {
+    // Same dtype, shape and dense layout (both C, or both F, ...): a plain device copy.
+    if (source.dtype() == m_dtype && source.shape() == m_shape && source.strides() == m_strides &&
+        (isCContiguous() || isFContiguous()) && !(source.data() != data() && mayShareMemory(source))) {
         if (nbytes() > 0 && source.data() != data())
             KS_CU(cuMemcpyDtoDAsync, data(), source.data(), std::size_t(nbytes()), rt.stream());
         return;
@@ -35,9 +35,9 @@ void DeviceArray::fill(const Scalar& value)
     runMap(castSpec(m_dtype, m_dtype, true), out, in);
 }
 
-DeviceArray DeviceArray::copy() const
+DeviceArray DeviceArray::copy(Order order) const
 {
-    DeviceArray out = DeviceArray::empty(runtime(), m_shape, m_dtype);
+    DeviceArray out = emptyLike(*this, std::nullopt, order);
     out.assign(*this);
     return out;
 }
@@ -49,30 +49,47 @@ DeviceArray DeviceArray::astype(DType dtype) const
     return out;
 }
 
-DeviceArray zeros(Runtime& rt, const Dims& shape, DType dtype)
+namespace {
+
+// All-zero bytes are 0 / 0.0 / false in every dtype; `a` is dense.
+DeviceArray zeroed(DeviceArray a)
 {
-    DeviceArray a = DeviceArray::empty(rt, shape, dtype);
-    // All-zero bytes are 0 / 0.0 / false in every dtype.
     if (a.nbytes() > 0)
-        KS_CU(cuMemsetD8Async, a.data(), 0, std::size_t(a.nbytes()), rt.stream());
+        KS_CU(cuMemsetD8Async, a.data(), 0, std::size_t(a.nbytes()), a.runtime().stream());
     return a;
 }
 
-DeviceArray ones(Runtime& rt, const Dims& shape, DType dtype)
+DeviceArray filled(DeviceArray a, const Scalar& value)
 {
-    return full(rt, shape, Scalar(1), dtype);
-}
-
-DeviceArray full(Runtime& rt, const Dims& shape, const Scalar& value, DType dtype)
-{
-    DeviceArray a = DeviceArray::empty(rt, shape, dtype);
     a.fill(value);
     return a;
 }
 
-DeviceArray zerosLike(const DeviceArray& a)
+} // namespace
+
+DeviceArray zeros(Runtime& rt, const Dims& shape, DType dtype, Order order)
 {
-    return zeros(a.runtime(), a.shape(), a.dtype());
+    return zeroed(DeviceArray::empty(rt, shape, dtype, order));
+}
+
+DeviceArray ones(Runtime& rt, const Dims& shape, DType dtype, Order order)
+{
+    return full(rt, shape, Scalar(1), dtype, order);
+}
+
+DeviceArray full(Runtime& rt, const Dims& shape, const Scalar& value, DType dtype, Order order)
+{
+    return filled(DeviceArray::empty(rt, shape, dtype, order), value);
+}
+
+DeviceArray zerosLike(const DeviceArray& a, std::optional<DType> dtype, Order order)
+{
+    return zeroed(emptyLike(a, dtype, order));
+}
+
+DeviceArray onesLike(const DeviceArray& a, std::optional<DType> dtype, Order order)
+{
+    return filled(emptyLike(a, dtype, order), Scalar(1));
 }
 
 DeviceArray arange(Runtime& rt, double start, double stop, double step, DType dtype)

@@ -5,6 +5,8 @@
 #include "ks/cuda/memory.hpp"
 
 #include <algorithm>
+#include <cstdlib>
+#include <iterator>
 #include <numeric>
 
 namespace ks::array {
@@ -55,11 +57,32 @@ SliceRange normalizeSlice(const Slice& s, std::int64_t length)
 
 Dims contiguousStrides(const Dims& shape, std::size_t itemSize)
 {
+    return orderedStrides(shape, itemSize, Order::C);
+}
+
+Dims orderedStrides(const Dims& shape, std::size_t itemSize, Order order, const Dims& like)
+{
+    // The axes from the slowest-varying to the fastest.
+    std::vector<int> axes(static_cast<std::size_t>(shape.size()));
+    std::iota(axes.begin(), axes.end(), 0);
+    if (order == Order::F) {
+        std::reverse(axes.begin(), axes.end());
+    } else if (order == Order::Keep && like.size() == shape.size()) {
+        auto telling = [&](int d) { return shape[d] > 1 && like[d] != 0; };
+        std::vector<int> sorted;
+        std::copy_if(axes.begin(), axes.end(), std::back_inserter(sorted), telling);
+        std::stable_sort(sorted.begin(), sorted.end(),
+                         [&](int a, int b) { return std::abs(like[a]) > std::abs(like[b]); });
+        auto next = sorted.begin();
+        for (int& d : axes)
+            if (telling(d))
+                d = *next++;
+    }
     Dims strides = Dims::filled(shape.size(), 0);
     std::int64_t stride = std::int64_t(itemSize);
-    for (int i = shape.size() - 1; i >= 0; --i) {
-        strides[i] = stride;
-        stride *= std::max<std::int64_t>(shape[i], 1);
+    for (auto it = axes.rbegin(); it != axes.rend(); ++it) {
+        strides[*it] = stride;
+        stride *= std::max<std::int64_t>(shape[*it], 1);
     }
     return strides;
 }
@@ -81,7 +104,7 @@ Dims broadcastShapes(const Dims& a, const Dims& b)
 
 // ----- construction
 
-DeviceArray DeviceArray::empty(Runtime& rt, const Dims& shape, DType dtype)
+DeviceArray DeviceArray::empty(Runtime& rt, const Dims& shape, DType dtype, Order order, const Dims& like)
 {
     for (std::int64_t d : shape)
         if (d < 0)
@@ -96,7 +119,7 @@ DeviceArray DeviceArray::empty(Runtime& rt, const Dims& shape, DType dtype)
     a.m_runtime = &rt;
     a.m_dtype = dtype;
     a.m_shape = shape;
-    a.m_strides = contiguousStrides(shape, item);
+    a.m_strides = orderedStrides(shape, item, order, like);
     a.m_base = memory->get();
     a.m_memory = std::move(memory);
     return a;
@@ -168,13 +191,12 @@ std::int64_t DeviceArray::shape(int axis) const
 
 namespace {
 
-// Whether the axes, visited in `order` from the fastest-varying, have the packed strides.
-template <class Order>
-bool packed(const Dims& shape, const Dims& strides, std::int64_t itemSize, Order order)
+// Whether the axes, visited from the fastest-varying (`axisAt(k)` is the k-th), have the packed strides.
+template <class AxisAt> bool packed(const Dims& shape, const Dims& strides, std::int64_t itemSize, AxisAt axisAt)
 {
     std::int64_t expected = itemSize;
     for (int k = 0; k < shape.size(); ++k) {
-        const int i = order(k);
+        const int i = axisAt(k);
         if (shape[i] == 0)
             return true;
         if (shape[i] != 1 && strides[i] != expected)
@@ -445,7 +467,7 @@ DeviceArray DeviceArray::reshape(const Dims& requested) const
         return withLayout(shape, contiguousStrides(shape, itemSize()), m_offset);
     if (auto strides = noCopyStrides(m_shape, m_strides, shape, std::int64_t(itemSize())))
         return withLayout(shape, *strides, m_offset);
-    return copy().reshapeView(shape);
+    return copy(Order::C).reshapeView(shape);
 }
 
 DeviceArray DeviceArray::transpose() const
@@ -491,7 +513,7 @@ DeviceArray DeviceArray::ravel() const
 
 DeviceArray DeviceArray::flatten() const
 {
-    return copy().reshapeView(Dims{size()});
+    return copy(Order::C).reshapeView(Dims{size()});
 }
 
 DeviceArray DeviceArray::squeeze() const
@@ -600,7 +622,7 @@ void DeviceArray::copyToHostAsync(void* host, std::size_t bytes) const
     }
     // The staging copy is freed (in stream order) when this returns; the caller's host memory is
     // written by the queued download, so this variant synchronises like copyToHost.
-    DeviceArray staging = copy();
+    DeviceArray staging = copy(Order::C);
     KS_CU(cuMemcpyDtoHAsync, host, staging.data(), bytes, rt.stream());
     rt.synchronize();
 }
@@ -612,14 +634,14 @@ DeviceArray fromHost(Runtime& rt, const void* host, DType dtype, const Dims& sha
     return a;
 }
 
-DeviceArray empty(Runtime& rt, const Dims& shape, DType dtype)
+DeviceArray empty(Runtime& rt, const Dims& shape, DType dtype, Order order)
 {
-    return DeviceArray::empty(rt, shape, dtype);
+    return DeviceArray::empty(rt, shape, dtype, order);
 }
 
-DeviceArray emptyLike(const DeviceArray& a)
+DeviceArray emptyLike(const DeviceArray& a, std::optional<DType> dtype, Order order)
 {
-    return DeviceArray::empty(a.runtime(), a.shape(), a.dtype());
+    return DeviceArray::empty(a.runtime(), a.shape(), dtype.value_or(a.dtype()), order, a.strides());
 }
 
 } // namespace ks::array

@@ -316,7 +316,7 @@ void ElementwiseKernel::operator()(Runtime& rt, std::span<const MapArg> args, co
                                        a->describe());
             if (!a->isCContiguous())
                 throwUsage(m_name, "argument '" + decl.name + "': elementwise kernels need C-contiguous arrays, the " +
-                                       a->describe() + " is " + a->describeLayout() + "; copy() it");
+                                       a->describe() + " is " + a->describeLayout() + "; copy(Order::C) it");
             if (a->runtimePtr() != &rt)
                 throwUsage(m_name, "argument '" + decl.name + "' belongs to another runtime");
             if (!n)

@@ -103,8 +103,8 @@ void runBuiltin(const std::string& kind, const DeviceArray& a, const DeviceArray
         throwUsage("ks::array::dot", "shapes differ: " + a.shape().toString() + " and " + b->shape().toString());
     if (subset && (!a.isCContiguous() || !b->isCContiguous())) {
         // The subset kernels index both arrays as contiguous: other views go through C-order copies.
-        const DeviceArray values = b->isCContiguous() ? *b : b->copy();
-        runBuiltin(kind, a.isCContiguous() ? a : a.copy(), &values, outType, out);
+        const DeviceArray values = b->isCContiguous() ? *b : b->copy(Order::C);
+        runBuiltin(kind, a.isCContiguous() ? a : a.copy(Order::C), &values, outType, out);
         return;
     }
     const bool strided = !subset && (!a.isCContiguous() || (b && !b->isCContiguous()));
@@ -237,7 +237,7 @@ void ReductionKernel::launch(CUdeviceptr out, std::int64_t n, std::span<const Ma
         if (const DeviceArray* array = std::get_if<DeviceArray>(&given[k]); array && !array->isCContiguous()) {
             if (copies.empty())
                 copies.assign(given.begin(), given.end());
-            copies[k] = array->copy();
+            copies[k] = array->copy(Order::C);
         }
     if (!copies.empty())
         args = copies;

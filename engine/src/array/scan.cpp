@@ -66,7 +66,7 @@ void ScanKernel::operator()(const DeviceArray& in, const DeviceArray& out) const
         return;
     }
     // Strided views: scan a contiguous copy (C order), then copy the result into `out`.
-    const DeviceArray source = in.isCContiguous() ? in : in.copy();
+    const DeviceArray source = in.isCContiguous() ? in : in.copy(Order::C);
     DeviceArray target = out.isCContiguous() ? out : DeviceArray::empty(out.runtime(), out.shape(), out.dtype());
     launch(source.data(), target.data(), in.size());
     if (!out.isCContiguous()) {

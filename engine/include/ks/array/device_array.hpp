@@ -81,8 +81,17 @@ private:
     explicit IndexItem(Kind k) : kind(k) {}
 };
 
+// The memory order of a new array (numpy's order=): C (the last axis varies fastest), F (Fortran:
+// the first axis fastest) or Keep (numpy's 'K', for an array made like another: the other's order of
+// axes, dense, so C for a C-contiguous array and F for an F-contiguous one; C with no other array).
+enum class Order { C, F, Keep };
+
 // C-contiguous byte strides for `shape` and item size.
 Dims contiguousStrides(const Dims& shape, std::size_t itemSize);
+// Dense byte strides for `shape` in `order`. Keep follows `like` (the strides of an array of that
+// shape): the axes are laid out by |stride|, largest slowest; an axis of extent 1 or stride 0 says
+// nothing about the order and keeps its place.
+Dims orderedStrides(const Dims& shape, std::size_t itemSize, Order order, const Dims& like = {});
 // numpy's broadcast of two / several shapes; throws ks::Error naming both shapes when they do not
 // broadcast ("operands could not be broadcast together with shapes (3,) (4,)").
 Dims broadcastShapes(const Dims& a, const Dims& b);
@@ -91,9 +100,11 @@ class DeviceArray {
 public:
     DeviceArray() noexcept = default;
 
-    // New owned, C-contiguous storage (uninitialised). Throws ks::Error for negative extents and
-    // when the device lacks the memory (the message says how much was asked and is free).
-    static DeviceArray empty(Runtime& rt, const Dims& shape, DType dtype = DType::Float32);
+    // New owned, dense storage (uninitialised) in `order` (orderedStrides; `like`: the strides Keep
+    // follows). Throws ks::Error for negative extents and when the device lacks the memory (the
+    // message says how much was asked and is free).
+    static DeviceArray empty(Runtime& rt, const Dims& shape, DType dtype = DType::Float32, Order order = Order::C,
+                             const Dims& like = {});
     // A view of memory the array does not own: `pointer` is the device address of the allocation
     // (or mapped buffer), `offsetBytes` where element 0 lies, `strides` in bytes (empty: C-contiguous).
     // The caller keeps the memory alive and valid while the view is used.
@@ -202,8 +213,10 @@ public:
     void assign(const DeviceArray& source);
     // Every element = value (converted to dtype with C++ casts, numpy's unsafe casting).
     void fill(const Scalar& value);
-    // New C-contiguous storage with the same values.
-    DeviceArray copy() const;
+    // New storage with the same values, in `order`. The default keeps the layout as PyCUDA's copy
+    // does (an F-contiguous array gives an F-contiguous copy; see Order::Keep); numpy's
+    // ndarray.copy() is copy(Order::C), what a function that needs C order asks for.
+    DeviceArray copy(Order order = Order::Keep) const;
     // New C-contiguous array with the values converted (C++ conversions; complex -> real takes the
     // real part; -> bool is != 0).
     DeviceArray astype(DType dtype) const;
@@ -232,12 +245,16 @@ private:
 };
 
 // ----- creation (numpy names)
-DeviceArray empty(Runtime& rt, const Dims& shape, DType dtype = DType::Float32);
-DeviceArray zeros(Runtime& rt, const Dims& shape, DType dtype = DType::Float32);
-DeviceArray ones(Runtime& rt, const Dims& shape, DType dtype = DType::Float32);
-DeviceArray full(Runtime& rt, const Dims& shape, const Scalar& value, DType dtype);
-DeviceArray emptyLike(const DeviceArray& a);
-DeviceArray zerosLike(const DeviceArray& a);
+DeviceArray empty(Runtime& rt, const Dims& shape, DType dtype = DType::Float32, Order order = Order::C);
+DeviceArray zeros(Runtime& rt, const Dims& shape, DType dtype = DType::Float32, Order order = Order::C);
+DeviceArray ones(Runtime& rt, const Dims& shape, DType dtype = DType::Float32, Order order = Order::C);
+DeviceArray full(Runtime& rt, const Dims& shape, const Scalar& value, DType dtype, Order order = Order::C);
+// numpy's empty_like, zeros_like and ones_like: a's shape, `dtype` (a's when none) and `order` (the
+// default, Keep, follows a's layout: C-contiguous gives C, F-contiguous gives F, a transposed view
+// its axis order). Never a broadcast or strided layout: the result is always dense.
+DeviceArray emptyLike(const DeviceArray& a, std::optional<DType> dtype = std::nullopt, Order order = Order::Keep);
+DeviceArray zerosLike(const DeviceArray& a, std::optional<DType> dtype = std::nullopt, Order order = Order::Keep);
+DeviceArray onesLike(const DeviceArray& a, std::optional<DType> dtype = std::nullopt, Order order = Order::Keep);
 // numpy's arange: ceil((stop - start) / step) elements start + i*step, computed in dtype.
 DeviceArray arange(Runtime& rt, double start, double stop, double step = 1, DType dtype = DType::Float32);
 // numpy's linspace: `num` values from start to stop (stop included when `endpoint`).

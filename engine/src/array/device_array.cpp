@@ -11,18 +11,6 @@
 
 namespace ks::array {
 
-namespace {
-
-int normalizeAxis(int axis, int ndim, const char* call)
-{
-    if (axis < -ndim || axis >= ndim)
-        throwUsage(call, "axis " + std::to_string(axis) + " is out of bounds for an array of dimension " +
-                             std::to_string(ndim));
-    return axis < 0 ? axis + ndim : axis;
-}
-
-} // namespace
-
 // ----- layout helpers
 
 SliceRange normalizeSlice(const Slice& s, std::int64_t length)

@@ -101,17 +101,20 @@ Dims hostValuesShape(std::size_t count, const std::optional<Dims>& shape)
     return *shape;
 }
 
+int normalizeAxis(int axis, int ndim, const char* call)
+{
+    if (axis < -ndim || axis >= ndim)
+        throwUsage(call, "axis " + std::to_string(axis) + " is out of bounds for an array of dimension " +
+                             std::to_string(ndim));
+    return axis < 0 ? axis + ndim : axis;
+}
+
 Dims stackShape(std::span<const Dims> shapes, int axis)
 {
     if (shapes.empty())
         throwUsage("stack", "need at least one array to stack");
     const Dims& shape = shapes[0];
-    const int ndim = shape.size() + 1;
-    if (axis < -ndim || axis >= ndim)
-        throwUsage("stack", "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                                std::to_string(ndim));
-    if (axis < 0)
-        axis += ndim;
+    axis = normalizeAxis(axis, shape.size() + 1, "stack");
     for (const Dims& d : shapes)
         if (!(d == shape))
             throwUsage("stack", "all input arrays must have the same shape: " + shape.toString() + " and " +
@@ -129,11 +132,7 @@ Dims concatenateShape(std::span<const Dims> shapes, int axis)
     const int ndim = first.size();
     if (ndim == 0)
         throwUsage("concatenate", "zero-dimensional arrays cannot be concatenated");
-    if (axis < -ndim || axis >= ndim)
-        throwUsage("concatenate", "axis " + std::to_string(axis) + " is out of bounds for array of dimension " +
-                                      std::to_string(ndim));
-    if (axis < 0)
-        axis += ndim;
+    axis = normalizeAxis(axis, ndim, "concatenate");
     Dims out = first;
     out[axis] = 0;
     for (const Dims& d : shapes) {

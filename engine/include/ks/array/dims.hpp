@@ -53,6 +53,9 @@ private:
 // `count`; Dims{} is 0-d and takes one value, like np.array(2)), else 1-D (count,).
 // Throws ks::Error when the counts disagree.
 Dims hostValuesShape(std::size_t count, const std::optional<Dims>& shape);
+// numpy's normalize_axis_index: `axis` in [-ndim, ndim), negative counting from the end; throws
+// ks::Error naming `call` otherwise (numpy's AxisError).
+int normalizeAxis(int axis, int ndim, const char* call);
 // numpy's result shapes: np.stack (a new axis of len(shapes), in [-ndim-1, ndim]) and
 // np.concatenate (along an existing axis; 0-d inputs are an error). Throw ks::Error on mismatch.
 Dims stackShape(std::span<const Dims> shapes, int axis);

@@ -1,6 +1,7 @@
 #include "array_layouts.hpp"
 
 #include "ks/array/elementwise_kernel.hpp"
+#include "ks/array/indexing.hpp"
 #include "ks/array/ops.hpp"
 #include "ks/array/reduction.hpp"
 #include "ks/array/scan.hpp"
@@ -630,6 +631,66 @@ std::vector<EntryPoint> makeEntryPoints()
         }));
     }
 
+    // ----- integer-array indexing
+    rows.push_back(readsRow("take", [](Runtime& rt, const LayoutView& lv) {
+        const std::vector<double> x = lv.values();
+        const std::int64_t n = std::int64_t(x.size());
+        // Flat: indices inside the axis, from the end, and beyond it on both sides.
+        std::vector<std::int64_t> picks;
+        if (n > 0)
+            picks = {n - 1, 0, -1, -n, n / 2, n + 3, -n - 2};
+        const DeviceArray idx = array::fromHost(rt, picks, Dims{std::int64_t(picks.size())});
+        for (IndexMode mode : {IndexMode::FromEnd, IndexMode::Wrap, IndexMode::Clip}) {
+            std::vector<double> expected;
+            for (std::int64_t j : picks)
+                expected.push_back(x[std::size_t(landing(j, n, mode))]);
+            expectArray(take(lv.view, idx, std::nullopt, mode), idx.shape(), expected, "take(view, indices)", 0);
+        }
+        // Along the columns of the 2-D views: view[:, [3, -4, 1]].
+        if (lv.view.ndim() == 2) {
+            const std::vector<std::int64_t> cols = {3, -4, 1};
+            std::vector<double> expected;
+            for (std::int64_t r = 0; r < lv.view.shape(0); ++r)
+                for (std::int64_t c : cols)
+                    expected.push_back(x[std::size_t(r * 4 + landing(c, 4, IndexMode::FromEnd))]);
+            expectArray(take(lv.view, array::fromHost(rt, cols), 1), Dims{lv.view.shape(0), 3}, expected,
+                        "take(view, columns, axis 1)", 0);
+        }
+        // The indices in the layout (int32, some negative) into a contiguous array of 24.
+        const LayoutView li =
+            makeLayout(rt, lv.layout, DType::Int32, [](std::int64_t k) { return double((5 * k) % 24 - 12); });
+        const DeviceArray a24 = array::arange(rt, 0, 24, 1, DType::Float32) * Scalar(0.25);
+        const std::vector<double> all24 = hostOf(a24);
+        std::vector<double> expected;
+        for (double j : li.values())
+            expected.push_back(all24[std::size_t(landing(std::int64_t(j), 24, IndexMode::FromEnd))]);
+        expectArray(take(a24, li.view), li.view.shape(), expected, "take(array, view of indices)", 0);
+    }));
+    rows.push_back(writesRow("put", [](Runtime& rt, const LayoutView& lv) {
+        std::vector<double> written = lv.values();
+        const std::int64_t n = std::int64_t(written.size());
+        // Distinct landings (which of repeated indices lands is unspecified).
+        std::vector<std::int64_t> picks;
+        if (n >= 4)
+            picks = {n - 1, 0, -2, n / 2 - 1};
+        else if (n > 0)
+            picks = {-1};
+        std::vector<float> values;
+        for (std::size_t k = 0; k < picks.size(); ++k)
+            values.push_back(0.5f + 0.25f * float(k));
+        put(lv.view, array::fromHost(rt, picks, Dims{std::int64_t(picks.size())}),
+            array::fromHost(rt, values, Dims{std::int64_t(values.size())}));
+        for (std::size_t k = 0; k < picks.size(); ++k)
+            written[std::size_t(landing(picks[k], n, IndexMode::FromEnd))] = values[k];
+        // Along the columns of the 2-D views: view[:, [2, -1]] = 7.5.
+        if (lv.view.ndim() == 2) {
+            put(lv.view, array::fromHost(rt, std::vector<std::int64_t>{2, -1}), Scalar(7.5), 1);
+            for (std::int64_t r = 0; r < lv.view.shape(0); ++r)
+                written[std::size_t(r * 4 + 2)] = written[std::size_t(r * 4 + 3)] = 7.5;
+        }
+        expectWritten(lv, written, "put(view, indices, values), then put(view, columns, 7.5, axis 1)", 0);
+    }));
+
     // ----- scans
     rows.push_back(readsRow("cumsum", [](Runtime&, const LayoutView& lv) {
         expectArray(cumsum(lv.view), lv.view.shape(), inclusiveScan(lv.values()), "cumsum(view)", kSumTolerance);
@@ -830,6 +891,15 @@ std::vector<EntryPoint> makeEntryPoints()
 
 } // namespace
 
+std::int64_t landing(std::int64_t j, std::int64_t n, array::IndexMode mode)
+{
+    if (mode == array::IndexMode::Wrap)
+        return (j % n + n) % n;
+    if (mode == array::IndexMode::FromEnd && j < 0)
+        j += n;
+    return std::clamp<std::int64_t>(j, 0, n - 1);
+}
+
 const std::vector<EntryPoint>& arrayEntryPoints()
 {
     static const std::vector<EntryPoint> rows = makeEntryPoints();
@@ -870,10 +940,14 @@ const std::vector<NotAnEntryPoint>& notEntryPoints()
 const std::vector<std::string>& entryPointHeaders()
 {
     static const std::vector<std::string> headers = {
-        "engine/include/ks/array/device_array.hpp", "engine/include/ks/array/ops.hpp",
-        "engine/include/ks/array/reduction.hpp",    "engine/include/ks/array/scan.hpp",
-        "engine/include/ks/array/elementwise_kernel.hpp", "engine/include/ks/array/map.hpp",
+        "engine/include/ks/array/device_array.hpp",
+        "engine/include/ks/array/ops.hpp",
+        "engine/include/ks/array/reduction.hpp",
+        "engine/include/ks/array/scan.hpp",
+        "engine/include/ks/array/elementwise_kernel.hpp",
+        "engine/include/ks/array/map.hpp",
         "engine/include/ks/rng/fill.hpp",
+        "engine/include/ks/array/indexing.hpp",
     };
     return headers;
 }

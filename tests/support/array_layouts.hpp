@@ -8,6 +8,7 @@
 // test): a function added to those headers fails that test until it has a row here or is listed,
 // with the reason, among the names that read and write no elements.
 #include "ks/array/device_array.hpp"
+#include "ks/array/op_specs.hpp"
 #include "ks/array/runtime.hpp"
 
 #include <cstdint>
@@ -58,6 +59,10 @@ struct EntryPoint {
 };
 
 const std::vector<EntryPoint>& arrayEntryPoints();
+
+// The host reference of take and put: where index j lands on an axis of n > 0 elements under
+// `mode` (IndexMode's contract).
+std::int64_t landing(std::int64_t j, std::int64_t n, array::IndexMode mode);
 
 // Public declarations that read and write no elements (layout queries, views, the generic map under
 // every row), each with the reason it is not in the matrix.

@@ -252,6 +252,35 @@ TEST(ArrayLayout, OrderedStridesFollowNumpy)
     EXPECT_FALSE(f.isCContiguous());
 }
 
+TEST(ArrayLayout, TakeAxisFollowsNumpy)
+{
+    using ks::array::takeAxis;
+    // np.take(np.empty((2, 3, 4)), np.empty((5, 6), int), axis=1).shape == (2, 5, 6, 4)
+    auto t = takeAxis(Dims{2, 3, 4}, Dims{5, 6}, 1);
+    EXPECT_EQ(t.shape, (Dims{2, 5, 6, 4}));
+    EXPECT_EQ(t.axis, 1);
+    EXPECT_EQ(t.length, 3);
+    EXPECT_EQ(t.inner, 4);
+    t = takeAxis(Dims{2, 3, 4}, Dims{7}, -1);
+    EXPECT_EQ(t.shape, (Dims{2, 3, 7}));
+    EXPECT_EQ(t.axis, 2);
+    EXPECT_EQ(t.length, 4);
+    EXPECT_EQ(t.inner, 1);
+    t = takeAxis(Dims{2, 3, 4}, Dims{}, 0); // a 0-d index drops the axis
+    EXPECT_EQ(t.shape, (Dims{3, 4}));
+    EXPECT_EQ(t.inner, 12);
+    t = takeAxis(Dims{2, 3, 4}, Dims{5, 6}, std::nullopt); // flattened
+    EXPECT_EQ(t.shape, (Dims{5, 6}));
+    EXPECT_EQ(t.length, 24);
+    EXPECT_EQ(t.inner, 1);
+    t = takeAxis(Dims{}, Dims{3}, std::nullopt); // a 0-d array has one element
+    EXPECT_EQ(t.shape, (Dims{3}));
+    EXPECT_EQ(t.length, 1);
+    EXPECT_THROW(takeAxis(Dims{2, 3}, Dims{1}, 2), ks::Error); // numpy: AxisError
+    EXPECT_THROW(takeAxis(Dims{2, 3}, Dims{1}, -3), ks::Error);
+    EXPECT_THROW(takeAxis(Dims{}, Dims{1}, 0), ks::Error);
+}
+
 // ----- The layout matrix's list against the public headers: every function that takes a DeviceArray (and
 // every member of DeviceArray) has a row in arrayEntryPoints() or a reason in notEntryPoints(), and
 // every name there is still declared. The rows themselves run on the GPU

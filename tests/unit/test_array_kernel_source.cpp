@@ -199,6 +199,36 @@ TEST(ArrayKernels, WhereMulAddTwoResultCumathAndCreationCompile)
     batch.compileAndCheck("misc");
 }
 
+// take and put for every element dtype, every integer index dtype and every IndexMode: the
+// contiguous kernels, and the strided ones (put has no outputs: runMap runs it over its indices).
+TEST(ArrayKernels, TakeAndPutCompileForEveryDtypeIndexTypeAndMode)
+{
+    Batch syntax, full;
+    for (DType a : kAllDTypes)
+        for (DType index : kAllDTypes) {
+            if (!isInteger(index)) {
+                EXPECT_THROW(takeSpec(a, index, IndexMode::FromEnd), ks::Error) << dtypeName(index);
+                EXPECT_THROW(putSpec(a, index, {a, true}, IndexMode::FromEnd), ks::Error) << dtypeName(index);
+                continue;
+            }
+            for (IndexMode mode : {IndexMode::FromEnd, IndexMode::Wrap, IndexMode::Clip}) {
+                syntax.add(mapContiguousSource(takeSpec(a, index, mode)));
+                syntax.add(mapContiguousSource(putSpec(a, index, {DType::Float64, false}, mode)));
+                syntax.add(mapContiguousSource(putSpec(a, index, {a, true}, mode)));
+            }
+        }
+    syntax.compileAndCheck("take_put_all", true);
+    for (DType a : {DType::Bool, DType::Int8, DType::Float32, DType::Complex128})
+        for (DType index : {DType::Int64, DType::UInt8, DType::Int32}) {
+            full.add(mapContiguousSource(takeSpec(a, index, IndexMode::FromEnd)));
+            full.add(mapStridedSource(takeSpec(a, index, IndexMode::Wrap), 3, false));
+            full.add(mapContiguousSource(putSpec(a, index, {DType::Int16, false}, IndexMode::Clip)));
+            full.add(mapStridedSource(putSpec(a, index, {a, true}, IndexMode::FromEnd), 2, true));
+        }
+    full.compileAndCheck("take_put");
+    EXPECT_TRUE(putSpec(DType::Float32, DType::Int32, {DType::Float32, false}, IndexMode::Wrap).outputs.empty());
+}
+
 TEST(ArrayKernels, ResultTypesFollowNumpy)
 {
     EXPECT_EQ(binaryResultType(BinaryOp::TrueDivide, DType::Int32, DType::Int32), DType::Float64);

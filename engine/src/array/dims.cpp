@@ -147,4 +147,26 @@ Dims concatenateShape(std::span<const Dims> shapes, int axis)
     return out;
 }
 
+TakeAxis takeAxis(const Dims& shape, const Dims& indices, std::optional<int> axis)
+{
+    TakeAxis t;
+    if (!axis) {
+        t.length = shape.product();
+        t.shape = indices;
+        return t;
+    }
+    const int k = normalizeAxis(*axis, shape.size(), "take");
+    t.axis = k;
+    t.length = shape[k];
+    for (int d = 0; d < k; ++d)
+        t.shape.push_back(shape[d]);
+    for (std::int64_t e : indices)
+        t.shape.push_back(e);
+    for (int d = k + 1; d < shape.size(); ++d) {
+        t.shape.push_back(shape[d]);
+        t.inner *= shape[d];
+    }
+    return t;
+}
+
 } // namespace ks::array

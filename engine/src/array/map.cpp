@@ -57,8 +57,15 @@ void runMap(const MapSpec& spec, std::span<const DeviceArray> outputs, std::span
         throwUsage("runMap", "map '" + spec.name + "' takes " + std::to_string(spec.outputs.size()) + " outputs and " +
                                  std::to_string(spec.inputs.size()) + " inputs; given " +
                                  std::to_string(outputs.size()) + " and " + std::to_string(inputs.size()));
-    Runtime& rt = outputs[0].runtime();
-    const Dims shape = outputs[0].shape();
+    // A map with no outputs (a scatter, writing through an address it is given) runs over the shape
+    // of its first array input.
+    const DeviceArray* first = outputs.empty() ? nullptr : &outputs[0];
+    for (std::size_t k = 0; k < inputs.size() && !first; ++k)
+        first = std::get_if<DeviceArray>(&inputs[k]);
+    if (!first)
+        throwUsage("runMap", "map '" + spec.name + "' has no array to run over");
+    Runtime& rt = first->runtime();
+    const Dims shape = first->shape();
     for (std::size_t k = 0; k < outputs.size(); ++k) {
         if (outputs[k].dtype() != spec.outputs[k])
             throwUsage("runMap", "map '" + spec.name + "' output " + std::to_string(k) + " must be " +

@@ -71,6 +71,21 @@ MapSpec makeSpec(std::string name, std::vector<MapOperand> inputs, std::vector<D
     return s;
 }
 
+// The position index in0 picks, under `mode`, from scalars (length, inner, countInner) at `first`.
+std::string pickedPosition(std::string_view function, DType index, IndexMode mode, int first)
+{
+    if (!isInteger(index))
+        throwUsage(function,
+                   std::string("arrays used as indices must be of integer type, not ") + std::string(dtypeName(index)));
+    const char* normalize = mode == IndexMode::Wrap   ? "ks::index_wrap"
+                            : mode == IndexMode::Clip ? "ks::index_clip"
+                                                      : "ks::index_from_end";
+    const std::string length = "in" + std::to_string(first), inner = "in" + std::to_string(first + 1),
+                      countInner = "in" + std::to_string(first + 2);
+    return "ks::take_position(i, " + std::string(normalize) + "(in0, " + length + "), " + length + ", " + inner + ", " +
+           countInner + ")";
+}
+
 } // namespace
 
 std::string_view opName(BinaryOp op) noexcept
@@ -306,6 +321,28 @@ MapSpec linspaceSpec(DType dtype)
 {
     return makeSpec("linspace", {{DType::Float64, true}, {DType::Float64, true}, {DType::Float64, true}, {DType::Bool, true}},
                     {dtype}, "out0 = " + castTo(dtype, "(in3 && i == n - 1) ? in2 : (double)i * in1 + in0") + ";");
+}
+
+MapSpec takeSpec(DType a, DType index, IndexMode mode)
+{
+    const std::string position = pickedPosition("take", index, mode, 2);
+    return makeSpec(
+        "take",
+        {{index, false}, {DType::UInt64, true}, {DType::Int64, true}, {DType::Int64, true}, {DType::Int64, true}}, {a},
+        "out0 = ks_cast<const " + type(a) + ">((const char*)in1)[" + position + "];");
+}
+
+MapSpec putSpec(DType a, DType index, MapOperand value, IndexMode mode)
+{
+    const std::string position = pickedPosition("put", index, mode, 3);
+    return makeSpec("put",
+                    {{index, false},
+                     value,
+                     {DType::UInt64, true},
+                     {DType::Int64, true},
+                     {DType::Int64, true},
+                     {DType::Int64, true}},
+                    {}, "ks_at(ks_cast<" + type(a) + ">((char*)in2), " + position + ") = " + castTo(a, "in1") + ";");
 }
 
 } // namespace ks::array

@@ -61,4 +61,16 @@ int normalizeAxis(int axis, int ndim, const char* call);
 Dims stackShape(std::span<const Dims> shapes, int axis);
 Dims concatenateShape(std::span<const Dims> shapes, int axis);
 
+// numpy.take(a, indices, axis)'s geometry for `shape` = a.shape: the result's shape
+// (a.shape[:axis] + indices + a.shape[axis+1:]; with no axis, a is flattened and it is `indices`),
+// the axis (normalized; 0 with none), the length of the axis the indices pick along, and the
+// product of the extents after it. Throws ks::Error for an axis outside [-ndim, ndim) (AxisError).
+struct TakeAxis {
+    Dims shape;
+    int axis = 0;
+    std::int64_t length = 0;
+    std::int64_t inner = 1;
+};
+TakeAxis takeAxis(const Dims& shape, const Dims& indices, std::optional<int> axis);
+
 } // namespace ks::array

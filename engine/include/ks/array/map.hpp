@@ -19,7 +19,9 @@ using MapArg = std::variant<DeviceArray, Scalar>;
 // Output arrays must have spec.outputs' dtypes and one shape; array inputs spec.inputs' dtypes and a
 // shape that broadcasts to it; scalar inputs are converted to their MapOperand dtype. An input that
 // overlaps an output with a different layout is copied first (numpy's overlap rule), so in-place
-// forms (out == input) run without a copy. Size 0 launches nothing.
+// forms (out == input) run without a copy. Size 0 launches nothing. A spec with no outputs (put's
+// scatter, which writes through an address it is passed) runs over its first array input's shape;
+// the caller orders inputs that overlap what it writes.
 void runMap(const MapSpec& spec, std::span<const DeviceArray> outputs, std::span<const MapArg> inputs);
 
 // Dimension collapsing (host logic, exposed for tests): merges adjacent axes that are contiguous for

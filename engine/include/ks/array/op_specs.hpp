@@ -105,6 +105,23 @@ MapSpec mulAddSpec(DType x, DType y);
 MapSpec ldexpSpec(DType x, MapOperand exponent); // out0 = x * 2^int(e), in inexactType(x)
 MapSpec modfSpec(DType x);                      // out0 = fractional part, out1 = integral part
 MapSpec frexpSpec(DType x);                     // out0 = mantissa, out1 = exponent (int32, as numpy)
+// How take and put treat an index j on an axis of n elements (numpy's mode=). Checking would need
+// a synchronisation, so no mode raises; in every mode an index lands inside the axis, so nothing
+// outside the array is read or written (PyCUDA's take reads wherever the index points).
+enum class IndexMode {
+    FromEnd, // numpy's default: -n <= j < 0 counts from the end; j outside [-n, n) goes to the
+             // nearest end (element 0 or n-1) where numpy raises IndexError
+    Wrap,    // numpy's mode='wrap': j mod n
+    Clip,    // numpy's mode='clip': j clamped to [0, n-1], so negative indices give element 0
+};
+// take: out0 = the element index in0 (an integer dtype) picks from a C-contiguous source of `a`
+// elements. Scalars: in1 the source's address (uint64), in2 the length of the axis picked along,
+// in3 the product of the extents after it, in4 the number of indices times in3 (see takeAxis).
+MapSpec takeSpec(DType a, DType index, IndexMode mode);
+// put: no outputs (runMap runs it over in0's shape); writes in1 (`value`, converted to `a`) to the
+// element index in0 picks in a C-contiguous destination of `a` elements at address in2; in3..in5 as
+// take's in2..in4.
+MapSpec putSpec(DType a, DType index, MapOperand value, IndexMode mode);
 // out0 = in0 + i * in1 (scalars of `dtype`): arange.
 MapSpec arangeSpec(DType dtype);
 // out0 = (endpoint && i == n-1) ? stop : start + i * step, in float64 then converted: linspace.

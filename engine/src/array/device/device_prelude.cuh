@@ -407,5 +407,40 @@ template <class A, class B> __device__ __forceinline__ bool cmp_eq(A a, B b)
     }
 }
 
+// ---- take and put: where an index j of an integer type lands on an axis of n > 0 elements, under
+// numpy's modes. None raises (that would need a synchronisation) and none leaves the axis.
+// index_from_end is numpy's default (-n <= j < 0 counts from the end), an index beyond [-n, n)
+// going to the nearest end; index_wrap is mode='wrap' (j mod n); index_clip is mode='clip'.
+template <class I> __device__ __forceinline__ long long index_clip(I j, long long n)
+{
+    if constexpr (is_signed_int<I>::value)
+        return (long long)j < 0 ? 0 : (long long)j >= n ? n - 1 : (long long)j;
+    else
+        return (unsigned long long)j >= (unsigned long long)n ? n - 1 : (long long)j;
+}
+template <class I> __device__ __forceinline__ long long index_from_end(I j, long long n)
+{
+    if constexpr (is_signed_int<I>::value)
+        return index_clip((long long)j < 0 ? (long long)j + n : (long long)j, n);
+    else
+        return index_clip(j, n);
+}
+template <class I> __device__ __forceinline__ long long index_wrap(I j, long long n)
+{
+    if constexpr (is_signed_int<I>::value) {
+        const long long k = (long long)j % n;
+        return k < 0 ? k + n : k;
+    } else {
+        return (long long)((unsigned long long)j % (unsigned long long)n);
+    }
+}
+// Element i of a take's result (C order over outer x count x inner, countInner = count * inner)
+// that picks k on an axis of `length`: its C-order position in the source.
+__device__ __forceinline__ long long take_position(long long i, long long k, long long length, long long inner,
+                                                   long long countInner)
+{
+    return (i / countInner * length + k) * inner + i % inner;
+}
+
 } // namespace ks
 // ---- end of prelude

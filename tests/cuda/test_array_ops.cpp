@@ -139,7 +139,7 @@ void runCase(ks::array::Runtime& rt, const UnaryCase& c)
 
 } // namespace
 
-TEST_F(ArrayTest, CumathUnaryFunctionTable)
+TEST_F(ArrayTest, PyCudaCumathUnaryFunctionTable)
 {
     for (const UnaryCase& c : kCases) {
         runCase<float>(rt(), c);
@@ -173,7 +173,7 @@ TEST_F(ArrayTest, CumathIeeeSpecialValues)
     EXPECT_EQ(ks::array::sqrt(fromHost(rt(), std::vector<short>{4})).dtype(), DType::Float32);
 }
 
-TEST_F(ArrayTest, CumathFmodLdexpModfFrexp)
+TEST_F(ArrayTest, PyCudaCumathFmodLdexpModfFrexp)
 {
     for (std::size_t s : kSizes) {
         const DeviceArray a = ks::array::arange(rt(), 0, double(s), 1, DType::Float32) / 10;

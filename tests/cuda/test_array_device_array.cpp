@@ -1,6 +1,7 @@
 // PyCUDA's test_gpuarray.py ported (the array, arithmetic, view and elementwise-kernel parts; the
 // reductions, scans and random numbers are tested with their own code), with PyCUDA's inputs and
-// tolerances. numpy's random data becomes seeded host data of the same distribution.
+// tolerances. numpy's random data becomes seeded host data of the same distribution. Ports carry
+// PyCuda in their names; docs/pycuda-conformance.md maps each PyCUDA test to its port.
 #include "array_layouts.hpp"
 #include "array_test_support.hpp"
 
@@ -103,6 +104,13 @@ TEST_F(ArrayTest, PyCudaAbs)
     EXPECT_EQ(a.size(), 111);
 }
 
+TEST_F(ArrayTest, PyCudaLen)
+{
+    // len(a) is the extent of the first axis.
+    const DeviceArray a = toGpu(kOneToTen);
+    EXPECT_EQ(a.shape(0), 10);
+}
+
 TEST_F(ArrayTest, PyCudaMultiplyAndRmulYieldsRightType)
 {
     for (int sz : {10, 50000}) {
@@ -147,6 +155,23 @@ TEST_F(ArrayTest, PyCudaMultiplyArray)
     const auto neg = (-a).toHost<float>();
     for (std::size_t i = 0; i < 10; ++i)
         ASSERT_EQ(neg[i], -kOneToTen[i]);
+}
+
+TEST_F(ArrayTest, PyCudaUnitMultiplyArray)
+{
+    // PyCUDA applies unary + and - to the downloaded array (on the host), so this is a round trip
+    // compared with assert_allclose(rtol=1e-6), as there.
+    const std::vector<float> a = kOneToTen;
+    const auto back = toGpu(a).toHost<float>();
+    std::vector<float> plusBack, minusBack, plusA, minusA;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        plusBack.push_back(+back[i]);
+        minusBack.push_back(-back[i]);
+        plusA.push_back(+a[i]);
+        minusA.push_back(-a[i]);
+    }
+    expectAllClose(plusA, plusBack, 1e-6);
+    expectAllClose(minusA, minusBack, 1e-6);
 }
 
 TEST_F(ArrayTest, PyCudaAdditionArrayScalarAndInPlace)
@@ -496,7 +521,37 @@ TEST_F(ArrayTest, PyCudaComplexBits)
         for (std::size_t i = 0; i < n; ++i)
             ASSERT_LT(std::abs(c128(oc[i]) - std::conj(hz[i])), 5e-6);
         EXPECT_TRUE(ks::array::conj(z).isCContiguous());
+        // Contiguity is preserved, with zero and nonzero values (PyCUDA's order="C" half; its
+        // order="F" half needs Fortran-order creation).
+        for (const DeviceArray& zdata :
+             {ks::array::zeros(rt(), z.shape(), ks::array::realType(t)), z.reshape(z.shape())}) {
+            EXPECT_TRUE(zdata.isCContiguous());
+            EXPECT_TRUE(ks::array::real(zdata).isCContiguous());
+            EXPECT_TRUE(ks::array::imag(zdata).isCContiguous());
+            EXPECT_TRUE(ks::array::conj(zdata).isCContiguous());
+        }
     }
+}
+
+TEST_F(ArrayTest, PyCudaPassSliceToKernel)
+{
+    // A hand-written kernel launched on the element address of a[256:-256].
+    const auto& twice = rt().kernelFromSource(R"(
+extern "C" __global__ void twice(float *a)
+{
+  const int i = threadIdx.x + blockIdx.x * blockDim.x;
+  a[i] *= 2;
+}
+)",
+                                              "twice");
+    DeviceArray a = toGpu(std::vector<float>(256 * 256, 1.f));
+    const DeviceArray inner = a.slice(Slice::range(256, -256));
+    CUdeviceptr p = inner.data();
+    void* params[] = {&p};
+    rt().launch(twice, {{254, 1, 1}, {256, 1, 1}, 0}, params);
+    const auto h = a.toHost<float>();
+    EXPECT_EQ((std::vector<float>(h.begin() + 255, h.begin() + 257)), (std::vector<float>{1, 2}));
+    EXPECT_EQ((std::vector<float>(h.begin() + 255 * 256 - 1, h.begin() + 255 * 256 + 1)), (std::vector<float>{2, 1}));
 }
 
 TEST_F(ArrayTest, PyCudaReshapeViewSqueeze)

@@ -288,7 +288,7 @@ __device__ quad agg_quad(quad a, quad b) { return make_quad(a.s + b.s, a.q + b.q
     EXPECT_EQ(queued[5], double(*std::max_element(h.begin(), h.end())));
 }
 
-TEST_F(Reductions, PyCudaAnyAll)
+TEST_F(Reductions, AnyAllNanEmptyAndLarge)
 {
     auto check = [&](const std::vector<float>& v) {
         const DeviceArray a = ks::array::fromHost(*m_rt, v);
@@ -311,6 +311,109 @@ TEST_F(Reductions, PyCudaAnyAll)
     mostlyZero.assign(100003, 1.f);
     mostlyZero[100002] = 0.f;
     check(mostlyZero);
+}
+
+namespace {
+
+// np.array(values, dtype) for the dtypes of test_any/test_all, converted on the host.
+DeviceArray hostArray(ks::array::Runtime& rt, const std::vector<double>& values, DType dtype)
+{
+    switch (dtype) {
+    case DType::Bool: {
+        std::vector<std::uint8_t> v;
+        for (double x : values)
+            v.push_back(x != 0 ? 1 : 0);
+        return ks::array::fromHost(rt, v).viewAs(DType::Bool);
+    }
+    case DType::Int32: return ks::array::fromHost(rt, std::vector<std::int32_t>(values.begin(), values.end()));
+    case DType::Float32: return ks::array::fromHost(rt, std::vector<float>(values.begin(), values.end()));
+    default: return ks::array::fromHost(rt, values);
+    }
+}
+
+// Which elements are nonzero, read back on the host (a bool element is its byte, as numpy reads it).
+std::vector<bool> hostNonzero(const DeviceArray& a)
+{
+    std::vector<bool> out;
+    auto collect = [&](const auto& values) {
+        for (auto x : values)
+            out.push_back(x != 0);
+    };
+    switch (a.dtype()) {
+    case DType::Bool: collect(a.viewAs(DType::UInt8).toHost<std::uint8_t>()); break;
+    case DType::Int32: collect(a.toHost<std::int32_t>()); break;
+    case DType::Float32: collect(a.toHost<float>()); break;
+    default: collect(a.toHost<double>()); break;
+    }
+    return out;
+}
+
+// test_any and test_all: np.ones(10), np.zeros(1), np.ones(1), np.empty(10) (whatever the memory
+// holds; the reference reads it back) and the eight arrays of itertools.product([0, 1], [0, 1],
+// [0, 1]), each in int32, bool, float32 and float64; the result equals numpy's and is a bool.
+template <class Reduce, class Reference>
+void checkAnyOrAll(ks::array::Runtime& rt, Reduce reduce, Reference reference)
+{
+    for (const DType dtype : {DType::Int32, DType::Bool, DType::Float32, DType::Float64}) {
+        SCOPED_TRACE(std::string(ks::array::dtypeName(dtype)));
+        std::vector<DeviceArray> arrays = {hostArray(rt, std::vector<double>(10, 1), dtype), hostArray(rt, {0}, dtype),
+                                           hostArray(rt, {1}, dtype), DeviceArray::empty(rt, Dims{10}, dtype)};
+        for (int bits = 0; bits < 8; ++bits)
+            arrays.push_back(hostArray(rt, {double(bits >> 2 & 1), double(bits >> 1 & 1), double(bits & 1)}, dtype));
+        for (std::size_t k = 0; k < arrays.size(); ++k) {
+            // Array 3 is np.empty: for bool its bytes may be other than 0 and 1, which numpy reads
+            // as true; a failure there alone says the kernel reads such a byte otherwise.
+            SCOPED_TRACE(k == 3 ? "array 3 (empty)" : "array " + std::to_string(k));
+            const std::vector<bool> nonzero = hostNonzero(arrays[k]);
+            const DeviceArray r = reduce(arrays[k]);
+            EXPECT_EQ(r.dtype(), DType::Bool);
+            EXPECT_EQ(r.shape(), Dims{});
+            EXPECT_EQ(r.viewAs(DType::UInt8).toHost<std::uint8_t>(),
+                      std::vector<std::uint8_t>{std::uint8_t(reference(nonzero) ? 1 : 0)});
+        }
+    }
+}
+
+} // namespace
+
+TEST_F(Reductions, PyCudaAny)
+{
+    checkAnyOrAll(
+        *m_rt, [](const DeviceArray& a) { return ks::array::any(a); },
+        [](const std::vector<bool>& v) { return std::find(v.begin(), v.end(), true) != v.end(); });
+}
+
+TEST_F(Reductions, PyCudaAll)
+{
+    checkAnyOrAll(
+        *m_rt, [](const DeviceArray& a) { return ks::array::all(a); },
+        [](const std::vector<bool>& v) { return std::find(v.begin(), v.end(), false) == v.end(); });
+}
+
+TEST_F(Reductions, PyCudaSubsetSum)
+{
+    // l_a = 2000, gran = 5; a = np.random.uniform(0, 10, l_a).astype(dtype); np.allclose against
+    // a[indices].sum(). PyCUDA runs it twice, the second time with a memory-pool allocator whose
+    // single use it asserts; results here come from the runtime's pool and take no allocator.
+    const std::vector<std::int32_t> hidx = meaningfulIndices(2000, 5);
+    const DeviceArray idx = ks::array::fromHost(*m_rt, hidx);
+    const std::vector<double> u = ks::test::uniform<double>(2000, 0, 10, 160);
+    for (const DType dtype : {DType::Float64, DType::Float32, DType::Int32}) {
+        std::vector<double> values; // u.astype(dtype), held exactly in double
+        for (double x : u)
+            values.push_back(dtype == DType::Float64   ? x
+                             : dtype == DType::Float32 ? double(float(x))
+                                                       : double(std::int32_t(x)));
+        const DeviceArray a = dtype == DType::Float64 ? ks::array::fromHost(*m_rt, values)
+                              : dtype == DType::Float32
+                                  ? ks::array::fromHost(*m_rt, std::vector<float>(values.begin(), values.end()))
+                                  : ks::array::fromHost(*m_rt, std::vector<std::int32_t>(values.begin(), values.end()));
+        double ref = 0;
+        for (std::int32_t k : hidx)
+            ref += values[std::size_t(k)];
+        const double got = scalar<double>(ks::array::subsetSum(idx, a).astype(DType::Float64));
+        EXPECT_LE(std::abs(got - ref), 1e-8 + 1e-5 * std::abs(ref)) << ks::array::dtypeName(dtype); // np.allclose
+    }
 }
 
 // ----- CUB-style sweeps: exact for integers, tolerances for floats, inputs downloaded for the host.
@@ -437,6 +540,19 @@ TEST_F(Reductions, MoreThanTwoToTheThirtyTwoElements)
     for (std::uint8_t v : h)
         ref += v;
     EXPECT_EQ(scalar<std::uint64_t>(ks::array::sum(bytes)), ref);
+}
+
+TEST_F(Reductions, PyCudaBigArrayReduction)
+{
+    // 2^32 + 11 uint8 ones summed modulo 256 by a ReductionKernel: 64-bit sizes in a user reduction.
+    const std::size_t n = (std::size_t(1) << 32) + 11;
+    if (ks::cuda::memoryInfo().freeBytes < n + (std::size_t(1) << 30))
+        GTEST_SKIP() << "needs " << ks::cuda::formatBytes(n + (std::size_t(1) << 30)) << " of free device memory";
+    const ks::array::ReductionKernel reduction(
+        *m_rt, {"unsigned char", "0", "(a+b) & 0b11111111", "x[i]", "unsigned char* x", "", "big_array_reduction"});
+    DeviceArray d = ks::array::zeros(*m_rt, Dims{std::int64_t(n)}, DType::UInt8);
+    d.fill(1);
+    EXPECT_EQ(int(scalar<std::uint8_t>(reduction({d}))), 11);
 }
 
 TEST_F(Reductions, ComplexSumAndDot)

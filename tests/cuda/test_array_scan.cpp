@@ -10,6 +10,7 @@
 #include "ks/array/runtime.hpp"
 #include "ks/array/scan.hpp"
 #include "ks/core/error.hpp"
+#include "ks/cuda/memory.hpp"
 #include "ks/rng/fill.hpp"
 
 #include "algorithm_test.hpp"
@@ -65,6 +66,28 @@ TEST_F(Scans, PyCudaScanNineSizesInPlace)
             EXPECT_EQ(bad, 0u) << (isExclusive ? "exclusive" : "inclusive") << " n = " << n << " first bad " << firstBad;
         }
     }
+}
+
+TEST_F(Scans, PyCudaBigArrayScan)
+{
+    // 2^32 + 12 uint8 ones scanned modulo 256, in place: 64-bit sizes in a user scan. The result is
+    // np.tile(np.roll(np.arange(256), -1), n // 256) (element i is (i + 1) % 256) followed by 1..12.
+    const std::size_t n = (std::size_t(1) << 32) + 12;
+    if (ks::cuda::memoryInfo().freeBytes < n + (std::size_t(1) << 30))
+        GTEST_SKIP() << "needs " << ks::cuda::formatBytes(n + (std::size_t(1) << 30)) << " of free device memory";
+    const ks::array::InclusiveScanKernel cumsum(*m_rt, "unsigned char", "(a+b) & 0b11111111");
+    DeviceArray d = ks::array::zeros(*m_rt, Dims{std::int64_t(n)}, DType::UInt8);
+    d.fill(1);
+    cumsum(d);
+    const std::vector<std::uint8_t> result = d.toHost<std::uint8_t>();
+    const std::size_t tiled = n / 256 * 256;
+    std::size_t bad = 0, firstBad = 0;
+    for (std::size_t i = 0; i < tiled; ++i)
+        if (result[i] != std::uint8_t((i + 1) & 255) && bad++ == 0)
+            firstBad = i;
+    EXPECT_EQ(bad, 0u) << "first wrong element " << firstBad << " is " << int(result[firstBad]);
+    const std::vector<std::uint8_t> tail(result.begin() + (std::ptrdiff_t(1) << 32), result.end());
+    EXPECT_EQ(tail, (std::vector<std::uint8_t>{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12}));
 }
 
 TEST_F(Scans, SizeSweepOutOfPlaceExactForIntegers)

@@ -1,8 +1,10 @@
-// cuRAND on a device: PyCUDA's test_random and test_curand_wrappers, statistics of every generator
-// x distribution x dtype at 10^6 samples (mean and variance within a few standard errors),
-// reproducibility (same seed, same bits), odd lengths and misaligned views, raw-pointer views.
+// cuRAND on a device: PyCUDA's test_random and test_curand_wrappers (also at 8 and 16 GB),
+// statistics of every generator x distribution x dtype at 10^6 samples (mean and variance within a
+// few standard errors), reproducibility (same seed, same bits), odd lengths and misaligned views,
+// raw-pointer views.
 #include "ks/array/runtime.hpp"
 #include "ks/core/error.hpp"
+#include "ks/cuda/memory.hpp"
 #include "ks/rng/fill.hpp"
 #include "ks/rng/generator.hpp"
 
@@ -107,7 +109,90 @@ TEST_F(Random, PyCudaCurandWrappers)
         ks::rng::fillUniform(gen, bits);
         DeviceArray counts = poisoned(10000, DType::UInt32);
         ks::rng::fillPoisson(gen, counts, 13.0);
+        // fill_poisson(a) on 10^6 elements filled with 10: PyCUDA draws each element with its own
+        // value as lambda (in-place, float32, float64 and uint32) and asserts nothing (its statistics
+        // check is commented out). All lambdas are 10, so the uint32 case is a Poisson(10) fill; the
+        // engine's Poisson writes uint32 only, so the float cases have no translation.
+        DeviceArray inPlace = DeviceArray::empty(*m_rt, Dims{1000000}, DType::UInt32);
+        inPlace.fill(10);
+        ks::rng::fillPoisson(gen, inPlace, 10.0);
     }
+}
+
+namespace {
+
+// test_curand_wrappers_8gb / _16gb: PyCUDA's wrappers at 2^31 elements of 4 bytes (8gb: beyond the
+// signed 32-bit range) or 2^32 of 4 bytes and 2^31 of 8 bytes (16gb: beyond the unsigned range).
+// Differences, each forced by what the engine offers: int32 takes the raw words as uint32 (the same
+// bytes); the Sobol64 family gives 64-bit words, so its raw fills write the same bytes as half as
+// many uint64; fill_poisson's float arrays (a per-element lambda) have no translation, and its
+// uint32 array, all tens, is a Poisson(10) fill. The uniform values are checked in [-1, 1] and the
+// Poisson fraction of 9s against scipy's pmf(9, 10) = 0.12511 within 0.005, as there.
+void curandWrappersAtScale(ks::array::Runtime& rt, bool sixteen)
+{
+    const std::int64_t two31 = std::int64_t(1) << 31, two32 = std::int64_t(1) << 32;
+    auto count = [&](DType dtype) { return sixteen && dtype != DType::Float64 ? two32 : two31; };
+    const std::vector<DType> dtypes =
+        sixteen ? std::vector<DType>{DType::Float32, DType::Float64, DType::Int32, DType::UInt32}
+                : std::vector<DType>{DType::Float32, DType::Int32, DType::UInt32};
+    for (const GeneratorType type : pyCudaGenerators()) {
+        SCOPED_TRACE(std::string(ks::rng::generatorName(type)));
+        Generator gen(type);
+        for (const DType dtype : dtypes) {
+            SCOPED_TRACE(std::string(ks::array::dtypeName(dtype)));
+            const std::int64_t s = count(dtype);
+            const bool isFloat = dtype == DType::Float32 || dtype == DType::Float64;
+            if (isFloat) {
+                for (const std::int64_t n : {s, s + 1}) {
+                    ks::rng::fillNormal(gen, DeviceArray::empty(rt, Dims{n}, dtype));
+                    ks::rng::fillLogNormal(gen, DeviceArray::empty(rt, Dims{n}, dtype), 10.0, 3.0);
+                }
+            }
+            const DeviceArray x = DeviceArray::empty(rt, Dims{s}, dtype);
+            if (isFloat)
+                ks::rng::fillUniform(gen, x);
+            else
+                ks::rng::fillUniform(gen, x.viewAs(ks::rng::hasNativeBits64(type) ? DType::UInt64 : DType::UInt32));
+            if (isFloat) {
+                std::size_t outside = 0;
+                auto check = [&](const auto& values) {
+                    for (const auto v : values)
+                        outside += !(v >= -1 && v <= 1);
+                };
+                if (dtype == DType::Float32)
+                    check(x.toHost<float>());
+                else
+                    check(x.toHost<double>());
+                EXPECT_EQ(outside, 0u) << "uniform values outside [-1, 1]";
+            }
+        }
+        ks::rng::fillPoisson(gen, DeviceArray::empty(rt, Dims{sixteen ? two32 : two31}, DType::UInt32), 13.0);
+        DeviceArray a = DeviceArray::empty(rt, Dims{count(DType::UInt32)}, DType::UInt32);
+        a.fill(10);
+        ks::rng::fillPoisson(gen, a, 10.0);
+        std::size_t nines = 0;
+        for (const std::uint32_t v : a.toHost<std::uint32_t>())
+            nines += v == 9;
+        EXPECT_NEAR(double(nines) / double(a.size()), 0.12511, 0.005);
+    }
+}
+
+} // namespace
+
+TEST_F(Random, PyCudaCurandWrappers8gb)
+{
+    const std::size_t need = std::size_t(9) << 30;
+    if (ks::cuda::memoryInfo().freeBytes < need)
+        GTEST_SKIP() << "needs " << ks::cuda::formatBytes(need) << " of free device memory";
+    curandWrappersAtScale(*m_rt, false);
+}
+
+TEST_F(Random, PyCudaCurandWrappers16gb)
+{
+    const std::size_t need = std::size_t(17) << 30;
+    if (ks::cuda::memoryInfo().freeBytes < need)
+        GTEST_SKIP() << "needs " << ks::cuda::formatBytes(need) << " of free device memory";
+    curandWrappersAtScale(*m_rt, true);
 }
 
 TEST_F(Random, StatisticsOfEveryGeneratorAndDistribution)

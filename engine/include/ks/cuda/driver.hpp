@@ -67,12 +67,15 @@
     X(cuStreamDestroy)                                                                                     \
     X(cuStreamSynchronize)                                                                                 \
     X(cuStreamQuery)                                                                                       \
+    X(cuStreamWaitEvent)                                                                                   \
     X(cuEventCreate)                                                                                       \
     X(cuEventDestroy)                                                                                      \
     X(cuEventRecord)                                                                                       \
     X(cuEventQuery)                                                                                        \
     X(cuEventSynchronize)                                                                                  \
     X(cuEventElapsedTime)                                                                                  \
+    X(cuIpcGetEventHandle)                                                                                 \
+    X(cuIpcOpenEventHandle)                                                                                \
     X(cuModuleLoadData)                                                                                    \
     X(cuModuleLoadDataEx)                                                                                  \
     X(cuModuleUnload)                                                                                      \

@@ -39,6 +39,12 @@
     X(cuCtxGetCurrent)                                                                                     \
     X(cuCtxGetDevice)                                                                                      \
     X(cuCtxSynchronize)                                                                                    \
+    X(cuCtxCreate)                                                                                         \
+    X(cuCtxDestroy)                                                                                        \
+    X(cuCtxPushCurrent)                                                                                    \
+    X(cuCtxPopCurrent)                                                                                     \
+    X(cuCtxSetLimit)                                                                                       \
+    X(cuCtxGetLimit)                                                                                       \
     X(cuMemGetInfo)                                                                                        \
     X(cuMemGetAddressRange)                                                                                \
     X(cuMemAlloc)                                                                                          \

@@ -83,12 +83,19 @@
     X(cuIpcGetEventHandle)                                                                                 \
     X(cuIpcOpenEventHandle)                                                                                \
     X(cuModuleLoadData)                                                                                    \
+    X(cuModuleLoad)                                                                                        \
     X(cuModuleLoadDataEx)                                                                                  \
     X(cuModuleUnload)                                                                                      \
     X(cuModuleGetFunction)                                                                                 \
     X(cuModuleGetGlobal)                                                                                   \
     X(cuFuncGetAttribute)                                                                                  \
     X(cuFuncSetAttribute)                                                                                  \
+    X(cuFuncSetCacheConfig)                                                                                \
+    X(cuLinkCreate)                                                                                        \
+    X(cuLinkAddData)                                                                                       \
+    X(cuLinkAddFile)                                                                                       \
+    X(cuLinkComplete)                                                                                      \
+    X(cuLinkDestroy)                                                                                       \
     X(cuLaunchKernel)                                                                                      \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                         \
     X(cuOccupancyMaxPotentialBlockSize)                                                                    \

@@ -52,8 +52,14 @@
     X(cuMemFreeAsync)                                                                                      \
     X(cuDeviceGetDefaultMemPool)                                                                           \
     X(cuMemPoolSetAttribute)                                                                               \
+    X(cuMemPoolGetAttribute)                                                                               \
+    X(cuMemPoolTrimTo)                                                                                     \
+    X(cuMemAllocManaged)                                                                                   \
+    X(cuMemPrefetchAsync)                                                                                  \
+    X(cuMemAllocPitch)                                                                                     \
     X(cuMemFree)                                                                                           \
     X(cuMemAllocHost)                                                                                      \
+    X(cuMemHostAlloc)                                                                                      \
     X(cuMemHostGetDevicePointer)                                                                           \
     X(cuMemFreeHost)                                                                                       \
     X(cuMemHostRegister)                                                                                   \
@@ -65,7 +71,12 @@
     X(cuMemcpyDtoHAsync)                                                                                   \
     X(cuMemcpyDtoDAsync)                                                                                   \
     X(cuMemcpy2DAsync)                                                                                     \
+    X(cuMemcpy2D)                                                                                          \
     X(cuMemsetD8)                                                                                          \
+    X(cuMemsetD16)                                                                                         \
+    X(cuMemsetD2D8)                                                                                        \
+    X(cuMemsetD2D16)                                                                                       \
+    X(cuMemsetD2D32)                                                                                       \
     X(cuMemsetD32)                                                                                         \
     X(cuMemsetD8Async)                                                                                     \
     X(cuMemsetD32Async)                                                                                    \

@@ -221,7 +221,7 @@ ManagedMemory::ManagedMemory(std::size_t bytes, bool globalAttach) : m_size(byte
     m_handle.reset(p);
 }
 
-void ManagedMemory::prefetch(CUmemLocation where, CUstream stream, const char* function) const
+void ManagedMemory::prefetch(CUdevice target, CUstream stream, const char* function) const
 {
     if (empty())
         return;
@@ -233,29 +233,26 @@ void ManagedMemory::prefetch(CUmemLocation where, CUstream stream, const char* f
         throwUsage(function, "this device has no concurrent managed access, so managed memory cannot be "
                              "prefetched; the driver migrates it at launch and synchronisation instead");
 #if CUDA_VERSION >= 13000
+    // CUDA 13's cuMemPrefetchAsync takes a location (and flags) instead of a device.
+    CUmemLocation where{};
+    where.type = target == CU_DEVICE_CPU ? CU_MEM_LOCATION_TYPE_HOST : CU_MEM_LOCATION_TYPE_DEVICE;
+    where.id = target == CU_DEVICE_CPU ? 0 : int(target);
     KS_CU(cuMemPrefetchAsync, get(), m_size, where, 0u, stream);
 #else
-    KS_CU(cuMemPrefetchAsync, get(), m_size,
-          where.type == CU_MEM_LOCATION_TYPE_HOST ? CUdevice(CU_DEVICE_CPU) : CUdevice(where.id), stream);
+    KS_CU(cuMemPrefetchAsync, get(), m_size, target, stream);
 #endif
 }
 
 void ManagedMemory::prefetchToDevice(int ordinal, CUstream stream) const
 {
-    CUmemLocation where{};
-    where.type = CU_MEM_LOCATION_TYPE_DEVICE;
     CUdevice dev = 0;
     KS_CU(cuDeviceGet, &dev, ordinal);
-    where.id = int(dev);
-    prefetch(where, stream, "cuda::ManagedMemory::prefetchToDevice");
+    prefetch(dev, stream, "cuda::ManagedMemory::prefetchToDevice");
 }
 
 void ManagedMemory::prefetchToHost(CUstream stream) const
 {
-    CUmemLocation where{};
-    where.type = CU_MEM_LOCATION_TYPE_HOST;
-    where.id = 0;
-    prefetch(where, stream, "cuda::ManagedMemory::prefetchToHost");
+    prefetch(CU_DEVICE_CPU, stream, "cuda::ManagedMemory::prefetchToHost");
 }
 
 // ---- 2-D copies and fills -------------------------------------------------------------------

@@ -372,7 +372,10 @@ Linker::Linker(Create)
     m_handle.reset(state);
 }
 
-Linker::~Linker() = default;
+Linker::~Linker()
+{
+    m_handle.reset(); // before the log buffers the link state writes into
+}
 
 void Linker::fail(CUresult result, const char* call, const std::string& what) const
 {

@@ -148,7 +148,7 @@ public:
     void prefetchToHost(CUstream stream) const;
 
 private:
-    void prefetch(CUmemLocation where, CUstream stream, const char* function) const;
+    void prefetch(CUdevice target, CUstream stream, const char* function) const; // CU_DEVICE_CPU: the host
 
     UniqueHandle<DeviceMemoryTraits> m_handle;
     std::size_t m_size = 0;

@@ -1,5 +1,6 @@
 // Launch configurations beyond the device's limits are refused, naming the limit; the launch panel's
 // arithmetic (guard counts, theoretical occupancy, suggested block size) on an H100's numbers.
+#include "ks/core/error.hpp"
 #include "ks/cuda/module.hpp"
 #include "ks/teach/launch_analysis.hpp"
 
@@ -236,4 +237,80 @@ TEST(LaunchPanel, SuggestedBlockSizeMaximisesOccupancy)
     s = ks::cuda::suggestBlockSize(h100, input(32, 4096), 64);
     EXPECT_GT(s.blockSize, 0);
     EXPECT_GT(s.occupancy.blocksPerSM, 0);
+}
+
+TEST(DynamicSharedMemory, AboveTheDefaultUpToTheOptInMaximum)
+{
+    const ks::cuda::DeviceLimits l = hopperLimits();
+    EXPECT_FALSE(ks::cuda::dynamicSharedRefusal(64 * 1024, l, kernelWith(32)));
+    EXPECT_FALSE(ks::cuda::dynamicSharedRefusal(227 * 1024, l, kernelWith(32)));
+    const auto why = ks::cuda::dynamicSharedRefusal(227 * 1024, l, kernelWith(32, 1024));
+    ASSERT_TRUE(why);
+    EXPECT_NE(why->find("dynamic shared memory of 232448 bytes per block (233472 with the kernel's 1024 static "
+                        "bytes) exceeds the device's opt-in maximum of 232448 bytes per block"),
+              std::string::npos)
+        << *why;
+    EXPECT_TRUE(ks::cuda::dynamicSharedRefusal(-1, l, kernelWith(32)));
+}
+
+TEST(DynamicSharedMemory, LaunchValidationFollowsTheKernelsAttribute)
+{
+    const ks::cuda::DeviceLimits l = hopperLimits();
+    const ks::cuda::LaunchConfig big{{1, 1, 1}, {256, 1, 1}, 64 * 1024};
+    // By default a kernel may use 48 KiB: 64 KiB is refused, and the message says how to opt in.
+    const auto refused = ks::cuda::checkLaunch(big, l, kernelWith(32));
+    ASSERT_TRUE(refused);
+    EXPECT_EQ(refused->limit, ks::cuda::LaunchLimit::SharedMemoryPerBlock);
+    EXPECT_NE(refused->message.find("setMaxDynamicSharedBytes"), std::string::npos) << refused->message;
+    // After Function::setMaxDynamicSharedBytes(64 KiB) the kernel's attribute says so.
+    ks::cuda::FunctionAttributes raised = kernelWith(32);
+    raised.maxDynamicSharedBytes = 64 * 1024;
+    EXPECT_FALSE(ks::cuda::checkLaunch(big, l, raised));
+    EXPECT_TRUE(ks::cuda::checkLaunch({{1, 1, 1}, {256, 1, 1}, 64 * 1024 + 4}, l, raised));
+}
+
+TEST(FunctionSettings, CarveoutAndCacheConfig)
+{
+    EXPECT_FALSE(ks::cuda::carveoutRefusal(-1));
+    EXPECT_FALSE(ks::cuda::carveoutRefusal(0));
+    EXPECT_FALSE(ks::cuda::carveoutRefusal(100));
+    const auto why = ks::cuda::carveoutRefusal(101);
+    ASSERT_TRUE(why);
+    EXPECT_NE(why->find("a percentage from 0 to 100, or -1"), std::string::npos) << *why;
+    EXPECT_EQ(ks::cuda::cacheConfigName(ks::cuda::CacheConfig::PreferShared), "prefer shared");
+    EXPECT_EQ(ks::cuda::cacheConfigName(ks::cuda::CacheConfig::PreferL1), "prefer L1");
+    EXPECT_EQ(int(ks::cuda::CacheConfig::PreferEqual), int(CU_FUNC_CACHE_PREFER_EQUAL));
+    ks::cuda::Function none;
+    EXPECT_THROW(none.setMaxDynamicSharedBytes(1024), ks::UsageError);
+    EXPECT_THROW(none.setPreferredSharedCarveout(50), ks::UsageError);
+    EXPECT_THROW(none.setCacheConfig(ks::cuda::CacheConfig::PreferL1), ks::UsageError);
+}
+
+TEST(ModuleLoading, NameExpressionsFindTheirLoweredNames)
+{
+    const std::vector<std::string> expressions = {"scale<float>", "ns::step", "missing"};
+    const std::vector<std::string> lowered = {"_Z5scaleIfEvPT_", "_ZN2ns4stepEv", ""};
+    EXPECT_EQ(ks::cuda::loweredNameOf("ns::step", expressions, lowered), "_ZN2ns4stepEv");
+    EXPECT_EQ(ks::cuda::loweredNameOf("scale<float>", expressions, lowered), "_Z5scaleIfEvPT_");
+    EXPECT_FALSE(ks::cuda::loweredNameOf("missing", expressions, lowered)) << "NVRTC found none";
+    EXPECT_FALSE(ks::cuda::loweredNameOf("other", expressions, lowered));
+    EXPECT_FALSE(ks::cuda::loweredNameOf("ns::step", expressions, {})) << "no lowered names";
+    const ks::cuda::Module none;
+    EXPECT_THROW(none.function("other", expressions, lowered), ks::UsageError);
+}
+
+TEST(ModuleLoading, MissingFilesAreRefusedNamingThem)
+{
+    try {
+        ks::cuda::Module::fromFile("/nonexistent/kernels.cubin");
+        FAIL() << "loaded a missing file";
+    } catch (const ks::UsageError& e) {
+        EXPECT_NE(std::string(e.what()).find("no module file '/nonexistent/kernels.cubin'"), std::string::npos)
+            << e.what();
+    }
+    ks::cuda::Linker empty;
+    EXPECT_THROW(empty.addPtx(".version 8.0", "a.ptx"), ks::UsageError);
+    EXPECT_THROW(empty.link(), ks::UsageError);
+    EXPECT_EQ(ks::cuda::linkInputName(ks::cuda::LinkInput::Ptx), "PTX");
+    EXPECT_EQ(ks::cuda::linkInputName(ks::cuda::LinkInput::Library), "library");
 }

@@ -53,12 +53,8 @@ Runtime::Runtime(RuntimeOptions options) : m_options(std::move(options))
     }
     KS_CU(cuDeviceTotalMem, &m_totalMemory, dev);
     m_memoryPools = !m_options.interposer && deviceAttribute(dev, CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED) != 0;
-    if (m_memoryPools) {
-        CUmemoryPool pool = nullptr;
-        KS_CU(cuDeviceGetDefaultMemPool, &pool, dev);
-        cuuint64_t threshold = ~cuuint64_t(0);
-        KS_CU(cuMemPoolSetAttribute, pool, CU_MEMPOOL_ATTR_RELEASE_THRESHOLD, &threshold);
-    }
+    if (m_memoryPools)
+        cuda::MemoryPool::deviceDefault(int(dev)).setReleaseThreshold(~std::uint64_t(0));
     m_ownStream = cuda::Stream(cuda::Stream::Create{});
     m_stream = m_options.stream ? m_options.stream : m_ownStream.get();
 }

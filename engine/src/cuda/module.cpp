@@ -3,7 +3,9 @@
 #include "ks/core/error.hpp"
 
 #include <algorithm>
+#include <cstdint>
 #include <utility>
+#include <vector>
 
 namespace ks::cuda {
 
@@ -82,7 +84,8 @@ std::optional<LaunchRefusal> checkLaunch(const LaunchConfig& c, const DeviceLimi
                                  std::to_string(a.staticSharedBytes) + " static + " + std::to_string(c.sharedBytes) +
                                  " dynamic) exceeds the limit of " + std::to_string(sharedLimit) +
                                  " bytes per block (the device allows up to " +
-                                 std::to_string(l.maxSharedMemoryPerBlockOptin) + " after opting in)"};
+                                 std::to_string(l.maxSharedMemoryPerBlockOptin) +
+                                 " after opting in with Function::setMaxDynamicSharedBytes)"};
     return std::nullopt;
 }
 
@@ -91,6 +94,42 @@ std::optional<std::string> validateLaunch(const LaunchConfig& c, const DeviceLim
     if (auto refusal = checkLaunch(c, l, a))
         return std::move(refusal->message);
     return std::nullopt;
+}
+
+std::optional<std::string> dynamicSharedRefusal(int bytes, const DeviceLimits& l, const FunctionAttributes& a)
+{
+    if (bytes < 0)
+        return "dynamic shared memory of " + std::to_string(bytes) + " bytes: the size cannot be negative";
+    const long long total = (long long)a.staticSharedBytes + bytes;
+    if (l.maxSharedMemoryPerBlockOptin > 0 && total > l.maxSharedMemoryPerBlockOptin)
+        return "dynamic shared memory of " + std::to_string(bytes) + " bytes per block (" + std::to_string(total) +
+               " with the kernel's " + std::to_string(a.staticSharedBytes) +
+               " static bytes) exceeds the device's opt-in maximum of " +
+               std::to_string(l.maxSharedMemoryPerBlockOptin) + " bytes per block";
+    return std::nullopt;
+}
+
+std::optional<std::string> carveoutRefusal(int percent)
+{
+    if (percent < -1 || percent > 100)
+        return "a shared-memory carveout of " + std::to_string(percent) +
+               "%: it is a percentage from 0 to 100, or -1 for the driver's default";
+    return std::nullopt;
+}
+
+std::string_view cacheConfigName(CacheConfig config)
+{
+    switch (config) {
+    case CacheConfig::PreferNone:
+        return "prefer none";
+    case CacheConfig::PreferShared:
+        return "prefer shared";
+    case CacheConfig::PreferL1:
+        return "prefer L1";
+    case CacheConfig::PreferEqual:
+        return "prefer equal";
+    }
+    return "?";
 }
 
 Function::Function(CUfunction f, std::string name, const DeviceLimits& limits)
@@ -147,6 +186,34 @@ PotentialBlockSize Function::maxPotentialBlockSize(std::size_t dynamicSharedByte
     return p;
 }
 
+void Function::setMaxDynamicSharedBytes(int bytes)
+{
+    if (empty())
+        throwUsage("cuda::Function::setMaxDynamicSharedBytes", "empty function handle");
+    if (auto why = dynamicSharedRefusal(bytes, m_limits, m_attrs))
+        throwUsage("cuda::Function::setMaxDynamicSharedBytes", "kernel '" + m_name + "': " + *why);
+    KS_CU(cuFuncSetAttribute, m_function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, bytes);
+    // Read back: launch validation checks against what the driver now allows.
+    KS_CU(cuFuncGetAttribute, &m_attrs.maxDynamicSharedBytes, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+          m_function);
+}
+
+void Function::setPreferredSharedCarveout(int percent)
+{
+    if (empty())
+        throwUsage("cuda::Function::setPreferredSharedCarveout", "empty function handle");
+    if (auto why = carveoutRefusal(percent))
+        throwUsage("cuda::Function::setPreferredSharedCarveout", "kernel '" + m_name + "': " + *why);
+    KS_CU(cuFuncSetAttribute, m_function, CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT, percent);
+}
+
+void Function::setCacheConfig(CacheConfig config)
+{
+    if (empty())
+        throwUsage("cuda::Function::setCacheConfig", "empty function handle");
+    KS_CU(cuFuncSetCacheConfig, m_function, CUfunc_cache(config));
+}
+
 void Function::launch(const LaunchConfig& c, CUstream stream, void** params) const
 {
     if (!m_function)
@@ -161,10 +228,40 @@ Module::Module(const void* image)
 {
     CUmodule m = nullptr;
     KS_CU(cuModuleLoadData, &m, image);
-    m_handle.reset(m);
+    adopt(m);
+}
+
+void Module::adopt(CUmodule module)
+{
+    m_handle.reset(module);
     CUdevice dev = 0;
     KS_CU(cuCtxGetDevice, &dev);
     m_limits = queryLimits(dev);
+}
+
+Module Module::fromFile(const std::filesystem::path& file)
+{
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throwUsage("cuda::Module::fromFile", "no module file '" + file.string() + "' (a CUBIN, PTX or fatbin file)");
+    CUmodule m = nullptr;
+    const CUresult r = driver().cuModuleLoad(&m, file.c_str());
+    if (r != CUDA_SUCCESS)
+        throwError(ErrorDomain::Cuda, "cuModuleLoad", r, resultName(r),
+                   resultText(r) + " (loading '" + file.string() + "')");
+    Module module;
+    module.adopt(m);
+    return module;
+}
+
+std::optional<std::string> loweredNameOf(std::string_view expression, const std::vector<std::string>& nameExpressions,
+                                         const std::vector<std::string>& loweredNames)
+{
+    const auto it = std::find(nameExpressions.begin(), nameExpressions.end(), expression);
+    const std::size_t i = std::size_t(it - nameExpressions.begin());
+    if (it == nameExpressions.end() || i >= loweredNames.size() || loweredNames[i].empty())
+        return std::nullopt;
+    return loweredNames[i];
 }
 
 Function Module::function(const std::string& name) const
@@ -176,6 +273,22 @@ Function Module::function(const std::string& name) const
                     "no kernel named '" + name + "' in the module (is it extern \"C\" or was its lowered name used?)");
     check(r, "cuModuleGetFunction");
     return Function(f, name, m_limits);
+}
+
+Function Module::function(std::string_view expression, const std::vector<std::string>& nameExpressions,
+                          const std::vector<std::string>& loweredNames) const
+{
+    const auto lowered = loweredNameOf(expression, nameExpressions, loweredNames);
+    if (!lowered) {
+        const bool asked =
+            std::find(nameExpressions.begin(), nameExpressions.end(), expression) != nameExpressions.end();
+        throwUsage("cuda::Module::function",
+                   "no lowered name for the name expression '" + std::string(expression) + "': " +
+                       (asked ? "NVRTC found none (is it a __global__ function of the source?)"
+                              : "it was not among the name expressions given to the compile"));
+    }
+    Function f = function(*lowered);
+    return Function(f.get(), std::string(expression), m_limits);
 }
 
 std::optional<std::vector<std::string>> Module::functionNames() const
@@ -217,6 +330,113 @@ std::pair<CUdeviceptr, std::size_t> Module::global(const std::string& name) cons
     std::size_t bytes = 0;
     KS_CU(cuModuleGetGlobal, &p, &bytes, get(), name.c_str());
     return {p, bytes};
+}
+
+// ---- Linking ------------------------------------------------------------------------------
+
+namespace {
+constexpr unsigned kLinkLogBytes = 16 * 1024;
+} // namespace
+
+void LinkerTraits::destroy(CUlinkState h) noexcept
+{
+    KS_CU_NOTHROW(cuLinkDestroy, h);
+}
+
+std::string_view linkInputName(LinkInput input)
+{
+    switch (input) {
+    case LinkInput::Cubin:
+        return "cubin";
+    case LinkInput::Ptx:
+        return "PTX";
+    case LinkInput::Fatbin:
+        return "fatbin";
+    case LinkInput::Object:
+        return "object";
+    case LinkInput::Library:
+        return "library";
+    }
+    return "?";
+}
+
+Linker::Linker(Create)
+    : m_infoLog(std::make_unique<char[]>(kLinkLogBytes)), m_errorLog(std::make_unique<char[]>(kLinkLogBytes))
+{
+    CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                              CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    void* values[] = {m_infoLog.get(), reinterpret_cast<void*>(std::uintptr_t(kLinkLogBytes)), m_errorLog.get(),
+                      reinterpret_cast<void*>(std::uintptr_t(kLinkLogBytes))};
+    CUlinkState state = nullptr;
+    KS_CU(cuLinkCreate, 4u, options, values, &state);
+    m_handle.reset(state);
+}
+
+Linker::~Linker()
+{
+    m_handle.reset(); // before the log buffers the link state writes into
+}
+
+void Linker::fail(CUresult result, const char* call, const std::string& what) const
+{
+    std::string text = resultText(result) + " (" + what + ")";
+    if (m_errorLog && m_errorLog[0])
+        text += ": " + std::string(m_errorLog.get());
+    throwError(ErrorDomain::Cuda, call, result, resultName(result), std::move(text));
+}
+
+Linker& Linker::add(LinkInput input, const void* data, std::size_t bytes, const std::string& name)
+{
+    if (empty())
+        throwUsage("cuda::Linker::add", "the linker is empty (made without Linker::Create, moved from, or linked)");
+    if (!data || bytes == 0)
+        throwUsage("cuda::Linker::add", "no " + std::string(linkInputName(input)) + " data for '" + name + "'");
+    const CUresult r = driver().cuLinkAddData(m_handle.get(), CUjitInputType(input), const_cast<void*>(data), bytes,
+                                              name.c_str(), 0u, nullptr, nullptr);
+    if (r != CUDA_SUCCESS)
+        fail(r, "cuLinkAddData", "adding " + std::string(linkInputName(input)) + " '" + name + "'");
+    return *this;
+}
+
+Linker& Linker::addPtx(const std::string& ptx, const std::string& name)
+{
+    // The driver reads PTX as a NUL-terminated string: pass the terminator too.
+    return add(LinkInput::Ptx, ptx.c_str(), ptx.size() + 1, name);
+}
+
+Linker& Linker::addFile(LinkInput input, const std::filesystem::path& file)
+{
+    if (empty())
+        throwUsage("cuda::Linker::addFile", "the linker is empty (made without Linker::Create, moved from, or linked)");
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(file, ec))
+        throwUsage("cuda::Linker::addFile",
+                   "no " + std::string(linkInputName(input)) + " file '" + file.string() + "'");
+    const CUresult r =
+        driver().cuLinkAddFile(m_handle.get(), CUjitInputType(input), file.c_str(), 0u, nullptr, nullptr);
+    if (r != CUDA_SUCCESS)
+        fail(r, "cuLinkAddFile", "adding " + std::string(linkInputName(input)) + " file '" + file.string() + "'");
+    return *this;
+}
+
+Module Linker::link()
+{
+    if (empty())
+        throwUsage("cuda::Linker::link", "the linker is empty (made without Linker::Create, moved from, or linked)");
+    void* image = nullptr;
+    std::size_t bytes = 0;
+    const CUresult r = driver().cuLinkComplete(m_handle.get(), &image, &bytes);
+    if (r != CUDA_SUCCESS)
+        fail(r, "cuLinkComplete", "linking");
+    // The image belongs to the link state: load it before the state is destroyed.
+    Module module(image);
+    m_handle.reset();
+    return module;
+}
+
+std::string Linker::infoLog() const
+{
+    return m_infoLog ? std::string(m_infoLog.get()) : std::string();
 }
 
 } // namespace ks::cuda

@@ -1,5 +1,8 @@
 #include "ks/cuda/stream.hpp"
 
+#include "ks/core/error.hpp"
+#include "ks/cuda/event.hpp"
+
 namespace ks::cuda {
 
 void StreamTraits::destroy(CUstream h) noexcept
@@ -26,6 +29,13 @@ bool Stream::done() const
         return false;
     check(r, "cuStreamQuery");
     return true;
+}
+
+void Stream::waitEvent(const Event& event) const
+{
+    if (event.empty())
+        throwUsage("cuda::Stream::waitEvent", "an empty event cannot be waited for");
+    KS_CU(cuStreamWaitEvent, get(), event.get(), 0u);
 }
 
 } // namespace ks::cuda

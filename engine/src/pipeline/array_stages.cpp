@@ -380,7 +380,7 @@ void ReduceStage::run(FrameContext& ctx)
     ReadoutSlot& slot = m_slots[ctx.slot];
     if (slot.host.empty()) {
         slot.host = cuda::PinnedHostMemory(bytes);
-        KS_CU(cuMemHostGetDevicePointer, &slot.device, slot.host.get(), 0u);
+        slot.device = slot.host.devicePointer();
     }
     const Resource& src = mappedBuffer(ctx, m_plan.source, "ReduceStage");
     const std::vector<array::MapArg> args{flatView(*ctx.arrays, src)};

@@ -1,6 +1,7 @@
 #include "ks/rtc/kernel_facts.hpp"
 
 #include "ks/core/numbers.hpp"
+#include "ks/cuda/module.hpp"
 #include "ks/rtc/symbols.hpp"
 #include "ks/syntax/type_layout.hpp"
 
@@ -325,10 +326,7 @@ ModuleFacts collectFacts(const std::vector<syntax::KernelSignature>& kernels, co
         if (sig.externC) {
             k.symbol = sig.name;
         } else {
-            const auto it = std::find(nameExpressions.begin(), nameExpressions.end(), sigName);
-            const std::size_t index = std::size_t(it - nameExpressions.begin());
-            if (it != nameExpressions.end() && index < result.loweredNames.size())
-                k.symbol = result.loweredNames[index];
+            k.symbol = cuda::loweredNameOf(sigName, nameExpressions, result.loweredNames).value_or("");
         }
         if (k.symbol.empty())
             k.problems.push_back("NVRTC has no lowered name for '" + sigName +

@@ -39,6 +39,12 @@
     X(cuCtxGetCurrent)                                                                                     \
     X(cuCtxGetDevice)                                                                                      \
     X(cuCtxSynchronize)                                                                                    \
+    X(cuCtxCreate)                                                                                         \
+    X(cuCtxDestroy)                                                                                        \
+    X(cuCtxPushCurrent)                                                                                    \
+    X(cuCtxPopCurrent)                                                                                     \
+    X(cuCtxSetLimit)                                                                                       \
+    X(cuCtxGetLimit)                                                                                       \
     X(cuMemGetInfo)                                                                                        \
     X(cuMemGetAddressRange)                                                                                \
     X(cuMemAlloc)                                                                                          \
@@ -46,8 +52,14 @@
     X(cuMemFreeAsync)                                                                                      \
     X(cuDeviceGetDefaultMemPool)                                                                           \
     X(cuMemPoolSetAttribute)                                                                               \
+    X(cuMemPoolGetAttribute)                                                                               \
+    X(cuMemPoolTrimTo)                                                                                     \
+    X(cuMemAllocManaged)                                                                                   \
+    X(cuMemPrefetchAsync)                                                                                  \
+    X(cuMemAllocPitch)                                                                                     \
     X(cuMemFree)                                                                                           \
     X(cuMemAllocHost)                                                                                      \
+    X(cuMemHostAlloc)                                                                                      \
     X(cuMemHostGetDevicePointer)                                                                           \
     X(cuMemFreeHost)                                                                                       \
     X(cuMemHostRegister)                                                                                   \
@@ -59,7 +71,12 @@
     X(cuMemcpyDtoHAsync)                                                                                   \
     X(cuMemcpyDtoDAsync)                                                                                   \
     X(cuMemcpy2DAsync)                                                                                     \
+    X(cuMemcpy2D)                                                                                          \
     X(cuMemsetD8)                                                                                          \
+    X(cuMemsetD16)                                                                                         \
+    X(cuMemsetD2D8)                                                                                        \
+    X(cuMemsetD2D16)                                                                                       \
+    X(cuMemsetD2D32)                                                                                       \
     X(cuMemsetD32)                                                                                         \
     X(cuMemsetD8Async)                                                                                     \
     X(cuMemsetD32Async)                                                                                    \
@@ -67,19 +84,29 @@
     X(cuStreamDestroy)                                                                                     \
     X(cuStreamSynchronize)                                                                                 \
     X(cuStreamQuery)                                                                                       \
+    X(cuStreamWaitEvent)                                                                                   \
     X(cuEventCreate)                                                                                       \
     X(cuEventDestroy)                                                                                      \
     X(cuEventRecord)                                                                                       \
     X(cuEventQuery)                                                                                        \
     X(cuEventSynchronize)                                                                                  \
     X(cuEventElapsedTime)                                                                                  \
+    X(cuIpcGetEventHandle)                                                                                 \
+    X(cuIpcOpenEventHandle)                                                                                \
     X(cuModuleLoadData)                                                                                    \
+    X(cuModuleLoad)                                                                                        \
     X(cuModuleLoadDataEx)                                                                                  \
     X(cuModuleUnload)                                                                                      \
     X(cuModuleGetFunction)                                                                                 \
     X(cuModuleGetGlobal)                                                                                   \
     X(cuFuncGetAttribute)                                                                                  \
     X(cuFuncSetAttribute)                                                                                  \
+    X(cuFuncSetCacheConfig)                                                                                \
+    X(cuLinkCreate)                                                                                        \
+    X(cuLinkAddData)                                                                                       \
+    X(cuLinkAddFile)                                                                                       \
+    X(cuLinkComplete)                                                                                      \
+    X(cuLinkDestroy)                                                                                       \
     X(cuLaunchKernel)                                                                                      \
     X(cuOccupancyMaxActiveBlocksPerMultiprocessor)                                                         \
     X(cuOccupancyMaxPotentialBlockSize)                                                                    \

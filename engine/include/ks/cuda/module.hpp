@@ -1,11 +1,14 @@
 #pragma once
-// A loaded module (CUBIN or PTX image) and the kernels in it.
+// A loaded module (CUBIN, PTX or fatbin, from memory, a file or a link of several pieces) and the
+// kernels in it.
 
 #include "ks/core/unique_handle.hpp"
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/driver.hpp"
 
 #include <cstddef>
+#include <filesystem>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -64,6 +67,23 @@ std::optional<LaunchRefusal> checkLaunch(const LaunchConfig& config, const Devic
 std::optional<std::string> validateLaunch(const LaunchConfig& config, const DeviceLimits& limits,
                                           const FunctionAttributes& attrs);
 
+// Why a kernel with `attrs` cannot be given `bytes` of dynamic shared memory per block on a device
+// with `limits` (negative, or static + dynamic above the device's opt-in maximum); nullopt when it
+// can. Pure host code.
+std::optional<std::string> dynamicSharedRefusal(int bytes, const DeviceLimits& limits, const FunctionAttributes& attrs);
+
+// Why `percent` is no shared-memory carveout (-1 for the default, else 0..100); nullopt when it is.
+std::optional<std::string> carveoutRefusal(int percent);
+
+// cuFuncSetCacheConfig's preference between L1 and shared memory (a hint the device may ignore).
+enum class CacheConfig {
+    PreferNone = CU_FUNC_CACHE_PREFER_NONE,
+    PreferShared = CU_FUNC_CACHE_PREFER_SHARED,
+    PreferL1 = CU_FUNC_CACHE_PREFER_L1,
+    PreferEqual = CU_FUNC_CACHE_PREFER_EQUAL,
+};
+std::string_view cacheConfigName(CacheConfig config); // "prefer none", "prefer shared", ...
+
 // cuOccupancyMaxPotentialBlockSize's answer: the block size with the highest occupancy (the largest
 // among equals) and the smallest grid that fills every SM at it.
 struct PotentialBlockSize {
@@ -102,6 +122,17 @@ public:
     // limit), with `dynamicSharedBytes` per block (cuOccupancyMaxPotentialBlockSize).
     PotentialBlockSize maxPotentialBlockSize(std::size_t dynamicSharedBytes = 0, int blockSizeLimit = 0) const;
 
+    // Lets launches use up to `bytes` of dynamic shared memory per block, above the default 48 KiB
+    // up to the device's opt-in maximum (cuFuncSetAttribute, MAX_DYNAMIC_SHARED_SIZE_BYTES). The
+    // setting belongs to the kernel in its module: Functions obtained later see it too. Beyond the
+    // maximum it is refused (a UsageError naming both numbers) before the driver is asked. Launch
+    // validation then allows launches up to static + `bytes`.
+    void setMaxDynamicSharedBytes(int bytes);
+    // The preferred share of the unified L1/shared storage given to shared memory, in percent
+    // (0..100, or -1 for the driver's default); a hint (PREFERRED_SHARED_MEMORY_CARVEOUT).
+    void setPreferredSharedCarveout(int percent);
+    void setCacheConfig(CacheConfig config);
+
 private:
     CUfunction m_function = nullptr;
     std::string m_name;
@@ -120,12 +151,22 @@ public:
     Module() noexcept = default;
     // Loads a CUBIN, fatbin or NUL-terminated PTX image into the current context.
     explicit Module(const void* image);
+    // Loads a CUBIN, PTX or fatbin file (cuModuleLoad; the driver tells them apart). A file that
+    // does not exist is refused (a UsageError naming it) before the driver is asked.
+    static Module fromFile(const std::filesystem::path& file);
 
     CUmodule get() const noexcept { return m_handle.get(); }
     bool empty() const noexcept { return m_handle.empty(); }
 
     // Throws ks::Error (CUDA_ERROR_NOT_FOUND) naming the missing kernel.
     Function function(const std::string& name) const;
+    // The kernel of C++ name expression `expression` ("scale<float>", "ns::step": kernels without
+    // extern "C"), found by NVRTC's lowered name: `loweredNames[i]` belongs to `nameExpressions[i]`,
+    // as rtc::compile returns them (CompileResult::loweredNames for the expressions it was given).
+    // The Function is named by the expression. An expression not among them, or one NVRTC found no
+    // lowered name for, is refused (a UsageError).
+    Function function(std::string_view expression, const std::vector<std::string>& nameExpressions,
+                      const std::vector<std::string>& loweredNames) const;
     bool hasFunction(const std::string& name) const;
     // The names of the module's kernels (cuModuleEnumerateFunctions); nullopt where the driver is
     // older than 12.4 and cannot list them.
@@ -134,8 +175,66 @@ public:
     std::pair<CUdeviceptr, std::size_t> global(const std::string& name) const;
 
 private:
+    friend class Linker;
+    void adopt(CUmodule module); // owns `module`, loaded into the current context
+
     UniqueHandle<ModuleTraits> m_handle;
     DeviceLimits m_limits;
+};
+
+// `expression`'s lowered name among `nameExpressions` / `loweredNames` (rtc::compile's order);
+// nullopt when it is not among them or its lowered name is empty. Pure host code.
+std::optional<std::string> loweredNameOf(std::string_view expression, const std::vector<std::string>& nameExpressions,
+                                         const std::vector<std::string>& loweredNames);
+
+// What the linker is given: cuLinkAddData / cuLinkAddFile's input types.
+enum class LinkInput {
+    Cubin = CU_JIT_INPUT_CUBIN,
+    Ptx = CU_JIT_INPUT_PTX,
+    Fatbin = CU_JIT_INPUT_FATBINARY,
+    Object = CU_JIT_INPUT_OBJECT,
+    Library = CU_JIT_INPUT_LIBRARY, // an archive of objects (libcudadevrt.a)
+};
+std::string_view linkInputName(LinkInput input); // "cubin", "PTX", ...
+
+struct LinkerTraits {
+    using Handle = CUlinkState;
+    static constexpr Handle empty() { return nullptr; }
+    static void destroy(Handle h) noexcept;
+};
+
+// Links several pieces of device code into one module (cuLinkCreate / AddData / AddFile /
+// Complete): relocatable code compiled apart (NVRTC or nvcc with -rdc=true), which calls across
+// pieces, and libraries such as libcudadevrt.a for launches from the device. Needs a current
+// context (the link targets its device). A failed step throws ks::Error whose text ends with the
+// linker's error log. Move-only; link() can be called once.
+class Linker {
+public:
+    struct Create {};
+    Linker() noexcept = default; // empty
+    explicit Linker(Create);
+    ~Linker();
+    Linker(Linker&&) noexcept = default;
+    Linker& operator=(Linker&&) noexcept = default;
+
+    // `name` names the piece in the linker's messages. PTX is passed with its text (no NUL needed).
+    Linker& add(LinkInput input, const void* data, std::size_t bytes, const std::string& name);
+    Linker& addPtx(const std::string& ptx, const std::string& name);
+    // A file that does not exist is refused (a UsageError naming it) before the driver is asked.
+    Linker& addFile(LinkInput input, const std::filesystem::path& file);
+    // Completes the link and loads the result into the current context.
+    Module link();
+    // The linker's information log so far (what it did, and warnings).
+    std::string infoLog() const;
+    bool empty() const noexcept { return m_handle.empty(); }
+
+private:
+    [[noreturn]] void fail(CUresult result, const char* call, const std::string& what) const;
+
+    UniqueHandle<LinkerTraits> m_handle;
+    // The driver writes the logs here for as long as the link state lives (stable across moves).
+    std::unique_ptr<char[]> m_infoLog;
+    std::unique_ptr<char[]> m_errorLog;
 };
 
 } // namespace ks::cuda

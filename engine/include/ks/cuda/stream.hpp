@@ -7,6 +7,8 @@
 
 namespace ks::cuda {
 
+class Event;
+
 struct StreamTraits {
     using Handle = CUstream;
     static constexpr Handle empty() { return nullptr; }
@@ -23,6 +25,9 @@ public:
     bool empty() const noexcept { return m_handle.empty(); }
     void synchronize() const;
     bool done() const; // cuStreamQuery: true once all work queued so far has finished
+    // Work queued on this stream after this call waits until `event` completes (the work before
+    // its latest record()); the host does not wait. An empty event is refused (a UsageError).
+    void waitEvent(const Event& event) const;
 
 private:
     UniqueHandle<StreamTraits> m_handle;

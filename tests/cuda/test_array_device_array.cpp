@@ -13,12 +13,14 @@
 #include <cstdio>
 #include <functional>
 #include <string>
+#include <utility>
 
 using ks::array::BinaryOp;
 using ks::array::DeviceArray;
 using ks::array::Dims;
 using ks::array::DType;
 using ks::array::IndexItem;
+using ks::array::Order;
 using ks::array::Scalar;
 using ks::array::Slice;
 using ks::array::UnaryOp;
@@ -38,6 +40,45 @@ void expectAllClose(const std::vector<T>& expected, const std::vector<T>& actual
     for (std::size_t i = 0; i < expected.size(); ++i)
         ASSERT_LE(std::abs(actual[i] - expected[i]), atol + rtol * std::abs(expected[i]))
             << "at " << i << ": " << actual[i] << " vs " << expected[i];
+}
+
+// PyCUDA's to_gpu of an F-ordered host array (np.asfortranarray(a), a.copy(order="F"), the .T of a
+// C array): a device array with the host array's strides, the host memory copied byte for byte.
+// `values` are the elements in C order of `shape`; the memory is laid out column-major from them,
+// as numpy holds it, with F strides computed here rather than taken from the engine.
+template <class T>
+DeviceArray toGpuFortran(ks::array::Runtime& rt, const std::vector<T>& values, const Dims& shape)
+{
+    const DeviceArray a = ks::array::empty(rt, shape, ks::array::dtypeOf<T>(), ks::array::Order::F);
+    std::vector<T> memory(values.size());
+    for (std::int64_t i = 0; i < shape.product(); ++i) {
+        std::int64_t rem = i, offset = 0, stride = 1;
+        std::int64_t index[ks::array::kMaxDims] = {};
+        for (int d = shape.size() - 1; d >= 0; --d) {
+            index[d] = rem % shape[d];
+            rem /= shape[d];
+        }
+        for (int d = 0; d < shape.size(); ++d) {
+            offset += index[d] * stride;
+            stride *= shape[d];
+        }
+        memory[std::size_t(offset)] = values[std::size_t(i)];
+    }
+    DeviceArray::view(rt, a.storage(), a.dtype(), Dims{shape.product()}, Dims{}, a.offset())
+        .copyFromHost(memory.data(), memory.size() * sizeof(T));
+    return a;
+}
+
+// PyCUDA's reshape(shape, order=) of a contiguous array: a new array over the same memory, dense in
+// `order` (GPUArray(shape, gpudata=self.gpudata, order=order)), so the memory is relabelled, not
+// read in that index order as numpy's reshape(order=) does. The engine's reshape is numpy's and has
+// no order argument; this builds PyCUDA's array with DeviceArray::view, as test_2d_slice_f's port does.
+DeviceArray pycudaReshape(const DeviceArray& a, const Dims& shape, ks::array::Order order)
+{
+    EXPECT_TRUE(a.isCContiguous() || a.isFContiguous()) << "PyCUDA's reshape takes contiguous arrays";
+    EXPECT_EQ(shape.product(), a.size());
+    return DeviceArray::view(a.runtime(), a.storage(), a.dtype(), shape,
+                             ks::array::orderedStrides(shape, a.itemSize(), order), a.offset());
 }
 
 } // namespace
@@ -521,14 +562,21 @@ TEST_F(ArrayTest, PyCudaComplexBits)
         for (std::size_t i = 0; i < n; ++i)
             ASSERT_LT(std::abs(c128(oc[i]) - std::conj(hz[i])), 5e-6);
         EXPECT_TRUE(ks::array::conj(z).isCContiguous());
-        // Contiguity is preserved, with zero and nonzero values (PyCUDA's order="C" half; its
-        // order="F" half needs Fortran-order creation).
-        for (const DeviceArray& zdata :
-             {ks::array::zeros(rt(), z.shape(), ks::array::realType(t)), z.reshape(z.shape())}) {
-            EXPECT_TRUE(zdata.isCContiguous());
-            EXPECT_TRUE(ks::array::real(zdata).isCContiguous());
-            EXPECT_TRUE(ks::array::imag(zdata).isCContiguous());
-            EXPECT_TRUE(ks::array::conj(zdata).isCContiguous());
+        // Contiguity is preserved in both orders, with zero and nonzero values. z is 1-D, so it is C-
+        // and F-contiguous, and PyCUDA's z.reshape(z.shape, order=...) returns z itself for either
+        // order: the engine's reshape to the same shape is that array.
+        for (Order order : {Order::C, Order::F}) {
+            const auto inOrder = [order](const DeviceArray& x) {
+                return order == Order::C ? x.isCContiguous() : x.isFContiguous();
+            };
+            for (const DeviceArray& zdata :
+                 {ks::array::zeros(rt(), z.shape(), ks::array::realType(t), order), z.reshape(z.shape())}) {
+                SCOPED_TRACE(std::string(order == Order::C ? "order C, " : "order F, ") + zdata.describe());
+                EXPECT_TRUE(inOrder(zdata));
+                EXPECT_TRUE(inOrder(ks::array::real(zdata)));
+                EXPECT_TRUE(inOrder(ks::array::imag(zdata)));
+                EXPECT_TRUE(inOrder(ks::array::conj(zdata)));
+            }
         }
     }
 }
@@ -554,6 +602,21 @@ extern "C" __global__ void twice(float *a)
     EXPECT_EQ((std::vector<float>(h.begin() + 255 * 256 - 1, h.begin() + 255 * 256 + 1)), (std::vector<float>{2, 1}));
 }
 
+TEST_F(ArrayTest, PyCudaStridePreservation)
+{
+    // A = np.random.rand(3, 3); AT = A.T is F-contiguous, and to_gpu(AT) keeps its strides.
+    const std::vector<double> a = ks::test::uniform<double>(9, 0, 1, 160);
+    std::vector<double> at(9); // AT's elements in C order
+    for (std::size_t i = 0; i < 3; ++i)
+        for (std::size_t j = 0; j < 3; ++j)
+            at[i * 3 + j] = a[j * 3 + i];
+    const DeviceArray atGpu = toGpuFortran(rt(), at, Dims{3, 3});
+    // PyCUDA prints both arrays' flags; AT's strides are (8, 24).
+    EXPECT_TRUE(atGpu.isFContiguous());
+    EXPECT_EQ(atGpu.strides(), (Dims{8, 24}));
+    expectAllClose(at, atGpu.toHost<double>(), 1e-5, 1e-8); // np.allclose
+}
+
 TEST_F(ArrayTest, PyCudaReshapeViewSqueeze)
 {
     const DeviceArray a = ks::array::arange(rt(), 0, 128, 1, DType::Float32).reshape({8, 16});
@@ -564,6 +627,16 @@ TEST_F(ArrayTest, PyCudaReshapeViewSqueeze)
     EXPECT_THROW(a.reshape({-1, -1, 4}), ks::Error);
     EXPECT_TRUE(a.reshape({4, 32}).isCContiguous());
     EXPECT_EQ(a.reshape({4, 32}).toHost<float>(), ks::test::arangeHost<float>(128));
+    // With the order given (PyCUDA's reshape relabels the memory: pycudaReshape), then the default.
+    DeviceArray ordered = a.reshape({4, 32}); // order="C" of a C array: numpy's and PyCUDA's agree
+    EXPECT_TRUE(ordered.isCContiguous());
+    ordered = pycudaReshape(ordered, {4, 32}, Order::F);
+    EXPECT_TRUE(ordered.isFContiguous());
+    ordered = pycudaReshape(ordered, {4, 32}, Order::F);
+    EXPECT_TRUE(ordered.isFContiguous());
+    ordered = pycudaReshape(ordered, {4, 32}, Order::C); // PyCUDA's default order is "C"
+    EXPECT_TRUE(ordered.isCContiguous());
+    EXPECT_EQ(ordered.data(), a.data()) << "PyCUDA's reshape is a view";
     // A non-contiguous reshape copies (numpy), with the values in C order.
     const DeviceArray t = a.transpose();
     const DeviceArray tr = t.reshape({128});
@@ -659,6 +732,64 @@ TEST_F(ArrayTest, PyCudaViewsTransposeNewaxisCopyGetSet)
     const DeviceArray d = ks::array::zeros(rt(), {1000, 15, 2048}, DType::Float32);
     EXPECT_NO_THROW(d.transpose({1, 0, 2}));
     EXPECT_NO_THROW(d.index({Slice::all(), Slice::range(7, 9), Slice::all()}).transpose({1, 0, 2}));
+}
+
+TEST_F(ArrayTest, PyCudaZerosLikeEtc)
+{
+    const Dims shape{16, 16};
+    const std::vector<float> a = ks::test::normal<float>(256, 170); // np.random.randn(16, 16) in float32
+    const DeviceArray z = toGpu(a, shape);
+    const DeviceArray zf = toGpuFortran(rt(), a, shape); // to_gpu(np.asfortranarray(a))
+    // np.arange(3 * 4 * 5).reshape(3, 4, 5).swapaxes(1, 2), int64: to_gpu keeps its axis order, so
+    // its strides are those of the swapped view of a C array, neither C- nor F-contiguous.
+    const DeviceArray zNoncontig = toGpu(ks::test::arangeHost<std::int64_t>(60), Dims{3, 4, 5}).swapAxes(1, 2);
+    ASSERT_TRUE(zf.isFContiguous() && !zf.isCContiguous());
+    ASSERT_FALSE(zNoncontig.isCContiguous() || zNoncontig.isFContiguous());
+
+    using Like = DeviceArray (*)(const DeviceArray&, std::optional<DType>, Order);
+    const std::pair<const char*, Like> funcs[] = {
+        {"emptyLike", &ks::array::emptyLike}, {"zerosLike", &ks::array::zerosLike}, {"onesLike", &ks::array::onesLike}};
+    const std::pair<const char*, const DeviceArray*> arrays[] = {{"z", &z}, {"zf", &zf}, {"z_noncontig", &zNoncontig}};
+    int checked = 0;
+    for (const auto& [funcName, func] : funcs) {
+        for (const auto& [arrName, arr] : arrays) {
+            const bool contig = arr->isCContiguous() || arr->isFContiguous();
+            if (!contig)
+                continue; // as PyCUDA's test, which skips the non-contiguous array
+            SCOPED_TRACE(std::string(funcName) + " of " + arrName);
+            ++checked;
+
+            // Output matches the order of the input: order="A", which for a contiguous array is
+            // numpy's "K", Order::Keep (Order has no "A").
+            DeviceArray newZ = func(*arr, std::nullopt, Order::Keep);
+            EXPECT_EQ(newZ.isCContiguous(), arr->isCContiguous());
+            EXPECT_EQ(newZ.isFContiguous(), arr->isFContiguous());
+            EXPECT_EQ(newZ.dtype(), arr->dtype());
+            EXPECT_EQ(newZ.shape(), arr->shape());
+
+            // Force C-ordered output.
+            newZ = func(*arr, std::nullopt, Order::C);
+            EXPECT_TRUE(newZ.isCContiguous());
+            EXPECT_FALSE(newZ.isFContiguous());
+            EXPECT_EQ(newZ.dtype(), arr->dtype());
+            EXPECT_EQ(newZ.shape(), arr->shape());
+
+            // Force Fortran-ordered output.
+            newZ = func(*arr, std::nullopt, Order::F);
+            EXPECT_FALSE(newZ.isCContiguous());
+            EXPECT_TRUE(newZ.isFContiguous());
+            EXPECT_EQ(newZ.dtype(), arr->dtype());
+            EXPECT_EQ(newZ.shape(), arr->shape());
+
+            // Change the dtype, but otherwise match order and strides (order="K").
+            newZ = func(*arr, DType::Complex64, Order::Keep);
+            EXPECT_EQ(newZ.isCContiguous(), arr->isCContiguous());
+            EXPECT_EQ(newZ.isFContiguous(), arr->isFContiguous());
+            EXPECT_EQ(newZ.dtype(), DType::Complex64);
+            EXPECT_EQ(newZ.shape(), arr->shape());
+        }
+    }
+    EXPECT_EQ(checked, 6);
 }
 
 TEST_F(ArrayTest, PyCudaLogicalAndOrNot)
@@ -806,6 +937,21 @@ TEST_F(ArrayTest, PyCudaBigArrayElementwise)
 // ElementwiseKernel's vector entry (16-byte Vecs when every array is indexed only at [i]): the tails
 // of every size, misaligned views on the scalar entry, conditional stores keeping unwritten
 // elements, `i` itself, one array under two names, and 16 bytes per thread for uint8.
+TEST_F(ArrayTest, PyCudaCopyStrides)
+{
+    // inducer/pycuda#403: a = np.random.randn(22, 33).copy(order="f") keeps its strides on the device
+    // and through copy().
+    const Dims shape{22, 33};
+    const std::vector<double> a = ks::test::normal<double>(22 * 33, 180); // C order of the shape
+    const Dims aStrides{8, 22 * 8};                                     // a.strides
+    const DeviceArray aDev = toGpuFortran(rt(), a, shape);
+    EXPECT_EQ(aDev.strides(), aStrides);
+    const DeviceArray aDev2 = aDev.copy();
+    EXPECT_EQ(aDev2.strides(), aStrides);
+    EXPECT_NE(aDev2.data(), aDev.data());
+    EXPECT_EQ(aDev2.toHost<double>(), a); // np.array_equal
+}
+
 TEST_F(ArrayTest, ElwiseKernelVectorEntryMatchesTheScalarLoop)
 {
     const ks::array::ElementwiseKernel linComb("float a, float *x, float b, float *y, float *z", "z[i] = a*x[i] + b*y[i]",
@@ -964,8 +1110,8 @@ INSTANTIATE_TEST_SUITE_P(EveryEntryPoint, ArrayLayouts, ::testing::ValuesIn(rowN
 } // namespace
 } // namespace ks::test
 
-// Fortran-order creation, and the copies and *Like of an F-order array keeping its order (PyCUDA's
-// test_zeros_like_etc and its strided copy).
+// Fortran-order creation, and the copies and *Like of an F-order array keeping its order, with their
+// values (PyCUDA's test_zeros_like_etc and test_copy_strides, ported above, check the layouts).
 TEST_F(ArrayTest, FortranOrderCreationCopiesAndLikes)
 {
     using ks::array::Order;

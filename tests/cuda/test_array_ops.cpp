@@ -1,6 +1,9 @@
 // PyCUDA's test_cumath.py ported: the unary-function table with its ranges and thresholds (real and
-// complex), the out= form, and fmod/ldexp/modf/frexp with exact checks.
+// complex), the out= form, fmod/ldexp/modf/frexp with exact checks, and out= and stream= on exp;
+// and test_gpuarray.py's test_mul_add.
 #include "array_test_support.hpp"
+
+#include <algorithm>
 
 using ks::array::DeviceArray;
 using ks::array::DType;
@@ -209,5 +212,99 @@ TEST_F(ArrayTest, PyCudaCumathFmodLdexpModfFrexp)
             ASSERT_EQ(m, double(hm[i])) << i;
             ASSERT_EQ(ex, hexp[i]) << i;
         }
+    }
+}
+
+// test_gpuarray.py's test_mul_add: a.mul_add(2, b, 3) returned, into out=, and on a stream
+// (stream=: a StreamScope around the call).
+TEST_F(ArrayTest, PyCudaMulAdd)
+{
+    const std::vector<float> a = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
+    const std::vector<float> b = {10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
+    std::vector<float> expected; // 2 * a + 3 * b in float32, exact for these values
+    for (std::size_t i = 0; i < a.size(); ++i)
+        expected.push_back(2 * a[i] + 3 * b[i]);
+
+    const DeviceArray aGpu = toGpu(a), bGpu = toGpu(b);
+    const DeviceArray cGpu = ks::array::emptyLike(aGpu);
+
+    EXPECT_EQ(ks::array::mulAdd(2, aGpu, 3, bGpu).toHost<float>(), expected);
+
+    ks::array::mulAddInto(2, aGpu, 3, bGpu, cGpu);
+    EXPECT_EQ(cGpu.toHost<float>(), expected);
+
+    const ks::cuda::Stream stream(ks::cuda::Stream::Create{}); // outlives what is allocated on it
+    rt().synchronize(); // switching streams: what the runtime's stream queued is done first
+    {
+        ks::array::StreamScope on(rt(), stream.get());
+        EXPECT_EQ(rt().stream(), stream.get());
+        EXPECT_EQ(ks::array::mulAdd(2, aGpu, 3, bGpu).toHost<float>(), expected); // toHost synchronises `stream`
+    }
+}
+
+namespace {
+
+// One pass of test_unary_func_kwargs for an element type: max |np.exp(A) - gpu| over the array.
+template <class T>
+double expError(const std::vector<T>& a, const DeviceArray& result)
+{
+    EXPECT_EQ(result.dtype(), ks::array::dtypeOf<T>());
+    const auto out = result.toHost<T>();
+    double err = 0;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+        const double e = std::abs(double(std::exp(a[i])) - double(out[i]));
+        err = std::max(err, e != e ? INFINITY : e);
+    }
+    return err;
+}
+
+template <class T>
+void unaryFuncKwargs(ks::array::Runtime& rt, std::size_t s)
+{
+    // name, a, b, threshold = ("exp", -3, 3, 1e-5); A = np.random.random(s) * (b - a) + a (seed 1).
+    // (PyCUDA's first A also adds an imaginary part under `if complex:`, which tests the builtin
+    // `complex`, always true; that A is replaced by the next line's before it is used.)
+    const double threshold = 1e-5;
+    const std::vector<T> a = ks::test::uniform<T>(s, -3, 3, 1);
+    const char* type = sizeof(T) == 4 ? "float32" : "float64";
+
+    // 'out' keyword, then 'out' position: one form in C++.
+    for (const char* pass : {"out keyword", "out position"}) {
+        const DeviceArray args = ks::array::fromHost(rt, a);
+        const DeviceArray gpuResults = ks::array::emptyLike(args);
+        ks::array::unaryInto(UnaryOp::Exp, args, gpuResults);
+        EXPECT_LE(expError(a, gpuResults), threshold) << pass << ", size " << s << ", " << type;
+    }
+
+    // 'stream' keyword, then 'stream' position: a StreamScope on a new stream (PyCUDA also
+    // allocates an out array here that it does not pass).
+    for (const char* pass : {"stream keyword", "stream position"}) {
+        const ks::cuda::Stream mystream(ks::cuda::Stream::Create{});
+        const DeviceArray args = ks::array::fromHost(rt, a); // synchronises the runtime's stream
+        ks::array::StreamScope on(rt, mystream.get());
+        EXPECT_LE(expError(a, ks::array::exp(args)), threshold) << pass << ", size " << s << ", " << type;
+    }
+
+    // 'out' and 'stream' keywords.
+    {
+        const ks::cuda::Stream mystream(ks::cuda::Stream::Create{});
+        const DeviceArray args = ks::array::fromHost(rt, a);
+        const DeviceArray gpuResults = ks::array::emptyLike(args);
+        rt.synchronize(); // switching streams: gpuResults' allocation is done first
+        ks::array::StreamScope on(rt, mystream.get());
+        ks::array::unaryInto(UnaryOp::Exp, args, gpuResults);
+        EXPECT_LE(expError(a, gpuResults), threshold) << "out and stream keywords, size " << s << ", " << type;
+    }
+}
+
+} // namespace
+
+// test_cumath.py's test_unary_func_kwargs: exp on [-3, 3) at 1e-5 for every size and real dtype, with
+// out=, with stream= (a StreamScope) and with both.
+TEST_F(ArrayTest, PyCudaUnaryFuncKwargs)
+{
+    for (std::size_t s : kSizes) {
+        unaryFuncKwargs<float>(rt(), s);
+        unaryFuncKwargs<double>(rt(), s);
     }
 }

@@ -113,8 +113,14 @@ void DeviceMemory::upload(const void* host, std::size_t bytes, std::size_t offse
     if (offset + bytes > m_size)
         throwUsage("DeviceMemory::upload", "range " + std::to_string(offset) + "+" + std::to_string(bytes) +
                                                " exceeds the allocation of " + std::to_string(m_size) + " bytes");
-    if (bytes)
+    if (bytes) {
         KS_CU(cuMemcpyHtoD, get() + offset, host, bytes);
+        // From pageable memory the call returns once the bytes are staged, and the DMA may still be
+        // running on the legacy default stream, which a non-blocking stream does not wait for: seen
+        // as a kernel on such a stream reading the old contents past the first 2 MiB. Waiting for
+        // that stream makes "uploaded" mean "on the device".
+        KS_CU(cuStreamSynchronize, CU_STREAM_LEGACY);
+    }
 }
 
 void DeviceMemory::download(void* host, std::size_t bytes, std::size_t offset) const

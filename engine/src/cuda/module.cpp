@@ -3,6 +3,7 @@
 #include "ks/core/error.hpp"
 
 #include <algorithm>
+#include <cstring>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -334,10 +335,6 @@ std::pair<CUdeviceptr, std::size_t> Module::global(const std::string& name) cons
 
 // ---- Linking ------------------------------------------------------------------------------
 
-namespace {
-constexpr unsigned kLinkLogBytes = 16 * 1024;
-} // namespace
-
 void LinkerTraits::destroy(CUlinkState h) noexcept
 {
     KS_CU_NOTHROW(cuLinkDestroy, h);
@@ -360,15 +357,18 @@ std::string_view linkInputName(LinkInput input)
     return "?";
 }
 
-Linker::Linker(Create)
-    : m_infoLog(std::make_unique<char[]>(kLinkLogBytes)), m_errorLog(std::make_unique<char[]>(kLinkLogBytes))
+Linker::Linker(Create) : m_buffers(std::make_unique<Buffers>())
 {
-    CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
-                              CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-    void* values[] = {m_infoLog.get(), reinterpret_cast<void*>(std::uintptr_t(kLinkLogBytes)), m_errorLog.get(),
-                      reinterpret_cast<void*>(std::uintptr_t(kLinkLogBytes))};
+    Buffers& b = *m_buffers;
+    const CUjit_option options[] = {CU_JIT_INFO_LOG_BUFFER, CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES, CU_JIT_ERROR_LOG_BUFFER,
+                                    CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+    std::copy(std::begin(options), std::end(options), b.options);
+    b.values[0] = b.info;
+    b.values[1] = reinterpret_cast<void*>(std::uintptr_t(kLogBytes));
+    b.values[2] = b.error;
+    b.values[3] = reinterpret_cast<void*>(std::uintptr_t(kLogBytes));
     CUlinkState state = nullptr;
-    KS_CU(cuLinkCreate, 4u, options, values, &state);
+    KS_CU(cuLinkCreate, 4u, b.options, b.values, &state);
     m_handle.reset(state);
 }
 
@@ -380,8 +380,8 @@ Linker::~Linker()
 void Linker::fail(CUresult result, const char* call, const std::string& what) const
 {
     std::string text = resultText(result) + " (" + what + ")";
-    if (m_errorLog && m_errorLog[0])
-        text += ": " + std::string(m_errorLog.get());
+    if (m_buffers && m_buffers->error[0])
+        text += ": " + std::string(m_buffers->error, strnlen(m_buffers->error, kLogBytes));
     throwError(ErrorDomain::Cuda, call, result, resultName(result), std::move(text));
 }
 
@@ -436,7 +436,7 @@ Module Linker::link()
 
 std::string Linker::infoLog() const
 {
-    return m_infoLog ? std::string(m_infoLog.get()) : std::string();
+    return m_buffers ? std::string(m_buffers->info, strnlen(m_buffers->info, kLogBytes)) : std::string();
 }
 
 } // namespace ks::cuda

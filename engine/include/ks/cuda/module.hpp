@@ -231,10 +231,19 @@ public:
 private:
     [[noreturn]] void fail(CUresult result, const char* call, const std::string& what) const;
 
+    // What cuLinkCreate was given. The driver writes the logs, and the logs' filled sizes into
+    // `values`, for as long as the link state lives: the option arrays must outlive it too (a
+    // constructor's local arrays were written into after it returned, and the test process
+    // crashed). On the heap, so that a moved Linker's state still points at them.
+    static constexpr unsigned kLogBytes = 16 * 1024;
+    struct Buffers {
+        char info[kLogBytes] = {};
+        char error[kLogBytes] = {};
+        CUjit_option options[4] = {};
+        void* values[4] = {};
+    };
+    std::unique_ptr<Buffers> m_buffers; // declared first: destroyed after the link state
     UniqueHandle<LinkerTraits> m_handle;
-    // The driver writes the logs here for as long as the link state lives (stable across moves).
-    std::unique_ptr<char[]> m_infoLog;
-    std::unique_ptr<char[]> m_errorLog;
 };
 
 } // namespace ks::cuda

@@ -141,6 +141,13 @@ TEST(ArrayDType, ScalarConversionsAndStorage)
     std::memcpy(c, bytes, 8);
     EXPECT_EQ(c[0], 1.5f);
     EXPECT_EQ(c[1], -2.f);
+    Scalar(7).store(DType::Complex64, bytes); // an integer into complex64: onesLike(a, Complex64) gave 0 before
+    std::memcpy(c, bytes, 8);
+    EXPECT_EQ(c[0], 7.f);
+    EXPECT_EQ(c[1], 0.f);
+    Scalar(true).store(DType::Complex64, bytes);
+    std::memcpy(c, bytes, 8);
+    EXPECT_EQ(c[0], 1.f);
     Scalar(7).store(DType::Complex128, bytes);
     double d[2];
     std::memcpy(d, bytes, 16);

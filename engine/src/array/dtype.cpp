@@ -428,8 +428,9 @@ void Scalar::store(DType t, void* out) const noexcept
     case DType::UInt64: put(asUInt64()); break;
     case DType::Float32: put(float(asDouble())); break;
     case DType::Float64: put(asDouble()); break;
-    case DType::Complex64: {
-        const float v[2] = {float(m_real), float(m_kind == Kind::Complex ? m_imag : 0)};
+    case DType::Complex64: { // through asComplex: an integer or bool scalar keeps its value in m_int
+        const std::complex<double> c = asComplex();
+        const float v[2] = {float(c.real()), float(c.imag())};
         std::memcpy(out, v, sizeof v);
         break;
     }

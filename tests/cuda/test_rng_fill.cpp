@@ -10,6 +10,7 @@
 
 #include "array_test_support.hpp"
 
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -189,6 +190,10 @@ TEST_F(Random, PyCudaCurandWrappers8gb)
 
 TEST_F(Random, PyCudaCurandWrappers16gb)
 {
+    // Over 4 minutes on an H200 (the 8 GB one: 99 s): left to runs that ask for it.
+    const char* big = std::getenv("KS_BIG_TESTS");
+    if (!big || std::string(big) != "1")
+        GTEST_SKIP() << "takes over 4 minutes (16 GB of numbers, copied back several times); KS_BIG_TESTS=1 runs it";
     const std::size_t need = std::size_t(17) << 30;
     if (ks::cuda::memoryInfo().freeBytes < need)
         GTEST_SKIP() << "needs " << ks::cuda::formatBytes(need) << " of free device memory";

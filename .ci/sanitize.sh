@@ -107,7 +107,7 @@ case $which in
         out=$(reports "$PWD/build-tsan/sanitizer-reports")
         export TSAN_OPTIONS="suppressions=$supp/tsan.supp:halt_on_error=1:second_deadlock_stack=1:log_path=$out/tsan"
         filter='CompileService.*:FileWatcher.*:Debouncer.*:LiveModule.*:LiveKernelSources.*:CacheFixture.*'
-        filter+=':KernelDocument.*:RecoveryStore.*:ShellLink.*:ProcChannel.*:ProcChild.*:FakeChild.*'
+        filter+=':KernelDocument.*:RecoveryStore.*:ShellLink.*:ProcChannel.*:ProcChild.*:FakeChild.*:OutputCapture.*'
         status=0
         build-tsan/tests/ks_unit_tests --gtest_filter="$filter" --gtest_brief=1 || status=1
         check_reports "$out" || status=1

@@ -38,13 +38,8 @@ fs::path findFfmpeg(std::string* why)
             *why = std::string("KS_FFMPEG names ") + named + ", which is not an executable program";
         return {};
     }
-    const char* path = std::getenv("PATH");
-    std::stringstream dirs(path ? path : "/usr/bin:/bin");
-    for (std::string dir; std::getline(dirs, dir, ':');) {
-        const fs::path candidate = fs::path(dir.empty() ? "." : dir) / "ffmpeg";
-        if (::access(candidate.c_str(), X_OK) == 0)
-            return candidate;
-    }
+    if (fs::path found = paths::findProgram("ffmpeg"); !found.empty())
+        return found;
     if (why)
         *why = "videos are written by the ffmpeg program, which is not installed (Debian: apt install ffmpeg; "
                "or set KS_FFMPEG); a folder for --record writes PNG frames without it";

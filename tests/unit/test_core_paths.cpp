@@ -120,17 +120,22 @@ TEST(ReadFile, AnIncludeOfDevZeroAFifoOrAFolderIsNotAFileToTheScanner)
     EXPECT_TRUE(scan.unreadable.empty());
 }
 
-// Kernelscope's cache and state folders follow the XDG rules; with neither variable nor $HOME
+// Kernelscope's cache, state and settings folders follow the XDG rules; with neither variable nor $HOME
 // there is none (the recent-projects list is then not kept, rather than landing in the temp folder).
 TEST(UserFolder, XdgThenHomeThenNone)
 {
-    ks::test::ScopedEnv cache("XDG_CACHE_HOME", "/x/cache"), state("XDG_STATE_HOME", "/x/state");
+    ks::test::ScopedEnv cache("XDG_CACHE_HOME", "/x/cache"), state("XDG_STATE_HOME", "/x/state"),
+        config("XDG_CONFIG_HOME", "/x/config");
     EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::Cache), fs::path("/x/cache/kernelscope"));
     EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::State), fs::path("/x/state/kernelscope"));
-    ks::test::ScopedEnv noCache("XDG_CACHE_HOME", ""), noState("XDG_STATE_HOME", ""), home("HOME", "/h");
+    EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::Config), fs::path("/x/config/kernelscope"));
+    ks::test::ScopedEnv noCache("XDG_CACHE_HOME", ""), noState("XDG_STATE_HOME", ""), noConfig("XDG_CONFIG_HOME", ""),
+        home("HOME", "/h");
     EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::Cache), fs::path("/h/.cache/kernelscope"));
     EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::State), fs::path("/h/.local/state/kernelscope"));
+    EXPECT_EQ(ks::paths::userFolder(ks::paths::UserFolder::Config), fs::path("/h/.config/kernelscope"));
     ks::test::ScopedEnv noHome("HOME", "");
     EXPECT_TRUE(ks::paths::userFolder(ks::paths::UserFolder::Cache).empty());
     EXPECT_TRUE(ks::paths::userFolder(ks::paths::UserFolder::State).empty());
+    EXPECT_TRUE(ks::paths::userFolder(ks::paths::UserFolder::Config).empty());
 }

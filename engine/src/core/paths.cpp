@@ -25,11 +25,39 @@ fs::path executableDir()
 
 fs::path userFolder(UserFolder kind)
 {
-    const bool cache = kind == UserFolder::Cache;
-    if (const char* xdg = std::getenv(cache ? "XDG_CACHE_HOME" : "XDG_STATE_HOME"); xdg && *xdg)
+    struct Where {
+        const char* variable;
+        fs::path underHome;
+    };
+    const Where where = kind == UserFolder::Cache   ? Where{"XDG_CACHE_HOME", ".cache"}
+                        : kind == UserFolder::State ? Where{"XDG_STATE_HOME", fs::path(".local") / "state"}
+                                                    : Where{"XDG_CONFIG_HOME", ".config"};
+    if (const char* xdg = std::getenv(where.variable); xdg && *xdg)
         return fs::path(xdg) / "kernelscope";
     if (const char* home = std::getenv("HOME"); home && *home)
-        return fs::path(home) / (cache ? fs::path(".cache") : fs::path(".local") / "state") / "kernelscope";
+        return fs::path(home) / where.underHome / "kernelscope";
+    return {};
+}
+
+fs::path findProgram(std::string_view name, const std::vector<fs::path>& alsoIn)
+{
+    std::vector<fs::path> dirs;
+    const char* path = std::getenv("PATH");
+    std::string_view list = path ? path : "/usr/bin:/bin";
+    while (true) {
+        const std::size_t colon = list.find(':');
+        const std::string_view dir = list.substr(0, colon);
+        dirs.emplace_back(dir.empty() ? std::string_view(".") : dir);
+        if (colon == std::string_view::npos)
+            break;
+        list.remove_prefix(colon + 1);
+    }
+    dirs.insert(dirs.end(), alsoIn.begin(), alsoIn.end());
+    for (const fs::path& dir : dirs) {
+        const fs::path candidate = dir / name;
+        if (::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
+    }
     return {};
 }
 

@@ -300,6 +300,8 @@ bool Pipeline::frame(const InputState& input)
                     s.run(ctx);
                 }
                 slot.events[i].second.record(ctx.stream);
+                if (m_options.afterStage)
+                    m_options.afterStage(m_frame, i, ctx.stream);
                 st.ran = true;
                 if (first < 0)
                     first = int(i);

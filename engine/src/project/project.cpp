@@ -1062,6 +1062,7 @@ LoadResult parseProject(std::string_view text, const fs::path& file)
     if (r.ok()) {
         r.integer("kernelscope", 1, 1, true); // the format version; problems are reported by integer()
         p.name = r.string("name", false, file.stem().string());
+        p.description = r.string("description", false, "");
         p.seed = std::uint64_t(r.integer("seed", 0, std::numeric_limits<std::int64_t>::max()).value_or(1));
         p.timeStep = r.number("timeStep", p.timeStep);
         if (p.timeStep <= 0 && root.find("timeStep"))
@@ -1163,6 +1164,8 @@ std::string serializeProject(const Project& p, const fs::path& saveAs)
     OJson j;
     j["kernelscope"] = 1;
     j["name"] = p.name;
+    if (!p.description.empty())
+        j["description"] = p.description;
     j["seed"] = p.seed;
     j["timeStep"] = p.timeStep;
     if (p.tabs)

@@ -4,6 +4,8 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <vector>
+#include <string_view>
 #include <string>
 
 namespace ks::paths {
@@ -17,11 +19,15 @@ std::filesystem::path executableDir();
 std::filesystem::path dataRoot(const std::filesystem::path& override = {});
 
 // Kernelscope's own folder of a kind the XDG base directory rules name: the cache
-// ($XDG_CACHE_HOME/kernelscope, else ~/.cache/kernelscope) and the state, history included
-// ($XDG_STATE_HOME/kernelscope, else ~/.local/state/kernelscope). Empty when neither variable
-// nor $HOME is set; callers choose their own fallback.
-enum class UserFolder { Cache, State };
+// ($XDG_CACHE_HOME/kernelscope, else ~/.cache/kernelscope), the state, history included
+// ($XDG_STATE_HOME/kernelscope, else ~/.local/state/kernelscope), and the settings
+// ($XDG_CONFIG_HOME/kernelscope, else ~/.config/kernelscope). Empty when neither variable nor
+// $HOME is set; callers choose their own fallback.
+enum class UserFolder { Cache, State, Config };
 std::filesystem::path userFolder(UserFolder kind);
+
+// The executable `name` in a folder of $PATH, else in one of `alsoIn`; empty when none is found.
+std::filesystem::path findProgram(std::string_view name, const std::vector<std::filesystem::path>& alsoIn = {});
 
 // The most a text file read by Kernelscope may hold (projects, kernel sources, include files,
 // recovery files): 4 MiB, far past any hand-written file and short of what would stall NVRTC.

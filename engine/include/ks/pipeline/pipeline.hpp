@@ -56,6 +56,10 @@ struct PipelineOptions {
     // resources per frame and twice their size in device memory (off when over a quarter of the
     // free memory: keptStatus() says so).
     bool keepContents = false;
+    // Called on the frame's thread after each stage that ran is queued (between its timing events
+    // and the next stage's launch), with the frame, the stage's index and the stream: the app reads
+    // the device printf output there, so that it can say which stage printed it.
+    std::function<void(std::int64_t frame, std::size_t stage, CUstream stream)> afterStage;
 };
 
 struct StageTiming {

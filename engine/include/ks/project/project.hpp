@@ -199,6 +199,7 @@ struct CameraDesc {
 struct Project {
     std::filesystem::path file; // absolute; relative paths inside resolve against its folder
     std::string name;
+    std::string description; // one line, shown by File > Examples
     std::uint64_t seed = 1;
     double timeStep = 1.0 / 60.0; // the fixed time step: each frame advances time by this
     std::vector<ParameterDesc> parameters;

@@ -19,6 +19,10 @@
 #include <string>
 #include <vector>
 
+namespace ks::proc {
+class OutputCapture;
+}
+
 namespace ks::app {
 
 // The fonts the UI uses; `mono` is the source editor's (null: the UI font).
@@ -61,6 +65,9 @@ public:
     void recordingStatus(bool running, int written, std::string message);
     void startRecording(std::string target, bool viewportOnly, int every);
     void stopRecording() { m_state.record.wanted = false; }
+    // Screenshots (F12, File menu; RecordState::shot): where they go, and what came of one.
+    std::filesystem::path screenshotDir() const { return m_options.screenshotDir; }
+    void screenshotTaken(std::string message);
     // Fires pending typing-pause builds and waits until the compile service is idle, at most
     // `timeout`; the next frame() takes the results in. Returns false on timeout.
     bool settleBuilds(std::chrono::milliseconds timeout);
@@ -70,6 +77,11 @@ public:
     // The same for the project commands (open a kernel's project as the editor's kernel picker does,
     // rebind, close, ...).
     ProjectCommands& projectCommands() noexcept { return m_state.commands.project; }
+    // ----- settings (app_settings.cpp): panel places, layout, hidden panels, the editor's options
+    supervise::UiSettings uiSettings() const;
+    // Writes settings.json when keepSettings is on and they changed since the last write (checked
+    // at most once a second unless `now`). frame() calls it; so does the destructor, with `now`.
+    void keepUserSettings(bool now = false);
     // ----- supervision (app_supervised.cpp; docs/architecture.md, "Processes")
     // What the shell keeps to restore this App in a new process.
     supervise::AppSnapshot snapshot() const;
@@ -151,6 +163,13 @@ private:
     // The editor's settings from the process this one replaces; rebuilds the open files when the
     // compile options differ from those they were built with.
     void restoreEditorSettings(const supervise::EditorSettings& settings);
+    // Puts settings back; with `keepLayout`, not the layout (a --layout given says which).
+    void restoreUiSettings(const supervise::UiSettings& ui, bool keepLayout = false);
+    void loadUserSettings(); // settings.json, when there is one (a malformed one is kept aside)
+    // Device printf (app_console.cpp): the printf buffer's size and the capture of standard output;
+    // after a stage (`stage`) or after the frame (none), what the GPU printed into the Console.
+    void startDeviceOutput();
+    void takeDeviceOutput(std::int64_t frame, std::optional<std::size_t> stage, CUstream stream);
     void pollFiles();
     void pollBuilds();
     // Builds the open project's kernel stages that run `tab`'s file from its text; returns the
@@ -163,6 +182,9 @@ private:
 
     AppOptions m_options;
     bool m_startPaused = false; // --paused, until the first project opens
+    std::string m_savedSettings; // the settings as last read or written (JSON)
+    std::chrono::steady_clock::time_point m_settingsCheckedAt{};
+    bool m_settingsWarned = false;
     UiFonts m_fonts;
     mutable std::mutex m_sessionMutex; // guards replacing m_state.project.session (see frameProgress)
     AppState m_state;
@@ -173,6 +195,7 @@ private:
     // Declared after m_state (which holds the CUDA stream and context): destroyed before it.
     std::unique_ptr<teach::StageProbe> m_retiredProbe;
     std::unique_ptr<scene::Session> m_retiredSession;
+    std::unique_ptr<proc::OutputCapture> m_deviceOutput; // standard output, while the Console captures it
     log::Sink m_previousSink;
 };
 
@@ -184,6 +207,6 @@ std::vector<std::filesystem::path> loadRecentProjects();
 // the editor's (DejaVu Sans Mono if installed).
 UiFonts loadFonts(const AppOptions& options);
 // Colours and spacing of Kernelscope's UI.
-void applyStyle();
+void applyStyle(float uiScale = 1.f); // scaled by --ui-scale (HiDPI); 0 is 1
 
 } // namespace ks::app

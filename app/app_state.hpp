@@ -5,6 +5,7 @@
 #include "editor/editor_state.hpp"
 #include "panels/file_browser.hpp"
 #include "supervise/find_fault.hpp"
+#include "supervise/protocol.hpp"
 #include "teach_state.hpp"
 
 #include "ks/core/file_watcher.hpp"
@@ -13,6 +14,7 @@
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/gl/gl.hpp"
+#include "ks/gl/objects.hpp"
 #include "ks/pipeline/infer.hpp"
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/service.hpp"
@@ -103,11 +105,24 @@ struct TourState {
 
 // The menu bar's own state: its windows, the path fields of its File menu, and where its menus are
 // (so tests can click them).
+// File > Examples: the shipped projects with a picture of each (assets/thumbnails/NAME.png, made
+// by .ci/thumbnails.sh on a GPU) and their one-line description. Read when the window first opens.
+struct ExampleEntry {
+    std::filesystem::path file;
+    std::string name, description;
+    gl::Texture2D thumbnail; // empty: none shipped for it
+};
+struct ExamplesState {
+    bool show = false, loaded = false;
+    std::vector<ExampleEntry> entries;
+};
+
 struct MenuState {
     bool showShortcuts = false, showAbout = false;
+    ExamplesState examples;
     TourState tour;
     FileDialogState fileDialog;
-    // Panels the user hid (View menu), by window name; "Reset panel positions" shows them again.
+    // Panels the user hid (View menu), by window name; View > Reset layout shows them again.
     std::set<std::string> hiddenPanels;
     float height = 0;                                      // of the bar, in pixels
 };
@@ -214,6 +229,26 @@ struct RecordState {
     bool running = false;
     int written = 0;
     std::string message; // the last recording's result or error
+    // A screenshot asked for (F12: the views; Shift+F12, or F12 with the views hidden: the whole
+    // window; File menu): the platform takes it after the frame is drawn and says where it went.
+    enum class Shot { None, Views, Window };
+    Shot shot = Shot::None;
+    std::string shotNote;        // the last screenshot's result, in the status line for a while
+    std::int64_t shotNoteUntil = 0; // the UI frame (AppState::frameIndex) it shows until
+};
+
+// The Console panel: device printf output, captured from the GPU process's standard output
+// (App::takeDeviceOutput). Bounded: past kMaxLines the oldest lines go and are counted.
+struct ConsoleState {
+    static constexpr std::size_t kMaxLines = 5000;
+    std::deque<supervise::ConsoleLine> lines;
+    std::string partial;           // a line not ended yet
+    std::uint64_t dropped = 0;     // lines dropped (over kMaxLines, or over what the capture keeps)
+    std::size_t printfBuffer = 0;  // the driver's printf buffer (CU_LIMIT_PRINTF_FIFO_SIZE), bytes
+    bool capturing = false;        // off in headless runs: the output goes to standard output
+    bool autoScroll = true;
+    // Appends `text` as lines of `frame` and `stage`; a line not ended waits for its end.
+    void add(std::int64_t frame, const std::string& stage, std::string_view text);
 };
 
 struct AppState {
@@ -237,6 +272,7 @@ struct AppState {
     EditorState editor;
     MenuState menu;
     RecordState record;
+    ConsoleState console;
     Commands commands;
     std::optional<FileDrop> drop;    // dropped since the last frame (App::dropFiles)
     std::optional<ShownFault> fault; // shown until dismissed or the project runs again

@@ -68,6 +68,9 @@ ParseOutcome parseOptions(int argc, char** argv)
                    "unless this is given)")
         ->check(CLI::Range(1, 1000000))
         ->capture_default_str();
+    cli.add_option("--screenshot-dir", o.screenshotDir,
+                   "Folder for the screenshots F12 (the views) and Shift+F12 (the window) save, as "
+                   "kernelscope-YYYYMMDD-HHMMSS.png (default: the current folder)");
     cli.add_option("--screenshot", o.screenshot,
                    "Write a PNG of the whole window (scene and panels) after the last frame");
     cli.add_option("--record", o.record,
@@ -91,6 +94,10 @@ ParseOutcome parseOptions(int argc, char** argv)
                    "Folder holding shaders/ and kernels/ (default: found next to the executable, or $KS_DATA_DIR)");
     cli.add_option("--font", o.font, "TrueType font for the UI (default: DejaVu Sans when installed; none: ImGui's built-in font)");
     cli.add_option("--font-size", o.fontSize, "UI font size in pixels")->check(CLI::Range(8.f, 64.f))->capture_default_str();
+    cli.add_option("--ui-scale", o.uiScale,
+                   "Scale the fonts and the panels' spacing, 0.5 to 4 (default: the monitor's content scale in a "
+                   "window, 1 headless)")
+        ->check(CLI::Range(0.5f, 4.f));
     cli.add_option("--device", o.device, "CUDA device ordinal")->check(CLI::NonNegativeNumber)->capture_default_str();
     std::string block, grid;
     cli.add_option("--block", block,
@@ -137,6 +144,9 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("-I", check.includes, "--check: add an include folder (repeatable)");
     cli.add_flag("--fast-math", check.fastMath, "--check: compile with --use_fast_math");
     cli.add_flag("--lineinfo", check.lineInfo, "--check: compile with -lineinfo");
+    cli.add_flag("--ptx", check.ptx, "--check: print the PTX, each run of instructions under its source line");
+    cli.add_flag("--sass", check.sass,
+                 "--check: print the SASS (the toolkit's nvdisasm), each run of instructions under its source line");
     cli.add_flag("-G", check.debug, "--check: compile device code for debugging (-G)");
     cli.add_option("--fast-compile", check.fastCompile,
                    "NVRTC's --Ofast-compile level for --check and the editor's builds, off|min|mid|max: "
@@ -175,6 +185,11 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_option("--stage", o.stageName, "The kernel stage the launch panel, overlay and timeline show (by name; "
                                            "default: the first kernel stage)");
     cli.add_flag("--timeline", o.timeline, "Record the block timeline of the selected kernel stage");
+    cli.add_option("--printf-buffer", o.printfBuffer,
+                   "Size of the driver's buffer for device printf, e.g. 8MB (default 1 MiB); output past it in one "
+                   "kernel is lost (CU_LIMIT_PRINTF_FIFO_SIZE)")
+        ->transform(CLI::AsSizeValue(false))
+        ->check(CLI::Range(std::size_t(4096), std::size_t(1) << 32));
     cli.add_flag("--paused", o.paused,
                  "Start paused: frame 0 runs, then Space resumes and Right (or .) steps one frame");
     std::string inspect;
@@ -187,6 +202,10 @@ ParseOutcome parseOptions(int argc, char** argv)
     cli.add_flag("--no-supervise", o.noSupervise,
                  "Run the GPU work in the window's own process (by default a supervised worker process does it, "
                  "so a faulting or endless kernel cannot take the app down)");
+    bool noSettings = false;
+    cli.add_flag("--no-settings", noSettings,
+                 "Neither read nor write the saved settings (panel layout, window size, editor options) in "
+                 "$XDG_CONFIG_HOME/kernelscope; headless runs never use them");
     cli.add_option("--worker", o.workerMode, "Internal: run as the supervised worker of a window")->group("");
     cli.add_flag("--find-faults", o.findFaults,
                  "Headless with --project: when a frame faults, re-run it in a new process with a checked variant "
@@ -286,6 +305,7 @@ ParseOutcome parseOptions(int argc, char** argv)
         if (!size.empty()) {
             parsePair(size, 'x', o.width, o.height, "--size");
             checkImageSize(o.width, o.height, "--size");
+            o.sizeGiven = true;
         }
         if (!image.empty()) {
             int w = 0, h = 0;
@@ -372,6 +392,8 @@ ParseOutcome parseOptions(int argc, char** argv)
                                                           "--checked-variant go with --checked-frame");
         if (o.checkedFrame >= 0)
             o.headless = true; // a throwaway process: never a window, never the app's panels
+        if ((check.ptx || check.sass) && check.file.empty())
+            throw CLI::ValidationError("--ptx", "--ptx and --sass print the listing of --check FILE.cu");
         if ((o.editAtFrame > 0) != !o.editWith.empty())
             throw CLI::ValidationError("--edit-at-frame", "--edit-at-frame and --edit-with go together");
     } catch (const CLI::ParseError& e) {
@@ -380,6 +402,8 @@ ParseOutcome parseOptions(int argc, char** argv)
     }
     for (int i = 1; i < argc; ++i)
         o.rawArgs.emplace_back(argv[i]);
+    o.keepSettings = !noSettings && !o.headless; // a window's GPU process (--worker) too
+    o.captureDeviceOutput = !o.headless;
     if (!o.workerMode.empty())
         return {o, 0}; // the worker renders offscreen for its shell, display or not
     const char* display = std::getenv("DISPLAY");

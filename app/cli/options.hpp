@@ -25,6 +25,7 @@ struct CheckOptions {
     std::string cppStandard = "c++17";
     std::string fastCompile = "off";   // --fast-compile off|min|mid|max (the editor's builds too)
     bool clearCache = false;           // --clear-cache
+    bool ptx = false, sass = false;    // --ptx, --sass: the listing with source lines, after the report
     bool requested() const { return !file.empty() || clearCache; }
 };
 
@@ -34,12 +35,16 @@ struct AppOptions {
     int frames = 120;                      // headless: frames to render
     bool framesGiven = false;              // --frames was given: a window also closes after them
     std::filesystem::path screenshot;      // headless: PNG of the whole window after the last frame
+    std::filesystem::path screenshotDir = "."; // --screenshot-dir: where F12's screenshots go
     std::filesystem::path record;          // headless: a PNG sequence, DIR/frame_NNNNNN.png (a new or empty folder)
     int recordEvery = 1;                   // record every Nth frame (frames are timeStep apart)
     int width = 1600, height = 900;        // window / headless framebuffer size
+    bool sizeGiven = false;                // --size: the window opens at it, not at its saved size
     std::filesystem::path dataDir;         // --data-dir, else found from the executable
     std::filesystem::path font;            // a TTF for the UI; else DejaVu Sans if installed
     float fontSize = 16.f;
+    // --ui-scale: fonts and spacing scaled (HiDPI); 0: the monitor's content scale in a window, 1 headless.
+    float uiScale = 0.f;
     int device = 0;                        // CUDA device ordinal
     // --image-size: the size of --kernel's (or the default demo's) 2-D outputs that nothing else
     // sizes; without it surface textures follow the view showing them (InferOptions::size).
@@ -71,6 +76,13 @@ struct AppOptions {
     float overlayOpacity = 0.65f;      // --overlay-opacity
     std::string stageName;             // --stage NAME: the kernel stage the teaching panels show
     bool timeline = false;             // --timeline: record the block timeline of the first frames
+    // Window runs (and their GPU process) keep the panel layout and editor settings between launches
+    // in $XDG_CONFIG_HOME/kernelscope; headless runs, tests and --no-settings do not.
+    bool keepSettings = false;
+    // Device printf: captured for the Console panel in window runs (headless: standard output);
+    // --printf-buffer sets the driver's printf buffer (0: the driver's default, 1 MiB).
+    bool captureDeviceOutput = false;
+    std::size_t printfBuffer = 0;
     bool paused = false;               // --paused: the first project opened starts paused (frame 0 runs)
     std::optional<std::array<int, 2>> inspect; // --inspect X,Y: pin the inspector on this element
     int tour = 0; // --tour[=N]: Help > Guided tour open at start, at step N (1: the first; 0: closed)

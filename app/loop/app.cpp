@@ -1,4 +1,5 @@
 #include "app.hpp"
+#include "ks/proc/output_capture.hpp" // App owns one (m_deviceOutput)
 
 #include "cli/kernel_project.hpp"
 #include "ks/core/error.hpp"
@@ -57,6 +58,8 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
         log::warning(s.system.unavailableReason);
     }
 
+    startDeviceOutput();
+
     // The live-kernel loop: compiles on the service's worker, files watched, unsaved edits kept.
     s.compileCache.emplace(rtc::CompileCache::defaultDirectory());
     s.compiler.emplace(*s.compileCache);
@@ -78,9 +81,13 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
         openDocument(file);
     s.arch = arch;
     s.project.recent = loadRecentProjects();
+    if (options.keepSettings)
+        loadUserSettings();
     TeachState& t = s.teach;
-    t.layout = options.layout == "classroom" ? Layout::Classroom : Layout::Standard;
-    t.layoutGeneration = t.layout == Layout::Classroom ? 1 : 0; // overrides positions saved by ImGui
+    if (!options.layout.empty()) {
+        t.layout = options.layout == "classroom" ? Layout::Classroom : Layout::Standard;
+        t.layoutGeneration = t.layout == Layout::Classroom ? 1 : 0; // overrides positions saved by ImGui
+    }
     t.overlayMode = options.overlayMode;
     t.overlayOpacity = options.overlayOpacity;
     t.timelineRequested = options.timeline;
@@ -110,6 +117,7 @@ App::App(const AppOptions& options, std::filesystem::path dataRoot, std::string 
 
 App::~App()
 {
+    keepUserSettings(true);
     log::setSink(std::move(m_previousSink));
 }
 
@@ -209,11 +217,13 @@ void App::frame(float timeSeconds, float deltaSeconds)
     if (uiFont)
         ImGui::PushFont(uiFont);
     drawMenuBar(s, s.commands);
-    const PanelLayout layout{ImGui::GetIO().DisplaySize, s.teach.layout, s.project.session != nullptr,
-                             s.teach.layoutGeneration, s.menu.height, s.project.kernel.has_value()};
     // Each panel in its place, unless the user hid it (View menu). Some layouts leave a panel out
-    // (placePanel false): those draw only where they say so.
+    // (placePanel false): those draw only where they say so. The Console comes with the first
+    // device output.
     auto shown = [&](const char* name) { return s.menu.hiddenPanels.count(name) == 0; };
+    const bool console = shown(kConsolePanel) && (!s.console.lines.empty() || s.console.dropped > 0);
+    const PanelLayout layout{ImGui::GetIO().DisplaySize, s.teach.layout, s.project.session != nullptr,
+                             s.teach.layoutGeneration, s.menu.height, s.project.kernel.has_value(), console};
     s.editor.runningFile = runningKernelFile();
     s.editor.runningKernel.clear();
     if (const int stage = teachStage(s); s.project.session && stage >= 0)
@@ -259,14 +269,22 @@ void App::frame(float timeSeconds, float deltaSeconds)
         placePanel(kCompileLogPanel, layout);
         drawCompileLogPanel(s, s.commands);
     }
+    if (console) {
+        placePanel(kConsolePanel, layout);
+        drawConsolePanel(s);
+    }
     drawRecordWindow(s, *this);
-    drawStatusBar(s, s.record.running ? "REC " + std::to_string(s.record.written) + " frames  |  " + statusLine()
-                                      : statusLine(),
-                  s.commands);
+    std::string status = statusLine();
+    if (s.record.running)
+        status = "REC " + std::to_string(s.record.written) + " frames  |  " + status;
+    if (s.frameIndex < s.record.shotNoteUntil)
+        status = s.record.shotNote + "  |  " + status;
+    drawStatusBar(s, status, s.commands);
     drawTour(s); // after the panels: it outlines and raises one of them
     if (uiFont)
         ImGui::PopFont();
     applyCommands(double(timeSeconds));
+    keepUserSettings();
 }
 
 UiFonts loadFonts(const AppOptions& options)
@@ -298,34 +316,38 @@ UiFonts loadFonts(const AppOptions& options)
     // ImGui's built-in font (ProggyClean, Latin-1; crisp at 13 px): where no TrueType font loads.
     // The panels' symbols fall back to ASCII with it (theme::symbol).
     constexpr float kBuiltInPixels = 13.f;
+    // Rasterised at the UI scale (HiDPI): sharp glyphs, not a small atlas stretched.
+    const float scale = options.uiScale > 0 ? options.uiScale : 1.f;
+    const float fontSize = options.fontSize * scale, monoSize = (options.fontSize - 1.f) * scale;
+    const float builtInPixels = kBuiltInPixels * scale;
     auto builtInFont = [&](float pixels) {
         ImFontConfig config;
         config.SizePixels = pixels;
         return io.Fonts->AddFontDefault(&config);
     };
-    auto either = [&](const std::filesystem::path& file, float pixels, float builtInPixels) {
+    auto either = [&](const std::filesystem::path& file, float pixels, float fallbackPixels) {
         ImFont* f = trueType(file, pixels);
-        return f ? f : builtInFont(builtInPixels);
+        return f ? f : builtInFont(fallbackPixels);
     };
     // The UI font first: ImGui's default is the first in the atlas.
-    fonts.ui = trueType(font, options.fontSize);
+    fonts.ui = trueType(font, fontSize);
     if (!fonts.ui && !options.font.empty() && !builtIn)
         log::warning("cannot load font " + options.font.string() + "; using ImGui's built-in font");
     if (!fonts.ui)
-        fonts.ui = builtInFont(kBuiltInPixels);
+        fonts.ui = builtInFont(builtInPixels);
     const std::filesystem::path mono = builtIn ? std::filesystem::path() : firstExisting(
         {"/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf", "/usr/share/fonts/TTF/DejaVuSansMono.ttf"});
-    fonts.mono = either(mono, options.fontSize - 1.f, kBuiltInPixels);
+    fonts.mono = either(mono, monoSize, builtInPixels);
     // The classroom layout's fonts: half as large again, readable from the back of a room.
     constexpr float kClassroomScale = 1.5f;
-    fonts.uiLarge = either(font, options.fontSize * kClassroomScale, kBuiltInPixels * kClassroomScale);
-    fonts.monoLarge = either(mono, (options.fontSize - 1.f) * kClassroomScale, kBuiltInPixels * kClassroomScale);
+    fonts.uiLarge = either(font, fontSize * kClassroomScale, builtInPixels * kClassroomScale);
+    fonts.monoLarge = either(mono, monoSize * kClassroomScale, builtInPixels * kClassroomScale);
     for (const float zoom : {2.f, 3.f})
-        fonts.monoZoom.push_back(either(mono, (options.fontSize - 1.f) * zoom, kBuiltInPixels * zoom));
+        fonts.monoZoom.push_back(either(mono, monoSize * zoom, builtInPixels * zoom));
     return fonts;
 }
 
-void applyStyle()
+void applyStyle(float uiScale)
 {
     ImGui::StyleColorsDark();
     ImGuiStyle& style = ImGui::GetStyle();
@@ -343,6 +365,8 @@ void applyStyle()
     c[ImGuiCol_HeaderHovered] = ImVec4(0.24f, 0.44f, 0.36f, 1.f);
     c[ImGuiCol_PlotLines] = ImVec4(0.46f, 0.85f, 0.35f, 1.f);
     c[ImGuiCol_PlotHistogram] = ImVec4(0.46f, 0.85f, 0.35f, 1.f);
+    if (uiScale > 0 && uiScale != 1.f)
+        style.ScaleAllSizes(uiScale);
 }
 
 } // namespace ks::app

@@ -276,6 +276,18 @@ void App::recordingStatus(bool running, int written, std::string message)
     }
 }
 
+void App::screenshotTaken(std::string message)
+{
+    RecordState& r = m_state.record;
+    r.shot = RecordState::Shot::None;
+    if (message.rfind("no screenshot", 0) == 0)
+        log::warning(message);
+    else
+        log::info(message);
+    r.shotNote = std::move(message);
+    r.shotNoteUntil = m_state.frameIndex + 300; // about 5 s at 60 frames a second
+}
+
 void App::startRecording(std::string target, bool viewportOnly, int every)
 {
     RecordState& r = m_state.record;

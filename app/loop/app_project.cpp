@@ -113,6 +113,10 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
     po.framesInFlight = 1;
     // A supervised GPU process keeps the resources' contents where its successor can take them.
     po.keepContents = m_options.workerMode == "window";
+    if (m_deviceOutput) // the Console names the stage that printed
+        po.afterStage = [this](std::int64_t frame, std::size_t stage, CUstream stream) {
+            takeDeviceOutput(frame, stage, stream);
+        };
     try {
         // Built completely before it replaces the running project: a refusal (not enough device
         // memory) leaves the current one running.
@@ -249,6 +253,8 @@ void App::projectFrame()
             s.project.history.push(t);
         }
     }
+    // What kernels printed that no stage waited for: with the newest frame queued.
+    takeDeviceOutput(std::max<std::int64_t>(0, session.pipeline().frameIndex() - 1), std::nullopt, nullptr);
     teachAfterFrame(); // the overlay of a recording this frame made is drawn with it
     if (!s.project.viewSizes.empty())
         session.renderViews(s.project.viewSizes);

@@ -88,29 +88,12 @@ supervise::AppSnapshot App::snapshot() const
         }
         snap.pipelineFrame = p.frameIndex();
     }
-    if (ImGui::GetCurrentContext()) {
-        std::size_t size = 0;
-        const char* ini = ImGui::SaveIniSettingsToMemory(&size);
-        snap.imguiIni.assign(ini, size);
-    }
-    snap.layout = s.teach.layout == Layout::Classroom ? "classroom" : "standard";
-    snap.hiddenPanels.assign(s.menu.hiddenPanels.begin(), s.menu.hiddenPanels.end());
+    snap.ui = uiSettings();
+    const std::size_t keep = std::min<std::size_t>(s.console.lines.size(), 1000); // the newest
+    snap.console.assign(s.console.lines.end() - std::ptrdiff_t(keep), s.console.lines.end());
+    snap.consoleDropped = s.console.dropped + (s.console.lines.size() - keep);
     snap.teachStage = s.teach.stage;
     snap.tourStep = s.menu.tour.open ? s.menu.tour.step : -1;
-    const EditorState& ed = s.editor;
-    supervise::EditorSettings& es = snap.editor;
-    es.fastMath = ed.options.fastMath;
-    es.lineInfo = ed.options.lineInfo;
-    es.debug = ed.options.debug;
-    es.fastCompile = rtc::fastCompileName(ed.options.fastCompile);
-    es.cppStandard = ed.options.cppStandard;
-    es.arch = ed.archFromDevice ? std::string() : ed.options.arch;
-    es.defines = ed.definesText;
-    es.includes = ed.includesText;
-    es.pauseSeconds = ed.pauseSeconds;
-    es.buildOnPause = ed.buildOnPause;
-    es.syntaxColours = ed.syntaxColours;
-    es.zoom = ed.zoom;
     snap.frameLimit = s.editor.frameLimitSeconds;
     if (s.record.running || s.record.wanted)
         snap.recording = s.record.target;
@@ -122,42 +105,14 @@ const pipeline::KeptContents* App::keptContents() const
     return m_state.project.session ? m_state.project.session->pipeline().kept() : nullptr;
 }
 
-void App::restoreEditorSettings(const supervise::EditorSettings& es)
-{
-    EditorState& ed = m_state.editor;
-    const std::vector<std::string> before = rtc::buildOptionList(ed.options); // what NVRTC was given
-    ed.options.fastMath = es.fastMath;
-    ed.options.lineInfo = es.lineInfo;
-    ed.options.debug = es.debug;
-    ed.options.fastCompile = rtc::parseFastCompile(es.fastCompile).value_or(ed.options.fastCompile);
-    ed.options.cppStandard = es.cppStandard.empty() ? ed.options.cppStandard : es.cppStandard;
-    if (!es.arch.empty() && !ed.archFromDevice)
-        ed.options.arch = es.arch;
-    ed.definesText = es.defines;
-    ed.includesText = es.includes;
-    applyOptionFields();
-    ed.pauseSeconds = std::isfinite(es.pauseSeconds) ? std::clamp(es.pauseSeconds, 0.1, 2.0) : ed.pauseSeconds;
-    ed.buildOnPause = es.buildOnPause;
-    ed.syntaxColours = es.syntaxColours;
-    ed.zoom = std::isfinite(es.zoom) ? std::clamp(es.zoom, EditorState::kMinZoom, EditorState::kMaxZoom) : ed.zoom;
-    const bool rebuild = rtc::buildOptionList(ed.options) != before;
-    for (auto& tab : ed.tabs) { // the files this process opened before it was told (--kernel, --edit)
-        tab->debounce.setDelay(ed.pauseSeconds);
-        if (rebuild)
-            submitBuild(*tab, true);
-    }
-}
-
 void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
 {
     AppState& s = m_state;
     const supervise::AppSnapshot& snap = r.state;
     std::string restoredText;
-    if (!snap.imguiIni.empty() && ImGui::GetCurrentContext())
-        ImGui::LoadIniSettingsFromMemory(snap.imguiIni.c_str(), snap.imguiIni.size());
-    s.teach.layout = snap.layout == "classroom" ? Layout::Classroom : Layout::Standard;
-    s.menu.hiddenPanels = {snap.hiddenPanels.begin(), snap.hiddenPanels.end()};
-    restoreEditorSettings(snap.editor);
+    restoreUiSettings(snap.ui);
+    s.console.lines.assign(snap.console.begin(), snap.console.end()); // what the old process printed
+    s.console.dropped = snap.consoleDropped;
     s.menu.tour = TourState{}; // the tour goes on at its step (drawTour clamps it to the steps there are)
     s.menu.tour.open = snap.tourStep >= 0;
     s.menu.tour.step = std::max(0, snap.tourStep);

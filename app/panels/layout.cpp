@@ -66,15 +66,30 @@ std::optional<Box> classroomBox(std::string_view panel, bool project, bool kerne
 bool placePanel(const char* panel, const PanelLayout& layout)
 {
     // Each panel takes its place on first use, and again once after every layout change.
-    static std::map<std::string, int> placedIn;
-    const std::optional<Box> box = layout.layout == Layout::Classroom ? classroomBox(panel, layout.project, layout.kernel)
-                                                                      : projectBox(panel, layout.kernel);
+    struct Placed {
+        int generation;
+        bool split; // placed as half of the compile log's place (the Console open)
+    };
+    static std::map<std::string, Placed> placedIn;
+    auto boxOf = [&](std::string_view name) {
+        return layout.layout == Layout::Classroom ? classroomBox(name, layout.project, layout.kernel)
+                                                  : projectBox(name, layout.kernel);
+    };
+    const bool console = panel == std::string_view(kConsolePanel);
+    std::optional<Box> box = boxOf(console ? kCompileLogPanel : panel);
     if (!box)
         return false;
+    const bool split = layout.console && (console || panel == std::string_view(kCompileLogPanel));
+    if (split) {
+        box->h /= 2; // the compile log above, the console below
+        if (console)
+            box->y += box->h;
+    }
     auto placed = placedIn.find(panel);
-    const bool changed = placed == placedIn.end() ? layout.generation != 0 : placed->second != layout.generation;
+    const bool changed = placed == placedIn.end() ? layout.generation != 0
+                                                  : placed->second.generation != layout.generation || placed->second.split != split;
     const ImGuiCond cond = changed ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-    placedIn[panel] = layout.generation;
+    placedIn[panel] = {layout.generation, split};
     const float status = ImGui::GetFrameHeight() + 8.f;
     const float w = layout.display.x, h = layout.display.y - status - layout.top;
     ImGui::SetNextWindowPos(ImVec2(box->x * w, layout.top + box->y * h), cond);

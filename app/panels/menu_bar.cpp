@@ -26,20 +26,6 @@ constexpr double kMaxSpeed = 64.0;
 
 namespace fs = std::filesystem;
 
-// The projects shipped with the app (projects/*.json and projects/teaching/*.json), sorted.
-std::vector<fs::path> shippedProjects(const fs::path& dataRoot)
-{
-    std::vector<fs::path> out;
-    for (const fs::path& dir : {dataRoot / "projects", dataRoot / "projects" / "teaching"}) {
-        std::error_code ec;
-        for (const auto& e : fs::directory_iterator(dir, ec))
-            if (e.is_regular_file(ec) && e.path().extension() == ".json")
-                out.push_back(e.path());
-    }
-    std::sort(out.begin(), out.end());
-    return out;
-}
-
 // A path field and a button inside a menu; returns the path when the button or Enter is pressed.
 // Remembers where a menu or menu item is (for tests that click it).
 void noteRect(const char* name)
@@ -77,6 +63,8 @@ void fileMenu(AppState& s, Commands& commands)
         }
         ImGui::EndMenu();
     }
+    if (item("Examples...", nullptr, s.menu.examples.show))
+        s.menu.examples.show = true;
     const bool fromTemplate = ImGui::BeginMenu("New project from a template");
     noteRect("New project from a template");
     if (fromTemplate) {
@@ -139,6 +127,10 @@ void fileMenu(AppState& s, Commands& commands)
     ImGui::Separator();
     if (item(s.record.wanted ? "Recording... (the Record window)" : "Record...", nullptr, s.record.wanted))
         s.record.showWindow = true;
+    if (item("Screenshot of the views", "F12", false, s.menu.hiddenPanels.count(kViewsPanel) == 0))
+        s.record.shot = RecordState::Shot::Views;
+    if (item("Screenshot of the window", "Shift+F12"))
+        s.record.shot = RecordState::Shot::Window;
     ImGui::EndMenu();
 }
 
@@ -182,16 +174,16 @@ void viewMenu(AppState& s, Commands& commands)
     if (item("Classroom layout", nullptr, classroom))
         commands.teach.layout = Layout::Classroom;
     item("Syntax colours in the editor", nullptr, &s.editor.syntaxColours);
-    if (item("Reset panel positions (shows every panel)"))
+    if (item("Reset layout (every panel back in its place, and shown)"))
         commands.teach.resetLayout = true;
     ImGui::Separator();
     ImGui::TextDisabled("Panels");
     const std::vector<const char*> panels =
         s.project.kernel  ? std::vector<const char*>{kEditorPanel, kArgumentsPanel, kProjectPanel, kViewsPanel, kLaunchPanel,
                                                      kOverlayPanel, kTimelinePanel, kDevicePanel, kTimingsPanel,
-                                                     kCompileLogPanel}
+                                                     kCompileLogPanel, kConsolePanel}
         : s.project.session ? std::vector<const char*>{kEditorPanel, kProjectPanel, kViewsPanel, kLaunchPanel, kOverlayPanel,
-                                                     kTimelinePanel, kDevicePanel, kTimingsPanel, kCompileLogPanel}
+                                                     kTimelinePanel, kDevicePanel, kTimingsPanel, kCompileLogPanel, kConsolePanel}
                           : std::vector<const char*>{kEditorPanel, kViewsPanel, kDevicePanel, kTimingsPanel, kCompileLogPanel};
     for (const char* panel : panels) {
         bool visible = s.menu.hiddenPanels.count(panel) == 0;
@@ -205,15 +197,25 @@ void viewMenu(AppState& s, Commands& commands)
     ImGui::EndMenu();
 }
 
+void stepOneFrame(pipeline::Pipeline& p)
+{
+    p.setPaused(true); // a running project would go on after the step
+    p.step();
+}
+
 // The Run menu's keys, everywhere in the window: Space, Right (or '.'), '[' and ']' while no text
-// field has the keyboard, Ctrl+R always. ImGui 1.86 indexes io.KeysDown by the platform's codes;
+// field has the keyboard, Ctrl+R always; and F12 (Shift+F12) for a screenshot. ImGui 1.86 indexes io.KeysDown by the platform's codes;
 // GLFW's are ASCII for these characters, as for letters.
 void runKeys(AppState& s, Commands& commands)
 {
+    const ImGuiIO& io = ImGui::GetIO();
+    constexpr int kF12 = 301; // GLFW_KEY_F12, as the window sends it
+    if (ImGui::IsKeyPressed(kF12, false))
+        s.record.shot = io.KeyShift || s.menu.hiddenPanels.count(kViewsPanel) ? RecordState::Shot::Window
+                                                                               : RecordState::Shot::Views;
     if (!s.project.session)
         return;
     pipeline::Pipeline& p = s.project.session->pipeline();
-    const ImGuiIO& io = ImGui::GetIO();
     const int a = ImGui::GetKeyIndex(ImGuiKey_A);
     auto pressed = [&](char c) { return ImGui::IsKeyPressed(a + (c - 'A'), false); };
     if (io.KeyCtrl && pressed('R'))
@@ -222,10 +224,8 @@ void runKeys(AppState& s, Commands& commands)
         return;
     if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false))
         p.setPaused(!p.paused());
-    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), true) || pressed('.')) {
-        p.setPaused(true);
-        p.step();
-    }
+    if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_RightArrow), true) || pressed('.'))
+        stepOneFrame(p);
     const double speed = p.clock().speed();
     if (pressed(']'))
         p.setSpeed(speed == 0 ? 0.25 : std::min(speed * 2, kMaxSpeed));
@@ -243,10 +243,8 @@ void runMenu(AppState& s, Commands& commands)
         pipeline::Pipeline& p = s.project.session->pipeline();
         if (item("Pause", "Space", p.paused()))
             p.setPaused(!p.paused());
-        if (item("Step one frame", "Right")) {
-            p.setPaused(true);
-            p.step();
-        }
+        if (item("Step one frame", "Right"))
+            stepOneFrame(p);
         if (item("Restart the project", "Ctrl+R"))
             commands.project.restart = true;
         if (ImGui::BeginMenu("Speed")) {
@@ -302,6 +300,8 @@ void shortcutsWindow(MenuState& m)
             {"Right or .", "step one frame (pauses first)"},
             {"[ / ]", "halve / double the speed (0.25x from a held time)"},
             {"Ctrl+R", "restart the project: frame 0, time 0, seeds and contents back"},
+            {"F12", "save a screenshot of the views (PNG, named by the time)"},
+            {"Shift+F12", "save a screenshot of the whole window"},
             {"Ctrl+Enter", "build the kernel now"},
             {"Ctrl+S", "save the kernel (atomically)"},
             {"Ctrl+F", "find (Enter: next, Shift+Enter: previous, Escape: select it)"},
@@ -340,6 +340,20 @@ void aboutWindow(AppState& s)
 
 } // namespace
 
+// The projects shipped with the app (projects/*.json and projects/teaching/*.json), sorted.
+std::vector<fs::path> shippedProjects(const fs::path& dataRoot)
+{
+    std::vector<fs::path> out;
+    for (const fs::path& dir : {dataRoot / "projects", dataRoot / "projects" / "teaching"}) {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(dir, ec))
+            if (e.is_regular_file(ec) && e.path().extension() == ".json")
+                out.push_back(e.path());
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
 void drawMenuBar(AppState& state, Commands& commands)
 {
     if (ImGui::BeginMainMenuBar()) {
@@ -354,6 +368,7 @@ void drawMenuBar(AppState& state, Commands& commands)
     runKeys(state, commands);
     drawFileDialog(state, commands);
     shortcutsWindow(state.menu);
+    drawExamplesWindow(state, commands);
     aboutWindow(state);
 }
 

@@ -31,15 +31,22 @@ inline constexpr const char* kOverlayPanel = "Overlay and inspector";
 inline constexpr const char* kTimelinePanel = "Block timeline";
 inline constexpr const char* kDevicePanel = "Device";
 inline constexpr const char* kTimingsPanel = "Timings";
+inline constexpr const char* kConsolePanel = "Console";
 inline constexpr const char* kTourWindow = "Guided tour";
 inline constexpr const char* kRecordWindow = "Record";
 inline constexpr const char* kShortcutsWindow = "Keyboard shortcuts";
+inline constexpr const char* kExamplesWindow = "Examples";
 inline constexpr const char* kAboutWindow = "About Kernelscope";
 
 void drawDevicePanel(const AppState& state);
 void drawCompileLogPanel(AppState& state, Commands& commands);
 void drawEditorPanel(EditorState& editor, Commands& commands);
 void drawTimingsPanel(const AppState& state);
+// File > Examples: each shipped project with its picture and description (examples_window.cpp).
+void drawExamplesWindow(AppState& state, Commands& commands);
+std::vector<std::filesystem::path> shippedProjects(const std::filesystem::path& dataRoot);
+// Device printf output by frame and stage (app/panels/console_panel.cpp).
+void drawConsolePanel(AppState& state);
 // The frame pipeline's panels (shown when a project is open).
 void drawProjectPanel(AppState& state, Commands& commands);
 // In the views' place while no project is open (one failed to open, or was closed): how to open
@@ -101,9 +108,10 @@ struct PanelLayout {
     int generation = 0;   // TeachState::layoutGeneration
     float top = 0;        // the menu bar's height: panels go below it
     bool kernel = false;  // the project was inferred from a kernel (the Arguments panel shows)
+    bool console = false; // the Console shows: it takes the lower half of the compile log's place
 };
-// Places `panel` for `layout` (on first use, and once after each layout change; the user may move
-// panels in between). Returns false when the layout does not show the panel.
+// Places `panel` for `layout` (on first use, and once after each layout change or change of its
+// place, as when the Console opens; the user may move panels in between). Returns false when the layout does not show the panel.
 bool placePanel(const char* panel, const PanelLayout& layout);
 
 } // namespace ks::app

@@ -1,4 +1,5 @@
 #include "platform/platforms.hpp"
+#include "platform/app_window.hpp"
 #include "platform/mesa_cache_guard.hpp"
 #include "platform/recorder.hpp"
 
@@ -26,41 +27,6 @@ namespace ks::app {
 
 namespace {
 
-std::string glfwErrorText()
-{
-    const char* text = nullptr;
-    int code = glfwGetError(&text);
-    return text ? std::string(text) + " (GLFW error " + std::to_string(code) + ")" : "unknown GLFW error";
-}
-
-struct GlfwLibrary {
-    GlfwLibrary()
-    {
-        if (!glfwInit())
-            throw Error(ErrorDomain::System, "glfwInit", 0, "", glfwErrorText());
-    }
-    ~GlfwLibrary() { glfwTerminate(); }
-};
-
-struct Window {
-    GLFWwindow* handle = nullptr;
-    Window(int w, int h)
-    {
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-        handle = glfwCreateWindow(w, h, "Kernelscope", nullptr, nullptr);
-        if (!handle)
-            throw Error(ErrorDomain::Gl, "glfwCreateWindow", 0, "",
-                        "cannot open a window with an OpenGL 4.5 core context: " + glfwErrorText() +
-                            " (try --headless)");
-        glfwMakeContextCurrent(handle);
-        glfwSwapInterval(1);
-    }
-    ~Window() { glfwDestroyWindow(handle); }
-};
-
 struct ImGuiGlfw {
     ImGuiGlfw(GLFWwindow* window, const AppOptions& options)
     {
@@ -68,7 +34,7 @@ struct ImGuiGlfw {
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = nullptr;
         fonts = loadFonts(options);
-        applyStyle();
+        applyStyle(options.uiScale);
         ImGui_ImplGlfw_InitForOpenGL(window, true);
         ImGui_ImplOpenGL3_Init("#version 450 core");
     }
@@ -102,15 +68,16 @@ void* glfwProc(const char* name)
 
 } // namespace
 
-int runWindowed(const AppOptions& options)
+int runWindowed(const AppOptions& given)
 {
-    const std::filesystem::path dataRoot = paths::dataRoot(options.dataDir);
-    GlfwLibrary glfw;
-    Window window(options.width, options.height);
+    const std::filesystem::path dataRoot = paths::dataRoot(given.dataDir);
+    AppWindow window(given);
+    AppOptions options = given;
+    options.uiScale = window.uiScale(given);
     gl::loadFunctions(&glfwProc);
     allocateMesaShaderCacheIndex();
-    ImGuiGlfw imgui(window.handle, options);
-    glfwSetDropCallback(window.handle, onDrop); // ImGui's backend sets no drop callback
+    ImGuiGlfw imgui(window.handle(), options);
+    glfwSetDropCallback(window.handle(), onDrop); // ImGui's backend sets no drop callback
     int major = 0, minor = 0, rev = 0;
     glfwGetVersion(&major, &minor, &rev);
     App app(options, dataRoot,
@@ -124,7 +91,7 @@ int runWindowed(const AppOptions& options)
     // --record: the whole window, every --record-every-th frame, as a headless run records; the
     // video's rate is 1 / --time-step, whatever rate the window draws at.
     FrameRecorder commandLineRecording(options.record, options.recordEvery, double(options.timeStep));
-    while (!glfwWindowShouldClose(window.handle)) {
+    while (!glfwWindowShouldClose(window.handle())) {
         glfwPollEvents();
         for (Drop& d : std::exchange(g_drops, {}))
             app.dropFiles(std::move(d.paths), float(d.x), float(d.y));
@@ -140,7 +107,7 @@ int runWindowed(const AppOptions& options)
         app.frame(float(now - start), dt);
         ImGui::Render();
         int fbw = 0, fbh = 0;
-        glfwGetFramebufferSize(window.handle, &fbw, &fbh);
+        glfwGetFramebufferSize(window.handle(), &fbw, &fbh);
         glBindFramebuffer(GL_FRAMEBUFFER, 0);
         glViewport(0, 0, fbw, fbh);
         glClearColor(0.05f, 0.05f, 0.06f, 1.f);
@@ -160,7 +127,7 @@ int runWindowed(const AppOptions& options)
             std::printf("kernelscope: wrote screenshot %s (%dx%d window, after %d frames)\n",
                         std::filesystem::absolute(options.screenshot).c_str(), fbw, fbh, frame);
         }
-        glfwSwapBuffers(window.handle);
+        glfwSwapBuffers(window.handle());
         if (lastFrame)
             break;
     }

@@ -35,7 +35,7 @@ struct ImGuiGl {
         io.IniFilename = nullptr; // deterministic layout: screenshots must not depend on a saved file
         io.DisplaySize = ImVec2(width, height);
         fonts = loadFonts(options);
-        applyStyle();
+        applyStyle(options.uiScale);
         ImGui_ImplOpenGL3_Init("#version 450 core");
     }
     ~ImGuiGl()

@@ -1,12 +1,14 @@
 #include "platform/recorder.hpp"
 
 #include "app.hpp"
+#include "loop/recording_target.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
 
 #include <algorithm>
 #include <cstdio>
+#include <ctime>
 
 namespace ks::app {
 
@@ -82,8 +84,55 @@ AppRecording::~AppRecording()
     }
 }
 
+namespace {
+
+// The part of `shot` inside `rect` (pixels, top-left: x0, y0, x1, y1); all of it for an empty rect.
+// `even`: even sizes, which H.264 wants.
+io::Rgba8Image crop(io::Rgba8Image shot, const std::array<float, 4>& rect, bool even)
+{
+    if (rect[2] <= rect[0] || rect[3] <= rect[1] || shot.width < 2 || shot.height < 2)
+        return shot;
+    const int x0 = std::clamp(int(rect[0]), 0, shot.width - 2), y0 = std::clamp(int(rect[1]), 0, shot.height - 2);
+    int w = std::clamp(int(rect[2]), x0 + 2, shot.width) - x0;
+    int h = std::clamp(int(rect[3]), y0 + 2, shot.height) - y0;
+    if (even) {
+        w &= ~1;
+        h &= ~1;
+    }
+    io::Rgba8Image out{w, h, std::vector<std::uint8_t>(std::size_t(w) * std::size_t(h) * 4)};
+    for (int y = 0; y < h; ++y)
+        std::copy_n(&shot.pixels[(std::size_t(y0 + y) * std::size_t(shot.width) + std::size_t(x0)) * 4],
+                    std::size_t(w) * 4, &out.pixels[std::size_t(y) * std::size_t(w) * 4]);
+    return out;
+}
+
+void takeScreenshot(App& app, const std::function<io::Rgba8Image()>& capture)
+{
+    const RecordState& r = app.state().record;
+    const bool views = r.shot == RecordState::Shot::Views;
+    try {
+        const io::Rgba8Image shot = crop(capture(), views ? r.viewportRect : std::array<float, 4>{}, false);
+        const std::time_t now = std::time(nullptr);
+        std::tm local{};
+        localtime_r(&now, &local);
+        char name[48];
+        std::strftime(name, sizeof name, "kernelscope-%Y%m%d-%H%M%S.png", &local);
+        const std::filesystem::path file = nextFreeRecordingTarget(app.screenshotDir() / name);
+        io::writePng(file, shot);
+        app.screenshotTaken("saved a screenshot of the " + std::string(views ? "views" : "window") + " (" +
+                            std::to_string(shot.width) + "x" + std::to_string(shot.height) + ") to " +
+                            std::filesystem::absolute(file).string());
+    } catch (const Error& e) {
+        app.screenshotTaken(std::string("no screenshot: ") + e.what());
+    }
+}
+
+} // namespace
+
 void AppRecording::afterFrame(App& app, const std::function<io::Rgba8Image()>& capture)
 {
+    if (app.state().record.shot != RecordState::Shot::None)
+        takeScreenshot(app, capture);
     const RecordState& r = app.state().record;
     try {
         if (r.wanted && !m_recorder) {
@@ -103,21 +152,7 @@ void AppRecording::afterFrame(App& app, const std::function<io::Rgba8Image()>& c
             app.recordingStatus(false, written, "recorded " + std::to_string(written) + " frames to " + r.target + note);
             return;
         }
-        m_recorder->frameDone(++m_frames, [&] {
-            io::Rgba8Image shot = capture();
-            const std::array<float, 4> c = m_rect;
-            if (c[2] <= c[0] || c[3] <= c[1])
-                return shot;
-            // The viewport's rectangle of the window, even sizes (H.264 wants them).
-            const int x0 = std::clamp(int(c[0]), 0, shot.width - 2), y0 = std::clamp(int(c[1]), 0, shot.height - 2);
-            const int w = (std::clamp(int(c[2]), x0 + 2, shot.width) - x0) & ~1;
-            const int h = (std::clamp(int(c[3]), y0 + 2, shot.height) - y0) & ~1;
-            io::Rgba8Image crop{w, h, std::vector<std::uint8_t>(std::size_t(w) * std::size_t(h) * 4)};
-            for (int y = 0; y < h; ++y)
-                std::copy_n(&shot.pixels[(std::size_t(y0 + y) * std::size_t(shot.width) + std::size_t(x0)) * 4],
-                            std::size_t(w) * 4, &crop.pixels[std::size_t(y) * std::size_t(w) * 4]);
-            return crop;
-        });
+        m_recorder->frameDone(++m_frames, [&] { return crop(capture(), m_rect, true); });
         app.recordingStatus(true, m_recorder->written(), {});
     } catch (const Error& e) {
         const int written = m_recorder ? m_recorder->written() : 0;

@@ -53,7 +53,8 @@ class App;
 // The app's Record window (RecordState in app_state.hpp) for a platform that draws the window: a
 // FrameRecorder from Start to Stop (60 frames a second of video, one every N app frames), fed each
 // frame the platform drew, cropped to the viewport's rectangle when asked. A recorder that fails
-// stops and the app is told why; the app goes on.
+// stops and the app is told why; the app goes on. It also takes the screenshots asked for (F12):
+// kernelscope-YYYYMMDD-HHMMSS.png in AppOptions::screenshotDir, never over an existing file.
 class AppRecording {
 public:
     AppRecording() = default;

@@ -146,6 +146,25 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditorSettings, fastMath, lineIn
                                                 arch, defines, includes, pauseSeconds, buildOnPause, syntaxColours,
                                                 zoom)
 
+// A line of device printf output (the Console panel): the frame, and the stage that printed it
+// ("" when it came between stages, from a kernel that was not waited for).
+struct ConsoleLine {
+    std::int64_t frame = 0;
+    std::string stage;
+    std::string text;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(ConsoleLine, frame, stage, text)
+
+// How the user set the window up: what a new GPU process restores, and what a window run keeps in
+// $XDG_CONFIG_HOME/kernelscope/settings.json between launches (app/loop/app_settings.cpp).
+struct UiSettings {
+    std::string imguiIni;     // panel positions and sizes (ImGui's .ini text)
+    std::string layout;       // "standard" or "classroom"
+    std::vector<std::string> hiddenPanels; // panels the user hid (View menu)
+    EditorSettings editor;
+};
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(UiSettings, imguiIni, layout, hiddenPanels, editor)
+
 struct AppSnapshot {
     std::vector<TabSnapshot> tabs;
     int activeTab = 0;
@@ -159,18 +178,17 @@ struct AppSnapshot {
     std::vector<float> camera; // target xyz, distance, yaw, pitch, fov
     std::vector<std::vector<double>> plotZooms; // per view: x0, x1, y0, y1 of a zoomed plot, else none
     std::int64_t pipelineFrame = 0;
-    std::string imguiIni;     // window positions and sizes
-    std::string layout;       // "standard" or "classroom"
-    std::vector<std::string> hiddenPanels; // panels the user hid (View menu)
+    UiSettings ui;
     int teachStage = -1;
     double frameLimit = -1;   // seconds (0: none); -1: not said (the shell keeps its own)
     std::string recording;    // the file or folder being recorded to; "" when not recording
     int tourStep = -1;        // the guided tour's step (0-based); -1: closed
-    EditorSettings editor;
+    std::vector<ConsoleLine> console; // the Console panel's newest lines
+    std::uint64_t consoleDropped = 0; // lines it dropped
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(AppSnapshot, tabs, activeTab, projectPath,
-                                                projectJson, kernelFile, kernelOptions, kernelUndo, camera, plotZooms, pipelineFrame, imguiIni, layout, hiddenPanels,
-                                                teachStage, frameLimit, recording, tourStep, editor)
+                                                projectJson, kernelFile, kernelOptions, kernelUndo, camera, plotZooms, pipelineFrame, ui,
+                                                teachStage, frameLimit, recording, tourStep, console, consoleDropped)
 
 struct StateUpdate {
     static constexpr const char* kType = "state";

@@ -4,6 +4,7 @@
 // or runs a frame past the limit and the user stops it, a new worker is started and given the
 // state the shell kept, with what happened.
 #include "platform/platforms.hpp"
+#include "platform/app_window.hpp"
 #include "platform/mesa_cache_guard.hpp"
 #include "app.hpp"
 #include "supervise/protocol.hpp"
@@ -28,12 +29,6 @@ namespace ks::app {
 
 namespace {
 
-std::string glfwErrorText()
-{
-    const char* text = nullptr;
-    const int code = glfwGetError(&text);
-    return text ? std::string(text) + " (GLFW error " + std::to_string(code) + ")" : "unknown GLFW error";
-}
 
 // Input since the last frame request, from GLFW's callbacks (ImGui's backend chains to these).
 std::vector<supervise::InputEvent> g_input;
@@ -75,35 +70,6 @@ void onDrop(GLFWwindow* window, int count, const char** paths)
     g_input.push_back(std::move(e));
 }
 
-struct GlfwWindow {
-    GLFWwindow* handle = nullptr;
-    GlfwWindow(int w, int h)
-    {
-        if (!glfwInit())
-            throw Error(ErrorDomain::System, "glfwInit", 0, "", glfwErrorText());
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 4);
-        glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 5);
-        glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
-        glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-        handle = glfwCreateWindow(w, h, "Kernelscope", nullptr, nullptr);
-        if (!handle) {
-            const std::string why = glfwErrorText();
-            glfwTerminate();
-            throw Error(ErrorDomain::Gl, "glfwCreateWindow", 0, "",
-                        "cannot open a window with an OpenGL 4.5 core context: " + why + " (try --headless)");
-        }
-        glfwMakeContextCurrent(handle);
-        glfwSwapInterval(1);
-    }
-    ~GlfwWindow()
-    {
-        glfwDestroyWindow(handle);
-        glfwTerminate();
-    }
-    GlfwWindow(const GlfwWindow&) = delete;
-    GlfwWindow& operator=(const GlfwWindow&) = delete;
-};
-
 struct ShellImGui {
     ShellImGui(GLFWwindow* window, const AppOptions& options)
     {
@@ -111,7 +77,7 @@ struct ShellImGui {
         ImGui::CreateContext();
         ImGui::GetIO().IniFilename = nullptr;
         fonts = loadFonts(options);
-        applyStyle();
+        applyStyle(options.uiScale);
         ImGui_ImplGlfw_InitForOpenGL(window, true); // chains to the forwarding callbacks set before
         ImGui_ImplOpenGL3_Init("#version 450 core");
     }
@@ -157,19 +123,21 @@ int dialog(const std::string& title, const std::string& text, std::initializer_l
 
 } // namespace
 
-int runSupervisedWindow(const AppOptions& options)
+int runSupervisedWindow(const AppOptions& given)
 {
-    GlfwWindow window(options.width, options.height);
+    AppWindow window(given);
+    AppOptions options = given;
+    options.uiScale = window.uiScale(given); // the GPU process draws the panels at it too
     gl::loadFunctions(&glfwProc);
     allocateMesaShaderCacheIndex();
-    glfwSetKeyCallback(window.handle, onKey);
-    glfwSetCharCallback(window.handle, onChar);
-    glfwSetCursorPosCallback(window.handle, onPos);
-    glfwSetMouseButtonCallback(window.handle, onButton);
-    glfwSetScrollCallback(window.handle, onScroll);
-    glfwSetWindowFocusCallback(window.handle, onFocus);
-    glfwSetDropCallback(window.handle, onDrop);
-    ShellImGui imgui(window.handle, options);
+    glfwSetKeyCallback(window.handle(), onKey);
+    glfwSetCharCallback(window.handle(), onChar);
+    glfwSetCursorPosCallback(window.handle(), onPos);
+    glfwSetMouseButtonCallback(window.handle(), onButton);
+    glfwSetScrollCallback(window.handle(), onScroll);
+    glfwSetWindowFocusCallback(window.handle(), onFocus);
+    glfwSetDropCallback(window.handle(), onDrop);
+    ShellImGui imgui(window.handle(), options);
 
     ShellLink::Config config = ShellLink::windowConfig(options, workerExecutable());
     config.shellGl = ShellScreen::shellGl();
@@ -179,10 +147,10 @@ int runSupervisedWindow(const AppOptions& options)
     const double start = glfwGetTime();
     double last = start;
     bool quitting = false;
-    while (!glfwWindowShouldClose(window.handle) && !quitting) {
+    while (!glfwWindowShouldClose(window.handle()) && !quitting) {
         glfwPollEvents();
         int fbw = 0, fbh = 0;
-        glfwGetFramebufferSize(window.handle, &fbw, &fbh);
+        glfwGetFramebufferSize(window.handle(), &fbw, &fbh);
 
         // Ask the worker for a frame with the input so far: at the top when nothing is on its way,
         // and again as soon as a frame arrives, so that the worker renders the next frame while
@@ -200,7 +168,7 @@ int runSupervisedWindow(const AppOptions& options)
             request.input = std::move(g_input);
             g_input.clear();
             if (g_pasteAsked) {
-                const char* text = glfwGetClipboardString(window.handle);
+                const char* text = glfwGetClipboardString(window.handle());
                 request.clipboard = text ? std::string(text) : std::string();
                 g_pasteAsked = false;
             }
@@ -216,7 +184,7 @@ int runSupervisedWindow(const AppOptions& options)
             ask();
         }
         if (const std::string clip = link.takeClipboard(); !clip.empty())
-            glfwSetClipboardString(window.handle, clip.c_str());
+            glfwSetClipboardString(window.handle(), clip.c_str());
 
         ImGui_ImplOpenGL3_NewFrame();
         ImGui_ImplGlfw_NewFrame();
@@ -262,7 +230,7 @@ int runSupervisedWindow(const AppOptions& options)
             std::printf("kernelscope: wrote screenshot %s (%dx%d window, after %d frames of the GPU process)\n",
                         std::filesystem::absolute(options.screenshot).c_str(), fbw, fbh, shown);
         }
-        glfwSwapBuffers(window.handle);
+        glfwSwapBuffers(window.handle());
         if (lastFrame)
             break;
     }

@@ -4,6 +4,7 @@
 
 #include "ks/core/log.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <thread>
 
@@ -64,6 +65,10 @@ ShellLink::Config ShellLink::windowConfig(const AppOptions& options, std::filesy
             c.args.push_back(a);
         }
     }
+    const bool scaleGiven = std::any_of(options.rawArgs.begin(), options.rawArgs.end(),
+                                        [](const std::string& a) { return a.rfind("--ui-scale", 0) == 0; });
+    if (options.uiScale > 0 && !scaleGiven) // the window's monitor's, which the worker cannot ask
+        c.args.insert(c.args.end(), {"--ui-scale", std::to_string(options.uiScale)});
     c.args.insert(c.args.end(), {"--worker", "window"});
     c.frameLimitMs = options.frameLimit * 1000.0;
     return c;

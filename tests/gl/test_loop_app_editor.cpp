@@ -95,17 +95,7 @@ protected:
     }
 
     // Moves the mouse to the middle of `r` (x0, y0, x1, y1) and clicks the left button there.
-    void clickAt(const std::array<float, 4>& r)
-    {
-        ImGuiIO& io = ImGui::GetIO();
-        io.MousePos = ImVec2((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
-        m_session->renderFrame();
-        io.MouseDown[0] = true;
-        m_session->renderFrame();
-        io.MouseDown[0] = false;
-        m_session->renderFrame();
-        m_session->renderFrame();
-    }
+    void clickAt(const std::array<float, 4>& r) { ks::test::clickAt(*m_session, r); }
 
     // Types `text` into whatever has the keyboard (characters, as the GLFW shell queues them).
     void type(const std::string& text)
@@ -392,7 +382,7 @@ TEST_F(EditorHeadless, MenuBarClicksReachTheirActions)
     click("Edit");
     click("Find");
     EXPECT_TRUE(app().state().editor.findBar.open);
-    // View > a panel's name hides it and shows it again; Reset panel positions shows every one.
+    // View > a panel's name hides it and shows it again; Reset layout shows every one.
     auto active = [](const char* name) {
         const ImGuiWindow* w = ImGui::FindWindowByName(name);
         return w && w->Active;
@@ -414,7 +404,7 @@ TEST_F(EditorHeadless, MenuBarClicksReachTheirActions)
     EXPECT_FALSE(active("Compile log"));
     keepScreenshot("panels_hidden.png", m_session->screenshot());
     click("View");
-    click("Reset panel positions (shows every panel)");
+    click("Reset layout (every panel back in its place, and shown)");
     EXPECT_TRUE(app().state().menu.hiddenPanels.empty());
     EXPECT_TRUE(active("Timings"));
     EXPECT_TRUE(active("Compile log"));
@@ -675,7 +665,7 @@ TEST_F(EditorHeadless, EditorSettingsComeBackInTheProcessThatReplacesThisOne)
     ks::app::supervise::Restore restore;
     restore.state =
         nlohmann::json::parse(nlohmann::json(app().snapshot()).dump()).get<ks::app::supervise::AppSnapshot>();
-    ks::app::supervise::EditorSettings& es = restore.state.editor;
+    ks::app::supervise::EditorSettings& es = restore.state.ui.editor;
     const bool ownArch = app().state().editor.archFromDevice; // a device's arch is the new process's own
     ks::app::supervise::EditorSettings defaults;
     defaults.arch = ownArch ? "" : app().state().editor.options.arch; // else the target picked
@@ -715,7 +705,7 @@ TEST_F(EditorHeadless, EditorSettingsComeBackInTheProcessThatReplacesThisOne)
     const ks::app::EditorTab& t = *ed.tabs.at(0);
     ASSERT_TRUE(t.build.result);
     EXPECT_TRUE(t.build.result->ok) << "built again with N defined: " << t.build.result->log;
-    EXPECT_EQ(nlohmann::json(app().snapshot().editor), nlohmann::json(es)) << "and on to the next process";
+    EXPECT_EQ(nlohmann::json(app().snapshot().ui.editor), nlohmann::json(es)) << "and on to the next process";
 }
 
 TEST_F(EditorHeadless, UnsavedEditsAndAChangeOnDiskMakeAConflictNotAnOverwrite)

@@ -88,16 +88,7 @@ protected:
     {
         return ks::test::drawnAt(name.starts_with("dialog:") ? name : "menu:" + name);
     }
-    void clickAt(const std::array<float, 4>& r)
-    {
-        ImGuiIO& io = ImGui::GetIO();
-        io.MousePos = ImVec2((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
-        frames(1);
-        io.MouseDown[0] = true;
-        frames(1);
-        io.MouseDown[0] = false;
-        frames(2);
-    }
+    void clickAt(const std::array<float, 4>& r) { ks::test::clickAt(*m_session, r); }
     void press(int key, bool ctrl = false)
     {
         ImGuiIO& io = ImGui::GetIO();

@@ -1,12 +1,20 @@
 // --record: a headless run's frames as a PNG sequence at a fixed rate (one every N frames of the
 // fixed time step), for the whole app and for a project's views; each frame decodes at the run's
 // size, and the last recorded frame is the run's own screenshot, pixel for pixel.
+// F12 and Shift+F12: a screenshot of the views and of the window, named by the time, never over
+// another file; one that cannot be written says why and the app goes on.
 #include "ks/core/error.hpp"
 #include "ks/io/image.hpp"
 #include "cli/options.hpp"
 #include "platform/platforms.hpp"
+#include "app.hpp"
+#include "app_state.hpp"
+
+#include "headless_app.hpp"
 
 #include "test_support.hpp"
+
+#include <imgui.h>
 
 #include <algorithm>
 #include <filesystem>
@@ -92,4 +100,75 @@ TEST(Record, AProjectsViewsEveryFrame)
         GTEST_SKIP() << skip;
     expectSequence(options.record, {"frame_000001.png", "frame_000002.png", "frame_000003.png"}, 240, 160,
                    options.screenshot);
+}
+
+namespace {
+
+constexpr int kF12 = 301; // GLFW's code, as the window sends it
+
+// `key` down for one frame (with Shift when asked), up for the next.
+void press(ks::app::HeadlessSession& session, int key, bool shift = false)
+{
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyShift = shift;
+    io.KeysDown[key] = true;
+    session.renderFrame();
+    io.KeysDown[key] = false;
+    io.KeyShift = false;
+    session.renderFrame();
+}
+
+} // namespace
+
+TEST(Screenshot, F12SavesTheViewsAndShiftF12TheWindow)
+{
+    ks::test::TempDir dir;
+    ks::app::AppOptions options;
+    options.headless = true;
+    options.width = 1280;
+    options.height = 720;
+    options.dataDir = ks::test::sourceDir();
+    options.screenshotDir = dir.path();
+    std::string whyNot;
+    auto session = ks::test::openHeadlessApp(options, whyNot);
+    if (!session)
+        GTEST_SKIP() << "no headless GL: " << whyNot;
+    for (int i = 0; i < 3; ++i)
+        session->renderFrame();
+    const std::array<float, 4> views = session->app().state().record.viewportRect;
+    ASSERT_GT(views[2] - views[0], 16.f) << "the Views panel drew its picture";
+
+    press(*session, kF12);
+    std::vector<std::string> names = filesIn(dir.path());
+    ASSERT_EQ(names.size(), 1u);
+    EXPECT_EQ(names[0].rfind("kernelscope-", 0), 0u) << names[0];
+    EXPECT_EQ(fs::path(names[0]).extension(), ".png");
+    const ks::io::Rgba8Image viewsShot = ks::io::readPng(dir.path() / names[0]);
+    EXPECT_EQ(viewsShot.width, int(views[2]) - int(views[0]));
+    EXPECT_EQ(viewsShot.height, int(views[3]) - int(views[1]));
+    EXPECT_NE(session->app().state().record.shotNote.find("saved a screenshot of the views"), std::string::npos)
+        << session->app().state().record.shotNote;
+    EXPECT_NE(session->app().statusLine().size(), 0u);
+
+    press(*session, kF12, true);
+    names = filesIn(dir.path());
+    ASSERT_EQ(names.size(), 2u) << "a second screenshot in the same second does not write over the first";
+    bool window = false;
+    for (const std::string& n : names) {
+        const ks::io::Rgba8Image shot = ks::io::readPng(dir.path() / n);
+        window = window || (shot.width == 1280 && shot.height == 720);
+    }
+    EXPECT_TRUE(window) << "Shift+F12: the whole window";
+
+    // A folder that cannot be written: the app says why and goes on.
+    session.reset();
+    options.screenshotDir = dir.path() / "missing" / "folder";
+    session = ks::test::openHeadlessApp(options, whyNot);
+    ASSERT_TRUE(session);
+    session->renderFrame();
+    press(*session, kF12);
+    EXPECT_EQ(session->app().state().record.shot, ks::app::RecordState::Shot::None);
+    EXPECT_EQ(session->app().state().record.shotNote.rfind("no screenshot", 0), 0u)
+        << session->app().state().record.shotNote;
+    session->renderFrame();
 }

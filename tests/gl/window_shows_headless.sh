@@ -15,6 +15,9 @@
 set -uo pipefail
 app=$1
 out=$2
+# A new user's window: no settings saved by an earlier run (the app keeps them in XDG_CONFIG_HOME).
+export XDG_CONFIG_HOME="$out.config"
+rm -rf "$XDG_CONFIG_HOME"
 src=$(cd "$(dirname "$0")/../.." && pwd)
 rm -rf "$out"
 mkdir -p "$out"

@@ -11,6 +11,9 @@ set -uo pipefail
 . "$(dirname "$0")/window_lib.sh"
 app=$1
 out=$2
+# A new user's window: no settings saved by an earlier run (the app keeps them in XDG_CONFIG_HOME).
+export XDG_CONFIG_HOME="$out.config"
+rm -rf "$XDG_CONFIG_HOME"
 mkdir -p "$out"
 rm -f "$out/killed.png" "$out/killed.log"
 frames=${KS_WINDOW_TEST_FRAMES:-400}

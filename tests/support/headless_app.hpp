@@ -10,6 +10,7 @@
 #include "platform/platforms.hpp"
 
 #include <gtest/gtest.h>
+#include <imgui.h>
 
 #include <array>
 #include <memory>
@@ -38,6 +39,20 @@ inline std::array<float, 4> drawnAt(const std::string& name)
     const auto r = app::uiProbe().find(name);
     EXPECT_TRUE(r) << name << " was drawn";
     return r.value_or(std::array<float, 4>{});
+}
+
+// Moves the mouse to the middle of `r` (x0, y0, x1, y1) and clicks the left button there, a frame
+// for each step and one after.
+inline void clickAt(app::HeadlessSession& session, const std::array<float, 4>& r)
+{
+    ImGuiIO& io = ImGui::GetIO();
+    io.MousePos = ImVec2((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
+    session.renderFrame();
+    io.MouseDown[0] = true;
+    session.renderFrame();
+    io.MouseDown[0] = false;
+    session.renderFrame();
+    session.renderFrame();
 }
 
 } // namespace ks::test

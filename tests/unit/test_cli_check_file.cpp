@@ -151,3 +151,59 @@ TEST(CheckOptions, FlagsMapToCompileOptionsAndUsageErrorsExitTwo)
     EXPECT_EQ(badFast.exitCode, 2);
     EXPECT_EQ(unknown.exitCode, 2);
 }
+
+// --ptx: NVRTC's PTX with the source line over each run of instructions from it (-lineinfo).
+TEST_F(CheckFixture, PtxListingNamesTheSourceLineOverItsInstructions)
+{
+    const std::string text = "extern \"C\" __global__ void twice(float* p, int n)\n"
+                             "{\n"
+                             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "    if (i < n) p[i] = 2.f * p[i];\n"
+                             "}\n";
+    const auto file = dir.write("twice.cu", text);
+    CheckRequest r = request(file.string());
+    r.options.lineInfo = true;
+    const CheckReport report = checkFile(r);
+    ASSERT_TRUE(report.ok()) << formatCheckReport(report);
+    const std::string listing = ptxListing(report, text);
+    EXPECT_NE(listing.find(".visible .entry twice("), std::string::npos) << "the PTX itself";
+    EXPECT_NE(listing.find("// twice.cu:3: int i = blockIdx.x * blockDim.x + threadIdx.x;"), std::string::npos) << listing;
+    const std::size_t marker = listing.find("// twice.cu:4: if (i < n) p[i] = 2.f * p[i];");
+    ASSERT_NE(marker, std::string::npos) << listing;
+    EXPECT_NE(listing.find("st.global.f32", marker), std::string::npos) << "the store comes under its line";
+    EXPECT_TRUE(ptxListing(checkFile(request(dir.write("bad.cu", "__global__ void k( {}\n").string())), "").empty())
+        << "no listing for a failed build";
+}
+
+// --sass needs nvdisasm: where the toolkit has none, the listing is empty and says how to get one;
+// where it has one, each run of SASS comes under its source line.
+TEST_F(CheckFixture, SassListingComesFromNvdisasmOrSaysHowToGetIt)
+{
+    const std::string text = "extern \"C\" __global__ void twice(float* p, int n)\n"
+                             "{\n"
+                             "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                             "    if (i < n) p[i] = 2.f * p[i];\n"
+                             "}\n";
+    CheckRequest r = request(dir.write("twice.cu", text).string());
+    r.options.lineInfo = true;
+    const CheckReport report = checkFile(r);
+    ASSERT_TRUE(report.ok()) << formatCheckReport(report);
+    std::string why;
+    const std::string listing = sassListing(report, text, why);
+    if (listing.empty()) {
+        EXPECT_NE(why.find("nvdisasm"), std::string::npos) << why;
+        EXPECT_NE(why.find("install"), std::string::npos) << why;
+        GTEST_SKIP() << "no nvdisasm here: " << why;
+    }
+    EXPECT_NE(listing.find("STG"), std::string::npos) << listing;
+    EXPECT_NE(listing.find("// twice.cu:4: if (i < n) p[i] = 2.f * p[i];"), std::string::npos) << listing;
+}
+
+TEST(CheckFlags, PtxAndSassGoWithCheck)
+{
+    EXPECT_EQ(parse({"--ptx"}).exitCode, 2);
+    const ParseOutcome ok = parse({"--check", "k.cu", "--ptx", "--sass"});
+    ASSERT_TRUE(ok.options);
+    EXPECT_TRUE(ok.options->check.ptx);
+    EXPECT_TRUE(ok.options->check.sass);
+}

@@ -1,0 +1,94 @@
+// Device printf in the Console panel. CUDA's driver writes a kernel's printf output to the
+// process's standard output when it flushes its printf buffer: at the next launch, at a
+// synchronisation, at a module load. A window's GPU process captures its standard output
+// (proc::OutputCapture) and reads it after each stage: a kernel stage whose build calls printf is
+// waited for first, so that its lines are in and can be named by frame and stage. What comes
+// between stages (a kernel not waited for) is shown with its frame alone. Headless runs capture
+// nothing: the output goes to standard output as it always did.
+#include "app.hpp"
+
+#include "ks/core/error.hpp"
+#include "ks/core/log.hpp"
+#include "ks/cuda/context.hpp"
+#include "ks/pipeline/kernel_stage.hpp"
+#include "ks/proc/output_capture.hpp"
+
+#include <string_view>
+
+namespace ks::app {
+
+void ConsoleState::add(std::int64_t frame, const std::string& stage, std::string_view text)
+{
+    while (!text.empty()) {
+        const std::size_t end = text.find('\n');
+        if (end == std::string_view::npos) {
+            partial.append(text);
+            if (partial.size() > 4096) { // a line that never ends is shown in pieces
+                lines.push_back({frame, stage, std::move(partial)});
+                partial.clear();
+            }
+            break;
+        }
+        partial.append(text.substr(0, end));
+        lines.push_back({frame, stage, std::move(partial)});
+        partial.clear();
+        text.remove_prefix(end + 1);
+    }
+    while (lines.size() > kMaxLines) {
+        lines.pop_front();
+        ++dropped;
+    }
+}
+
+void App::startDeviceOutput()
+{
+    ConsoleState& c = m_state.console;
+    if (m_state.cuda) {
+        try {
+            if (m_options.printfBuffer > 0)
+                cuda::setContextLimit(cuda::ContextLimit::PrintfFifoSize, m_options.printfBuffer);
+            c.printfBuffer = cuda::contextLimit(cuda::ContextLimit::PrintfFifoSize);
+        } catch (const Error& e) {
+            log::warning(std::string("--printf-buffer: ") + e.what());
+        }
+    }
+    if (!m_options.captureDeviceOutput)
+        return;
+    try {
+        m_deviceOutput = std::make_unique<proc::OutputCapture>(1);
+        c.capturing = true;
+    } catch (const Error& e) {
+        log::warning(std::string("device printf goes to standard output only: ") + e.what());
+    }
+}
+
+// Whether `stage`'s kernel calls printf (its PTX calls vprintf): such a stage is waited for.
+static bool printsFromDevice(const pipeline::Stage& stage)
+{
+    const auto* k = dynamic_cast<const pipeline::KernelStage*>(&stage);
+    const rtc::CompileResult* build = k ? k->lastBuild() : nullptr;
+    return build && build->ptx.find("vprintf") != std::string::npos;
+}
+
+void App::takeDeviceOutput(std::int64_t frame, std::optional<std::size_t> stage, CUstream stream)
+{
+    if (!m_deviceOutput)
+        return;
+    std::string stageName;
+    if (stage && m_state.project.session) {
+        const pipeline::Stage& st = m_state.project.session->pipeline().stage(*stage);
+        if (!printsFromDevice(st))
+            return; // its output, if any, comes with the next read
+        // The stages run on the app's stream (PipelineOptions::stream); waiting flushes the buffer.
+        (void)stream;
+        m_state.stream.synchronize();
+        stageName = st.desc().name;
+    }
+    proc::OutputCapture::Drained d = m_deviceOutput->drain();
+    ConsoleState& c = m_state.console;
+    if (d.droppedBytes > 0)
+        c.add(frame, stageName, "[" + std::to_string(d.droppedBytes) + " bytes of output dropped: more than the console keeps]\n");
+    c.add(frame, stageName, d.text);
+}
+
+} // namespace ks::app

@@ -919,6 +919,9 @@ const std::vector<NotAnEntryPoint>& notEntryPoints()
              "DeviceArray::broadcastTo", "DeviceArray::viewAs", "DeviceArray::view", "DeviceArray::detached",
              "DeviceArray::withLayout"},
             "makes a view: computes a layout, reads and writes no element (the matrix builds its layouts with them)");
+        add({"DeviceArray::denseBlockView"},
+            "makes a view (tests/unit: DenseBlockViewIsTheBlockAViewFills); the sum, dot, min and max rows run "
+            "through it on the transposed and reversed layouts");
         add({"DeviceArray::mayShareMemory", "DeviceArray::describe", "DeviceArray::describeLayout",
              "DeviceArray::isBroadcast", "DeviceArray::requireWritable", "DeviceArray::checkHostType",
              "DeviceArray::shape", "DeviceArray::runtime", "DeviceArray::ptr", "DeviceArray::valid",

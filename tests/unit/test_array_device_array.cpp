@@ -139,6 +139,29 @@ TEST(ArrayLayout, TransposeSqueezeExpandBroadcastViewAs)
     EXPECT_THROW(host({4, 4}).transpose().viewAs(DType::Float64), ks::Error);
 }
 
+// A view whose elements fill a block of memory in some order is that block as a 1-D view from its
+// lowest address; views with gaps or shared elements are not.
+TEST(ArrayLayout, DenseBlockViewIsTheBlockAViewFills)
+{
+    const DeviceArray a = host({4, 6});
+    const auto block = [](const DeviceArray& v) {
+        const std::optional<DeviceArray> b = v.denseBlockView();
+        return b ? std::optional<std::pair<std::int64_t, Dims>>({b->offset(), b->shape()}) : std::nullopt;
+    };
+    using Block = std::optional<std::pair<std::int64_t, Dims>>;
+    EXPECT_EQ(block(a.transpose()), (Block{{0, Dims{24}}}));
+    EXPECT_EQ(block(a.slice(Slice::reversed())), (Block{{0, Dims{24}}})) << "rows reversed: the same block";
+    EXPECT_EQ(block(a.slice(1, Slice::reversed()).transpose()), (Block{{0, Dims{24}}}));
+    EXPECT_EQ(block(a.slice(Slice::range(1, 3))), (Block{{24, Dims{12}}})) << "rows 1 and 2";
+    EXPECT_EQ(block(host({2, 3, 4}).transpose({2, 0, 1}).slice(1, Slice::reversed())), (Block{{0, Dims{24}}}));
+    EXPECT_EQ(block(host({1, 5, 1}).transpose()), (Block{{0, Dims{5}}})) << "axes of extent 1 say nothing";
+    EXPECT_FALSE(block(a.slice(1, Slice::from(0, 2)))) << "every second column: gaps";
+    EXPECT_FALSE(block(a.slice(1, Slice::range(0, 3)))) << "half of each row: gaps";
+    EXPECT_FALSE(block(host({6}).broadcastTo({4, 6}))) << "a broadcast shares elements";
+    EXPECT_FALSE(block(host({0, 3}))) << "0-size";
+    EXPECT_EQ(block(host({})), (Block{{0, Dims{1}}})) << "0-d: one element";
+}
+
 TEST(ArrayLayout, OverlapDetection)
 {
     const DeviceArray a = host({100});

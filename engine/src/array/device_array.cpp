@@ -291,6 +291,31 @@ DeviceArray DeviceArray::withLayout(const Dims& shape, const Dims& strides, std:
 
 // ----- views
 
+std::optional<DeviceArray> DeviceArray::denseBlockView() const
+{
+    if (size() == 0)
+        return std::nullopt;
+    // The axes that step (extent > 1) by |stride|, smallest first, must tile the block: each
+    // stride the product of the item size and the extents below it.
+    std::vector<std::pair<std::int64_t, std::int64_t>> axes; // |stride|, extent
+    std::int64_t lowest = m_offset;                          // the block's first byte
+    for (int k = 0; k < m_shape.size(); ++k) {
+        if (m_shape[k] == 1)
+            continue;
+        axes.emplace_back(std::abs(m_strides[k]), m_shape[k]);
+        if (m_strides[k] < 0)
+            lowest += (m_shape[k] - 1) * m_strides[k];
+    }
+    std::sort(axes.begin(), axes.end());
+    std::int64_t expected = std::int64_t(itemSize());
+    for (const auto& [stride, extent] : axes) {
+        if (stride != expected)
+            return std::nullopt;
+        expected *= extent;
+    }
+    return withLayout(Dims{size()}, Dims{std::int64_t(itemSize())}, lowest);
+}
+
 DeviceArray DeviceArray::index(std::initializer_list<IndexItem> items) const
 {
     return index(std::span<const IndexItem>(items.begin(), items.size()));

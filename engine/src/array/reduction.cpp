@@ -107,6 +107,19 @@ void runBuiltin(const std::string& kind, const DeviceArray& a, const DeviceArray
         runBuiltin(kind, a.isCContiguous() ? a : a.copy(Order::C), &values, outType, out);
         return;
     }
+    if (!subset && !a.isCContiguous() && (!b || b->strides() == a.strides())) {
+        // sum, dot, min and max do not depend on the order of the elements: a view that fills a
+        // block of memory (transposed, reversed, F-ordered) is reduced as that block, read in
+        // memory order as numpy's sum reads it, not element by element through its strides (which
+        // for a transposed view reads one element per memory sector). With `b`, the same strides
+        // pair the same elements.
+        const std::optional<DeviceArray> blockA = a.denseBlockView();
+        const std::optional<DeviceArray> blockB = b ? b->denseBlockView() : std::nullopt;
+        if (blockA && (!b || blockB)) {
+            runBuiltin(kind, *blockA, b ? &*blockB : nullptr, outType, out);
+            return;
+        }
+    }
     const bool strided = !subset && (!a.isCContiguous() || (b && !b->isCContiguous()));
     if (subset && !isInteger(a.dtype()))
         throwUsage("ks::array::" + kind, "indices must be integers, got " + a.describe());

@@ -175,6 +175,11 @@ public:
     DeviceArray squeeze() const; // drops every axis of length 1
     DeviceArray expandDims(int axis) const;
     DeviceArray broadcastTo(const Dims& shape) const; // stride-0 view; throws if incompatible
+    // The same elements as one C-contiguous 1-D view, in memory order, when this view's elements
+    // fill a block of memory exactly in some order: a transposed, reversed or F-ordered view of
+    // dense memory. What an operation indifferent to element order (a sum, a min) reads at full
+    // speed. nullopt for views with gaps or shared elements (steps, broadcasts) and 0-size arrays.
+    std::optional<DeviceArray> denseBlockView() const;
     // Reinterprets the bytes as `dtype` (numpy's a.view(dtype)): the last axis must be contiguous
     // when the item sizes differ; its extent scales by the size ratio.
     DeviceArray viewAs(DType dtype) const;

@@ -96,6 +96,14 @@ public:
     // The sticky CUDA error this process hit, if it did, with the frame, stage and kernel (the
     // process must be replaced); nullopt while CUDA works.
     std::optional<supervise::FaultNotice> lostContext() const;
+    // A window's GPU process asks to be replaced (kind "restart") when a setting can only take
+    // effect in a new CUDA context: device printf's buffer, once a kernel that prints has run. The
+    // worker sends its state, then this notice, and ends; the shell starts the next one with both.
+    const std::optional<supervise::FaultNotice>& restartRequest() const noexcept { return m_restartRequest; }
+    // Device printf's buffer, `bytes` (the Options popup, --printf-buffer): now, when the driver
+    // still takes it; else in a new GPU process (restartRequest) for a window's worker, or at the
+    // next start. EditorState::printfBuffer keeps the choice, in the settings and the snapshot.
+    void setPrintfBuffer(std::size_t bytes);
     // Where the GPU is in the oldest unfinished project frame. Thread-safe (the worker's reporter
     // thread calls it while frame() waits for the GPU); nullopt when no project frame is queued or
     // the project is being replaced.
@@ -162,9 +170,9 @@ private:
     void applyOptionFields();
     // The editor's settings from the process this one replaces; rebuilds the open files when the
     // compile options differ from those they were built with.
-    void restoreEditorSettings(const supervise::EditorSettings& settings);
-    // Puts settings back; with `keepLayout`, not the layout (a --layout given says which).
-    void restoreUiSettings(const supervise::UiSettings& ui, bool keepLayout = false);
+    void restoreEditorSettings(const supervise::EditorSettings& settings, bool fromFile);
+    // Puts settings back: from the settings file (`fromFile`), --layout and --printf-buffer win over it.
+    void restoreUiSettings(const supervise::UiSettings& ui, bool fromFile = false);
     void loadUserSettings(); // settings.json, when there is one (a malformed one is kept aside)
     // Device printf (app_console.cpp): the printf buffer's size and the capture of standard output;
     // after a stage (`stage`) or after the frame (none), what the GPU printed into the Console.
@@ -196,6 +204,7 @@ private:
     std::unique_ptr<teach::StageProbe> m_retiredProbe;
     std::unique_ptr<scene::Session> m_retiredSession;
     std::unique_ptr<proc::OutputCapture> m_deviceOutput; // standard output, while the Console captures it
+    std::optional<supervise::FaultNotice> m_restartRequest;
     log::Sink m_previousSink;
 };
 

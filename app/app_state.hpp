@@ -136,6 +136,7 @@ struct Commands {
     std::optional<std::pair<int, ConflictChoice>> resolveConflict;
     std::optional<std::pair<int, bool>> recovery; // tab index, true: restore the unsaved edits
     bool optionsChanged = false;                  // EditorState's options or their text fields
+    std::optional<std::size_t> printfBuffer;      // the Options popup's printf buffer, bytes
     std::optional<std::filesystem::path> openFile;
     std::optional<int> closeTab;
     std::optional<JumpTo> jumpTo; // from another panel: show this line in the editor
@@ -245,6 +246,7 @@ struct ConsoleState {
     std::string partial;           // a line not ended yet
     std::uint64_t dropped = 0;     // lines dropped (over kMaxLines, or over what the capture keeps)
     std::size_t printfBuffer = 0;  // the driver's printf buffer (CU_LIMIT_PRINTF_FIFO_SIZE), bytes
+    std::string bufferNote;        // why the size chosen (EditorState::printfBuffer) is not the driver's
     bool capturing = false;        // off in headless runs: the output goes to standard output
     bool autoScroll = true;
     // Appends `text` as lines of `frame` and `stage`; a line not ended waits for its end.

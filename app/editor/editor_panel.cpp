@@ -135,6 +135,15 @@ void drawOptionsPopup(EditorState& ed, Commands& commands)
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("A frame running longer than this asks you to wait or stop it (0: never).\n"
                           "Applies to the window's GPU process (not with --no-supervise).");
+    int printfMiB = int(ed.printfBuffer >> 20);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    ImGui::InputInt("printf buffer (MiB)", &printfMiB, 0, 0);
+    if (ImGui::IsItemDeactivatedAfterEdit() && printfMiB > 0)
+        commands.printfBuffer = std::size_t(std::clamp(printfMiB, 1, 4096)) << 20;
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("Device printf's buffer (CU_LIMIT_PRINTF_FIFO_SIZE); what one launch prints past it is lost.\n"
+                          "The driver takes a new size only until a kernel that prints has run: after that,\n"
+                          "the window's GPU process is replaced to apply it (your work is kept).");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
     ImGui::InputTextWithHint("defines", "NAME NAME=VALUE ...", &ed.definesText);
     changed |= ImGui::IsItemDeactivatedAfterEdit();

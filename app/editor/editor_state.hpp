@@ -154,6 +154,9 @@ struct EditorState {
     // The window's frame limit in seconds (0: none): a frame running longer asks the user to wait or
     // stop it. The supervising shell reads it from the state the worker sends (--frame-limit sets it).
     float frameLimitSeconds = 2.f;
+    // Device printf's buffer as chosen (--printf-buffer, the Options popup), bytes; 0: the driver's
+    // default. ConsoleState::printfBuffer is what the driver has.
+    std::size_t printfBuffer = 0;
     double pauseSeconds = 0.35;
     // Text fields of the options UI (parsed into `options` when applied).
     std::string definesText, includesText;

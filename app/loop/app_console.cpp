@@ -45,13 +45,14 @@ void App::startDeviceOutput()
     ConsoleState& c = m_state.console;
     if (m_state.cuda) {
         try {
-            if (m_options.printfBuffer > 0)
-                cuda::setContextLimit(cuda::ContextLimit::PrintfFifoSize, m_options.printfBuffer);
             c.printfBuffer = cuda::contextLimit(cuda::ContextLimit::PrintfFifoSize);
         } catch (const Error& e) {
-            log::warning(std::string("--printf-buffer: ") + e.what());
+            log::warning(std::string("device printf's buffer: ") + e.what());
         }
     }
+    m_state.editor.printfBuffer = c.printfBuffer;
+    if (m_options.printfBuffer > 0)
+        setPrintfBuffer(m_options.printfBuffer);
     if (!m_options.captureDeviceOutput)
         return;
     try {
@@ -59,6 +60,34 @@ void App::startDeviceOutput()
         c.capturing = true;
     } catch (const Error& e) {
         log::warning(std::string("device printf goes to standard output only: ") + e.what());
+    }
+}
+
+void App::setPrintfBuffer(std::size_t bytes)
+{
+    ConsoleState& c = m_state.console;
+    m_state.editor.printfBuffer = bytes;
+    c.bufferNote.clear();
+    if (!m_state.cuda || bytes == c.printfBuffer)
+        return;
+    try {
+        cuda::setContextLimit(cuda::ContextLimit::PrintfFifoSize, bytes);
+        c.printfBuffer = cuda::contextLimit(cuda::ContextLimit::PrintfFifoSize);
+        return;
+    } catch (const Error& e) {
+        // The driver takes a new size only until a kernel that prints has run in the context.
+        if (m_options.workerMode == "window") {
+            supervise::FaultNotice n;
+            n.kind = "restart";
+            n.summary = "giving device printf a " + cuda::formatBytes(bytes) + " buffer (the driver takes a new size "
+                        "only in a new CUDA context once a kernel that prints has run)";
+            m_restartRequest = std::move(n);
+            c.bufferNote = cuda::formatBytes(bytes) + " from the next frame on (a new GPU process)";
+        } else {
+            c.bufferNote = cuda::formatBytes(bytes) + " at the next start (the driver keeps the size once a kernel "
+                           "that prints has run): " + e.what();
+            log::warning("device printf's buffer: " + c.bufferNote);
+        }
     }
 }
 

@@ -460,6 +460,8 @@ void App::applyEditorCommands(double now)
             tab->recovery.reset();
         }
     }
+    if (c.printfBuffer)
+        setPrintfBuffer(*c.printfBuffer);
     if (c.optionsChanged) {
         applyOptionFields();
         for (auto& tab : ed.tabs)

@@ -54,21 +54,22 @@ supervise::UiSettings App::uiSettings() const
     es.buildOnPause = ed.buildOnPause;
     es.syntaxColours = ed.syntaxColours;
     es.zoom = ed.zoom;
+    es.printfBuffer = ed.printfBuffer;
     return ui;
 }
 
-void App::restoreUiSettings(const supervise::UiSettings& ui, bool keepLayout)
+void App::restoreUiSettings(const supervise::UiSettings& ui, bool fromFile)
 {
     AppState& s = m_state;
     if (!ui.imguiIni.empty() && ImGui::GetCurrentContext())
         ImGui::LoadIniSettingsFromMemory(ui.imguiIni.c_str(), ui.imguiIni.size());
-    if (!keepLayout && !ui.layout.empty())
+    if (!(fromFile && !m_options.layout.empty()) && !ui.layout.empty()) // --layout wins over the file
         s.teach.layout = ui.layout == "classroom" ? Layout::Classroom : Layout::Standard;
     s.menu.hiddenPanels = {ui.hiddenPanels.begin(), ui.hiddenPanels.end()};
-    restoreEditorSettings(ui.editor);
+    restoreEditorSettings(ui.editor, fromFile);
 }
 
-void App::restoreEditorSettings(const supervise::EditorSettings& es)
+void App::restoreEditorSettings(const supervise::EditorSettings& es, bool fromFile)
 {
     EditorState& ed = m_state.editor;
     const std::vector<std::string> before = rtc::buildOptionList(ed.options); // what NVRTC was given
@@ -86,6 +87,8 @@ void App::restoreEditorSettings(const supervise::EditorSettings& es)
     ed.buildOnPause = es.buildOnPause;
     ed.syntaxColours = es.syntaxColours;
     ed.zoom = std::isfinite(es.zoom) ? std::clamp(es.zoom, EditorState::kMinZoom, EditorState::kMaxZoom) : ed.zoom;
+    if (es.printfBuffer > 0 && !(fromFile && m_options.printfBuffer > 0)) // --printf-buffer wins over the file
+        setPrintfBuffer(std::size_t(std::min<std::uint64_t>(es.printfBuffer, std::uint64_t(4) << 30)));
     const bool rebuild = rtc::buildOptionList(ed.options) != before;
     for (auto& tab : ed.tabs) { // the files this process opened before it was told (--kernel, --edit)
         tab->debounce.setDelay(ed.pauseSeconds);
@@ -102,7 +105,7 @@ void App::loadUserSettings()
         return;
     try {
         const supervise::UiSettings ui = nlohmann::json::parse(paths::readTextFile(file)).get<supervise::UiSettings>();
-        restoreUiSettings(ui, !m_options.layout.empty()); // --layout wins over the saved one
+        restoreUiSettings(ui, true);
         m_savedSettings = nlohmann::json(ui).dump();
     } catch (const std::exception& e) {
         // Nothing is lost: the unreadable file is kept beside the one written from now on.

@@ -175,7 +175,11 @@ void App::restore(const supervise::Restore& r, const std::vector<int>& keptFds)
     if (snap.activeTab >= 0 && snap.activeTab < int(s.editor.tabs.size()))
         s.editor.selectTab = snap.activeTab;
 
-    if (r.fault) {
+    if (r.fault && r.fault->kind == "restart") { // asked for, not a fault: the project goes on
+        log::info(r.fault->summary);
+        if (s.project.session)
+            s.project.session->pipeline().setPaused(false);
+    } else if (r.fault) {
         const supervise::FaultNotice& f = *r.fault;
         s.fault = ShownFault{f.kind, f.frame, f.stage, f.kernel, f.file, f.error, f.summary, restoredText};
         log::error("the GPU process was replaced: " + f.summary);

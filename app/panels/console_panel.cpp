@@ -31,8 +31,10 @@ void drawConsolePanel(AppState& s)
     if (c.dropped > 0)
         note += ", " + std::to_string(c.dropped) + " lines dropped";
     if (c.printfBuffer > 0)
-        note += "; printf buffer " + cuda::formatBytes(c.printfBuffer) + " (--printf-buffer)";
+        note += "; printf buffer " + cuda::formatBytes(c.printfBuffer) + " (Options, --printf-buffer)";
     ImGui::TextDisabled("%s", note.c_str());
+    if (!c.bufferNote.empty())
+        ImGui::TextDisabled("printf buffer: %s", c.bufferNote.c_str());
     if (!c.capturing)
         ImGui::TextDisabled("device printf goes to standard output in this run");
     ImGui::Separator();

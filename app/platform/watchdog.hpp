@@ -16,6 +16,7 @@ namespace ks::app {
 // Exit statuses of headless runs beyond 0 (every frame finished), 1 (an error) and 2 (usage).
 inline constexpr int kExitFault = 3;      // a frame faulted: the process's CUDA context was lost
 inline constexpr int kExitFrameLimit = 4; // a frame ran past --frame-limit
+inline constexpr int kExitRestart = 5;    // a window's GPU process asked to be replaced (App::restartRequest)
 
 // "frame 3 has run for 2.01 s, past the 2 s frame limit: stage "spin" (kernel spin in spin.cu) has
 // not finished"

@@ -141,10 +141,11 @@ struct EditorSettings {
     double pauseSeconds = 0.35;
     bool buildOnPause = true, syntaxColours = true;
     float zoom = 1.f;
+    std::uint64_t printfBuffer = 0;  // device printf's buffer chosen in the Options popup, bytes; 0: not chosen
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditorSettings, fastMath, lineInfo, debug, fastCompile, cppStandard,
                                                 arch, defines, includes, pauseSeconds, buildOnPause, syntaxColours,
-                                                zoom)
+                                                zoom, printfBuffer)
 
 // A line of device printf output (the Console panel): the frame, and the stage that printed it
 // ("" when it came between stages, from a kernel that was not waited for).

@@ -400,7 +400,10 @@ void ShellLink::died(const std::string& how)
                                                    : std::string());
         n.summary = n.error;
     }
-    log::warning(n.summary);
+    if (n.kind == "restart")
+        log::info("replacing the GPU process: " + n.summary);
+    else
+        log::warning(n.summary);
     if (!m_framed && ++m_failedStarts >= m_config.maxFailedStarts) {
         m_history.push_back(n);
         m_hello.reset();

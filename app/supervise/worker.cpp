@@ -553,6 +553,17 @@ int runWorker(const AppOptions& options)
         } catch (const proc::ChannelError&) {
             return 0;
         }
+        if (const std::optional<supervise::FaultNotice>& restart = app.restartRequest()) {
+            // A setting only a new CUDA context takes: the state that holds it, then why, then end.
+            try {
+                channel.send(supervise::encode(supervise::StateUpdate{app.snapshot()}));
+                channel.send(supervise::encode(*restart));
+            } catch (const proc::ChannelError&) {
+            }
+            std::fflush(stdout);
+            std::fflush(stderr);
+            std::_Exit(kExitRestart);
+        }
     }
 }
 

@@ -87,3 +87,36 @@ TEST(Console, PastItsBoundTheOldestLinesGoAndAreCounted)
     EXPECT_EQ(c.lines.back().frame, 7);
     EXPECT_EQ(c.lines.back().stage, "paint");
 }
+
+// The printf buffer chosen in the Options popup is the editor's setting: kept in the settings file
+// and in the snapshot for the next GPU process, which applies it. Without a CUDA device (Mesa) the
+// driver's size stays unknown (0); the GPU side is tests/interop/test_loop_app_console.cpp.
+TEST(Console, PrintfBufferChosenIsKeptForTheNextProcess)
+{
+    ks::app::AppOptions options;
+    options.headless = true;
+    options.width = 1280;
+    options.height = 720;
+    options.dataDir = ks::test::sourceDir();
+    std::string whyNot;
+    auto session = ks::test::openHeadlessApp(options, whyNot);
+    if (!session)
+        GTEST_SKIP() << "no headless GL: " << whyNot;
+    if (session->app().state().cuda)
+        GTEST_SKIP() << "a CUDA device is here: this test is of the settings alone";
+    session->app().setPrintfBuffer(std::size_t(8) << 20);
+    session->renderFrame();
+    const ks::app::supervise::AppSnapshot snap = session->app().snapshot();
+    EXPECT_EQ(snap.ui.editor.printfBuffer, std::uint64_t(8) << 20);
+    EXPECT_EQ(session->app().state().console.printfBuffer, 0u) << "no driver to ask";
+    EXPECT_FALSE(session->app().restartRequest()) << "nothing to replace without CUDA";
+    session.reset();
+
+    auto next = ks::test::openHeadlessApp(options, whyNot);
+    ASSERT_TRUE(next) << whyNot;
+    EXPECT_EQ(next->app().state().editor.printfBuffer, 0u);
+    ks::app::supervise::Restore r;
+    r.state = snap;
+    next->app().restore(r);
+    EXPECT_EQ(next->app().state().editor.printfBuffer, std::size_t(8) << 20) << "the next process takes the choice";
+}

@@ -13,19 +13,20 @@
 
 using ks::test::InteropTest;
 
-TEST_F(InteropTest, DevicePrintfReachesTheConsoleByFrameAndStage)
+namespace {
+
+// A headless session's options for kernel `hello` of `dir`/hello.cu, which prints when `printsIf`
+// (of thread index i) holds, with the capture a window's GPU process has.
+ks::app::AppOptions printingKernel(const ks::test::TempDir& dir, const std::string& printsIf, const std::string& format)
 {
-    m_egl = ks::gl::EglContext(); // the session makes its own context on this device
-    ks::test::TempDir dir;
-    ks::test::writeFile(dir.path() / "hello.cu", R"(extern "C" __global__ void hello(float* out, int n, int frame)
-{
-    const int i = blockIdx.x * blockDim.x + threadIdx.x;
-    if (i < n)
-        out[i] = float(i);
-    if (i < 3)
-        printf("hello from thread %d in frame %d\n", i, frame);
-}
-)");
+    ks::test::writeFile(dir.path() / "hello.cu", "extern \"C\" __global__ void hello(float* out, int n, int frame)\n"
+                                                 "{\n"
+                                                 "    const int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                                                 "    if (i < n)\n"
+                                                 "        out[i] = float(i);\n"
+                                                 "    if (" + printsIf + ")\n"
+                                                 "        printf(" + format + ");\n"
+                                                 "}\n");
     ks::app::AppOptions options;
     options.headless = true;
     options.width = 800;
@@ -34,8 +35,19 @@ TEST_F(InteropTest, DevicePrintfReachesTheConsoleByFrameAndStage)
     options.kernelSpec = (dir.path() / "hello.cu").string() + ":hello";
     options.shapes = {{"out", {256}}};
     options.captureDeviceOutput = true;
-    options.printfBuffer = std::size_t(8) << 20;
     options.recoveryDir = dir.path() / "recovery";
+    return options;
+}
+
+} // namespace
+
+TEST_F(InteropTest, DevicePrintfReachesTheConsoleByFrameAndStage)
+{
+    m_egl = ks::gl::EglContext(); // the session makes its own context on this device
+    ks::test::TempDir dir;
+    ks::app::AppOptions options =
+        printingKernel(dir, "i < 3", R"("hello from thread %d in frame %d\n", i, frame)");
+    options.printfBuffer = std::size_t(8) << 20;
     ks::app::HeadlessSession session(options);
     ks::app::App& app = session.app();
     const ks::app::AppState& s = app.state();
@@ -53,4 +65,33 @@ TEST_F(InteropTest, DevicePrintfReachesTheConsoleByFrameAndStage)
             << "frame " << line.frame << ": " << line.text;
         EXPECT_EQ(line.text.rfind("hello from thread ", 0), 0u) << line.text;
     }
+}
+
+// A new size once a kernel that prints has run: the driver keeps the old one in this context, so a
+// window's GPU process asks to be replaced (kind "restart"), its snapshot carrying the new size for
+// the next process, which sets it before its first kernel (tests/gl: the snapshot's part).
+TEST_F(InteropTest, PrintfBufferChangedAfterAPrintAsksForANewProcess)
+{
+    m_egl = ks::gl::EglContext();
+    ks::test::TempDir dir;
+    ks::app::AppOptions options = printingKernel(dir, "i == 0", R"("frame %d\n", frame)");
+    options.workerMode = "window"; // as a window's GPU process
+    ks::app::HeadlessSession session(options);
+    ks::app::App& app = session.app();
+    const ks::app::AppState& s = app.state();
+    ASSERT_TRUE(s.project.session) << app.statusLine();
+    ASSERT_TRUE(app.settleBuilds(std::chrono::seconds(60)));
+    for (int i = 0; i < 3; ++i)
+        session.renderFrame();
+    ASSERT_FALSE(s.console.lines.empty()) << "the kernel printed";
+    const std::size_t before = s.console.printfBuffer;
+    ASSERT_GT(before, 0u);
+    const std::size_t wanted = before + (std::size_t(4) << 20);
+    app.setPrintfBuffer(wanted);
+    EXPECT_EQ(s.console.printfBuffer, before) << "the driver keeps its size in this context";
+    ASSERT_TRUE(app.restartRequest());
+    EXPECT_EQ(app.restartRequest()->kind, "restart");
+    EXPECT_NE(app.restartRequest()->summary.find("printf"), std::string::npos) << app.restartRequest()->summary;
+    EXPECT_EQ(app.snapshot().ui.editor.printfBuffer, wanted) << "the next process is told";
+    EXPECT_FALSE(s.console.bufferNote.empty());
 }

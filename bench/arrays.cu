@@ -7,6 +7,7 @@
 // zeros). Each row prints GB/s, its ratio to its limit (copy, read or write bandwidth measured in the
 // same run) and to its peer (CUB, or the hand-written kernel). See bench/README.md.
 #include "ks/array/elementwise_kernel.hpp"
+#include "ks/array/indexing.hpp"
 #include "ks/array/ops.hpp"
 #include "ks/array/reduction.hpp"
 #include "ks/array/runtime.hpp"
@@ -20,6 +21,9 @@
 
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
+#include <thrust/execution_policy.h>
+#include <thrust/gather.h>
+#include <thrust/scatter.h>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
@@ -339,6 +343,7 @@ int run(int argc, char** argv)
     struct CallCost {
         std::string name;
         double hostUs, queuedMs;
+        double bytes = 0; // moved per call, where a bandwidth means something
     };
     std::vector<CallCost> callCosts;
     for (const auto& [name, op] : std::vector<std::pair<std::string, std::function<void()>>>{
@@ -349,7 +354,7 @@ int run(int argc, char** argv)
                   checkRuntime(cub::DeviceReduce::Max(tempPtr, tempBytes, y.ptr<float>(), cubResult.ptr<float>(), big, stream),
                                "cub max");
               }}})
-        callCosts.push_back({name, bench.hostUs(op), bench.queuedMs(op, 10)});
+        callCosts.push_back({name, bench.hostUs(op), bench.queuedMs(op, 10), gib});
     // Agreement with CUB (the bench must not time wrong answers).
     {
         ks::array::max(y, result);
@@ -478,12 +483,115 @@ int run(int argc, char** argv)
         }
     }
 
+    // ----- take / put over 64M float32 against Thrust's gather and scatter (the bound for the same
+    // access pattern). The indices are a permutation of 0..64M-1 made by bijective mixing steps on 26
+    // bits, so that both sides read and write every element once, and put's result is determined.
+    {
+        const ks::array::ElementwiseKernel permute(
+            "int *idx", "unsigned v = (unsigned)i; v = (v * 0x9E3779B1u) & " + std::to_string(small - 1) +
+                            "u; v ^= v >> 13; v = (v * 0x85EBCA6Bu) & " + std::to_string(small - 1) +
+                            "u; v ^= v >> 11; idx[i] = (int)v;",
+            "ks_bench_permutation");
+        DeviceArray idx = DeviceArray::empty(rt, Dims{small}, DType::Int32);
+        permute(rt, {idx});
+        DeviceArray gathered = DeviceArray::empty(rt, Dims{small}, DType::Float32);
+        DeviceArray putDst = DeviceArray::empty(rt, Dims{small}, DType::Float32);
+        DeviceArray scattered = DeviceArray::empty(rt, Dims{small}, DType::Float32);
+        const ks::array::ReductionKernel differ(rt, {"long long", "0", "a+b", "(long long)(p[i] != q[i])",
+                                                     "const int *p, const int *q", "", "ks_bench_differ"});
+        auto count = [&](const DeviceArray& a, const DeviceArray& b) {
+            return differ({a.viewAs(DType::Int32), b.viewAs(DType::Int32)}).toHost<std::int64_t>()[0];
+        };
+        const auto policy = thrust::cuda::par.on(stream);
+        const int* ip = idx.ptr<int>();
+        auto indexRow = [&](const std::string& name, const std::function<void()>& ours, const std::string& peerName,
+                            const std::function<void()>& peer) {
+            Row r{name, double(small) * 12}; // 4-byte index, element read, element written
+            r.ms = bench.time(ours);
+            r.gbs = Bench::gbs(r.bytes, r.ms);
+            r.limitName = "copy";
+            r.limitGbs = copy.gbs;
+            r.peerName = peerName;
+            r.peerGbs = Bench::gbs(r.bytes, bench.time(peer));
+            r.goal = ">=0.90 Thrust";
+            r.met = r.gbs >= 0.9 * r.peerGbs;
+            r.note = "bytes counted: index + element read + element written; the random side moves 32-byte sectors";
+            rows.push_back(r);
+        };
+        indexRow("take 64M f32, permuted indices", [&] { gathered = ks::array::take(xs, idx); }, "thrust::gather",
+                 [&] { thrust::gather(policy, ip, ip + small, xs.ptr<float>(), scattered.ptr<float>()); });
+        thrust::gather(policy, ip, ip + small, xs.ptr<float>(), scattered.ptr<float>());
+        if (const long long bad = count(gathered, scattered))
+            rows.back().note += "; MISMATCH: " + std::to_string(bad) + " elements differ from Thrust";
+        indexRow("put 64M f32, permuted indices", [&] { ks::array::put(putDst, idx, ys); }, "thrust::scatter",
+                 [&] { thrust::scatter(policy, ys.ptr<float>(), ys.ptr<float>() + small, ip, scattered.ptr<float>()); });
+        if (const long long bad = count(putDst, scattered))
+            rows.back().note += "; MISMATCH: " + std::to_string(bad) + " elements differ from Thrust";
+    }
+
+    // ----- the layout matrix's strided paths (step 2, reversed, transposed) against the contiguous
+    // alternative a user has: copy() to a contiguous array, then the contiguous operation. No goal:
+    // paths that read through a copy internally should come out even, direct strided kernels ahead.
+    {
+        auto layoutRow = [&](const std::string& name, double bytes, const std::function<void()>& ours,
+                             const std::function<void()>& viaCopy) {
+            Row r{name, bytes};
+            r.ms = bench.time(ours);
+            r.gbs = Bench::gbs(bytes, r.ms);
+            r.limitName = "copy";
+            r.limitGbs = copy.gbs;
+            r.peerName = "copy() + contiguous";
+            r.peerGbs = Bench::gbs(bytes, bench.time(viaCopy));
+            r.note = "bytes counted: the view's elements once (and the output)";
+            rows.push_back(r);
+        };
+        const std::int64_t half = big / 2, side = std::int64_t(1) << 14, sideSmall = std::int64_t(1) << 13;
+        const DeviceArray step2 = x.slice(ks::array::Slice::from(0, 2));
+        const DeviceArray reversed = x.slice(ks::array::Slice::reversed());
+        const DeviceArray transposed = x.reshapeView(Dims{side, side}).transpose();
+        layoutRow("sum 128M f32, step-2 view", double(half) * 4, [&] { ks::array::sum(step2, result); },
+                  [&] { ks::array::sum(step2.copy(), result); });
+        layoutRow("sum 256M f32, reversed view", gib, [&] { ks::array::sum(reversed, result); },
+                  [&] { ks::array::sum(reversed.copy(), result); });
+        layoutRow("sum 16Kx16K f32, transposed", gib, [&] { ks::array::sum(transposed, result); },
+                  [&] { ks::array::sum(transposed.copy(), result); });
+        const DeviceArray xs2 = x.slice(ks::array::Slice::range(0, 2 * small, 2));
+        const DeviceArray ys2 = y.slice(ks::array::Slice::range(0, 2 * small, 2));
+        layoutRow("add 64M f32, step-2 views", axBytes,
+                  [&] { ks::array::binaryInto(ks::array::BinaryOp::Add, xs2, ys2, zs); },
+                  [&] { ks::array::binaryInto(ks::array::BinaryOp::Add, xs2.copy(), ys2.copy(), zs); });
+        const DeviceArray xt = xs.reshapeView(Dims{sideSmall, sideSmall}).transpose();
+        const DeviceArray yt = ys.reshapeView(Dims{sideSmall, sideSmall}).transpose();
+        const DeviceArray zt = zs.reshapeView(Dims{sideSmall, sideSmall});
+        layoutRow("add 8Kx8K f32, transposed", axBytes,
+                  [&] { ks::array::binaryInto(ks::array::BinaryOp::Add, xt, yt, zt); },
+                  [&] { ks::array::binaryInto(ks::array::BinaryOp::Add, xt.copy(), yt.copy(), zt); });
+        const DeviceArray scan2 = scanIn32.slice(ks::array::Slice::from(0, 2));
+        const DeviceArray scanOutHalf = scanOut.slice(ks::array::Slice::to(half));
+        layoutRow("inclusive scan 128M i32, step-2", double(half) * 8, [&] { scan(scan2, scanOutHalf); },
+                  [&] { scan(scan2.copy(), scanOutHalf); });
+    }
+
+    // ----- the host cost of one small call (1K float32): what a loop of small array operations pays
+    // per call. bench/cupy_call_costs.py measures CuPy's same calls the same way.
+    {
+        const std::int64_t k = 1024;
+        const DeviceArray x1 = xs.slice(ks::array::Slice::to(k)), y1 = ys.slice(ks::array::Slice::to(k));
+        DeviceArray z1 = zs.slice(ks::array::Slice::to(k));
+        for (const auto& [name, op] : std::vector<std::pair<std::string, std::function<void()>>>{
+                 {"1K f32: z = x + y (new array)", [&] { DeviceArray r = x1 + y1; }},
+                 {"1K f32: add into z", [&] { ks::array::binaryInto(ks::array::BinaryOp::Add, x1, y1, z1); }},
+                 {"1K f32: ElementwiseKernel axpby", [&] { linComb(rt, {2.f, x1, 3.f, y1, z1}); }},
+                 {"1K f32: sum", [&] { ks::array::sum(x1, result); }}})
+            callCosts.push_back({name, bench.hostUs(op), bench.queuedMs(op, 10)});
+    }
+
     printTable(rows);
-    std::printf("\ncall costs, 256M f32 (host: one call's host time, stream idle before it; queued: per call, 10 "
-                "calls between one pair of events):\n");
+    std::printf("\ncall costs (host: one call's host time, stream idle before it; queued: per call, 10 calls "
+                "between one pair of events):\n");
     for (const CallCost& c : callCosts)
-        std::printf("  %-24s host %7.1f us   queued %8.4f ms (%.1f GB/s)\n", c.name.c_str(), c.hostUs, c.queuedMs,
-                    Bench::gbs(gib, c.queuedMs));
+        std::printf("  %-34s host %7.1f us   queued %8.4f ms%s\n", c.name.c_str(), c.hostUs, c.queuedMs,
+                    c.bytes > 0 ? (" (" + fmt(Bench::gbs(c.bytes, c.queuedMs)) + " GB/s)").c_str() : "");
     if (!jsonPath.empty()) {
         nlohmann::json j;
         j["device"] = dev.name;

@@ -348,8 +348,8 @@ void drawArgumentsPanel(AppState& s, Commands& commands)
         return;
     }
     const project::Project& inferred = *k.inference.project;
-    ImGui::TextUnformatted(inferred.name.c_str());
-    ImGui::SameLine();
+    ImGui::TextWrapped("%s", inferred.name.c_str());
+    sameLineIfFits(buttonWidth("Undo"));
     ImGui::BeginDisabled(k.undo.empty());
     if (ImGui::SmallButton("Undo"))
         commands.project.undoRebind = true;
@@ -358,7 +358,7 @@ void drawArgumentsPanel(AppState& s, Commands& commands)
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("The bindings before the last change (Ctrl+Z in this panel); %zu step%s",
                           k.undo.size(), k.undo.size() == 1 ? "" : "s");
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Infer again"));
     if (ImGui::SmallButton("Infer again"))
         commands.project.rebind = k.options;
     if (ImGui::IsItemHovered())

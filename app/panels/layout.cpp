@@ -103,12 +103,14 @@ bool placePanel(const char* panel, const PanelLayout& layout)
     return true;
 }
 
-void sameLineIfFits(float width, float spacing)
+bool sameLineIfFits(float width, float spacing)
 {
     const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
     const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
-    if (ImGui::GetItemRectMax().x + gap + width <= right)
+    const bool fits = ImGui::GetItemRectMax().x + gap + width <= right;
+    if (fits)
         ImGui::SameLine(0, gap);
+    return fits;
 }
 
 void labelBesideIfFits(const char* label)

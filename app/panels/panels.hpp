@@ -22,8 +22,8 @@ inline std::array<float, 4> lastItemRect()
 // Panels give way to a narrow window instead of cutting what they show (layout.cpp).
 // The next item, `width` wide, on the current line when it fits before the content region's right
 // edge, else on the next line: call it where ImGui::SameLine() would go (`spacing` as SameLine's,
-// negative: the style's ItemSpacing.x).
-void sameLineIfFits(float width, float spacing = -1.f);
+// negative: the style's ItemSpacing.x). Returns whether it stays on the line.
+bool sameLineIfFits(float width, float spacing = -1.f);
 // A control's label, drawn by the panel (the control's own label hidden behind "##"): beside the
 // control where it fits, as ImGui draws it, else under it.
 void labelBesideIfFits(const char* label);

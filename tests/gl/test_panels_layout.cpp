@@ -1,8 +1,9 @@
-// The standard layout fits its window: the default demo, headless (Mesa where there is no GPU: the
-// kernel compiles and the panels draw), at the sizes people run it at, cuts no label or button of any
-// panel (panels/ui_probe.hpp, recordClipped: whatever a window's items reach past its clip rectangle
-// where no scroll bar reaches it, and whatever a table column's cells reach past the column), and at
-// the default size the kernel editor shows at least 80 columns of source.
+// The layouts fit their window: the default demo, headless (Mesa where there is no GPU: the kernel
+// compiles and the panels draw), at the sizes people run it at, cuts no label or button of any panel
+// (panels/ui_probe.hpp, recordClipped: whatever a window's items reach past its clip rectangle where
+// no scroll bar reaches it, and whatever a table column's cells reach past the column), and at the
+// default size, and at UI scales 1.5 and 2 on windows scaled alike, the kernel editor shows at least
+// 80 columns of source. The classroom layout and a saved project (heat) cut nothing either.
 #include "app.hpp"
 #include "cli/options.hpp"
 #include "panels/ui_probe.hpp"
@@ -12,6 +13,7 @@
 #include "test_support.hpp"
 
 #include <cmath>
+#include <filesystem>
 #include <iostream>
 #include <memory>
 #include <sstream>
@@ -19,21 +21,39 @@
 
 namespace {
 
+struct Size {
+    int width, height;
+    float uiScale;
+    int minColumns;           // 0: no demand
+    const char* layout = "";  // --layout (and so the whole app); empty: none
+    const char* project = ""; // --project, under the source folder; empty: the default demo
+};
+
+void PrintTo(const Size& s, std::ostream* os)
+{
+    *os << s.width << "x" << s.height << " at UI scale " << s.uiScale << (*s.layout ? ", layout " : "") << s.layout
+        << (*s.project ? ", " : "") << s.project;
+}
+
 struct Fit {
-    std::string clipped; // "WINDOW: N px" a line, empty when nothing is cut
+    std::string clipped; // "WINDOW: W x H px cut" a line, empty when nothing is cut
     int columns = 0;     // the editor's whole columns of source
 };
 
-// Runs the default demo at width x height and `uiScale` for a few frames (panels take their places
-// on the first, scroll bars come on the next) and reads what the last frame cut and showed.
-std::unique_ptr<ks::app::HeadlessSession> runDemo(int width, int height, float uiScale, Fit& fit, std::string& whyNot)
+// Runs the app at `size` for a few frames (panels take their places on the first, scroll bars come
+// on the next) and reads what the last frame cut and showed.
+std::unique_ptr<ks::app::HeadlessSession> runApp(const Size& size, Fit& fit, std::string& whyNot)
 {
     ks::app::AppOptions options;
     options.headless = true;
-    options.width = width;
-    options.height = height;
-    options.uiScale = uiScale;
+    options.width = size.width;
+    options.height = size.height;
+    options.uiScale = size.uiScale;
     options.dataDir = ks::test::sourceDir();
+    options.layout = size.layout;
+    options.ui = *size.layout != 0;
+    if (*size.project)
+        options.project = ks::test::sourceDir() / size.project;
     auto session = ks::test::openHeadlessApp(options, whyNot);
     if (!session)
         return nullptr;
@@ -50,17 +70,6 @@ std::unique_ptr<ks::app::HeadlessSession> runDemo(int width, int height, float u
     return session;
 }
 
-struct Size {
-    int width, height;
-    float uiScale;
-    int minColumns; // 0: no demand
-};
-
-void PrintTo(const Size& s, std::ostream* os)
-{
-    *os << s.width << "x" << s.height << " at UI scale " << s.uiScale;
-}
-
 class LayoutFits : public ::testing::TestWithParam<Size> {};
 
 TEST_P(LayoutFits, NoPanelCutsALabelAndTheEditorIsWide)
@@ -68,20 +77,28 @@ TEST_P(LayoutFits, NoPanelCutsALabelAndTheEditorIsWide)
     const Size size = GetParam();
     Fit fit;
     std::string whyNot;
-    const auto session = runDemo(size.width, size.height, size.uiScale, fit, whyNot);
+    const auto session = runApp(size, fit, whyNot);
     if (!session)
         GTEST_SKIP() << "no headless GL: " << whyNot;
-    EXPECT_EQ(fit.clipped, "") << "at " << size.width << "x" << size.height << ", UI scale " << size.uiScale;
-    EXPECT_GE(fit.columns, size.minColumns) << "the editor's columns at " << size.width << "x" << size.height;
-    std::cout << size.width << "x" << size.height << " scale " << size.uiScale << ": editor " << fit.columns
-              << " columns\n";
+    EXPECT_EQ(fit.clipped, "") << "what the panels cut";
+    EXPECT_GE(fit.columns, size.minColumns) << "the editor's columns";
+    std::cout << ::testing::PrintToString(size) << ": the editor shows " << fit.columns << " columns\n";
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, LayoutFits,
                          ::testing::Values(Size{1600, 900, 1.f, 80}, Size{1280, 720, 1.f, 0},
-                                           Size{2400, 1350, 1.5f, 80}, Size{3200, 1800, 2.f, 80}),
+                                           Size{2400, 1350, 1.5f, 80}, Size{3200, 1800, 2.f, 80},
+                                           Size{1600, 900, 1.f, 0, "classroom"}, Size{1280, 720, 1.f, 0, "classroom"},
+                                           Size{1600, 900, 1.f, 0, "standard", "projects/heat.json"},
+                                           Size{1280, 720, 1.f, 0, "standard", "projects/heat.json"}),
                          [](const auto& info) {
-                             return std::to_string(info.param.width) + "x" + std::to_string(info.param.height);
+                             const Size& s = info.param;
+                             std::string name = std::to_string(s.width) + "x" + std::to_string(s.height);
+                             if (*s.project)
+                                 name += "_" + std::filesystem::path(s.project).stem().string();
+                             else if (*s.layout)
+                                 name += std::string("_") + s.layout;
+                             return name;
                          });
 
 } // namespace

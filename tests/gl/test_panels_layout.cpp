@@ -44,12 +44,8 @@ struct Fit {
 // on the next) and reads what the last frame cut and showed.
 std::unique_ptr<ks::app::HeadlessSession> runApp(const Size& size, Fit& fit, std::string& whyNot)
 {
-    ks::app::AppOptions options;
-    options.headless = true;
-    options.width = size.width;
-    options.height = size.height;
+    ks::app::AppOptions options = ks::test::headlessOptions(size.width, size.height);
     options.uiScale = size.uiScale;
-    options.dataDir = ks::test::sourceDir();
     options.layout = size.layout;
     options.ui = *size.layout != 0;
     if (*size.project)

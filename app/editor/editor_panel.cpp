@@ -359,13 +359,16 @@ void drawTab(EditorState& ed, int index, EditorTab& tab, Commands& commands)
     if (ImGui::Button((std::string("Options") + theme::symbol("\xE2\x80\xA6", "...")).c_str()))
         ImGui::OpenPopup("compile-options");
     drawOptionsPopup(ed, commands);
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("on pause").x);
     ImGui::Checkbox("on pause", &ed.buildOnPause);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Build %.2f s after you stop typing", ed.pauseSeconds);
-    ImGui::SameLine();
-    ImGui::TextDisabled("|");
-    ImGui::SameLine();
+    // The kernel picker after a bar where "runs" and a short combo fit, else on a line of its own.
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    if (sameLineIfFits(ImGui::CalcTextSize("| runs").x + spacing * 2 + ImGui::GetFontSize() * 6)) {
+        ImGui::TextDisabled("|");
+        ImGui::SameLine();
+    }
     drawKernelPicker(ed, tab, commands);
 
     drawBanners(index, tab, commands);

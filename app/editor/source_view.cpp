@@ -379,6 +379,12 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     const float scrollY = ImGui::GetScrollY();
     const float textX = origin.x + gutterW + framePadding.x;
     const float textY = origin.y + framePadding.y;
+    if (uiProbe().enabled) {
+        const float x0 = ImGui::GetWindowPos().x;                   // the gutter stays there when the text scrolls
+        const float x1 = x0 + ImGui::GetWindowContentRegionMax().x; // left of the scroll bar
+        uiProbe().record("editor:text", {x0 + gutterW + framePadding.x, origin.y, x1, origin.y + visibleH});
+        uiProbe().record("editor:cell", {textX, textY, textX + charW, textY + lineH});
+    }
 
     if (tab.widestGeneration != tab.widgetGeneration) { // replaced from outside: a scan of the whole text
         tab.widest = widestColumns(tab.buffer);

@@ -283,6 +283,7 @@ void App::frame(float timeSeconds, float deltaSeconds)
     drawTour(s); // after the panels: it outlines and raises one of them
     if (uiFont)
         ImGui::PopFont();
+    uiProbe().recordClipped(); // every window has ended
     applyCommands(double(timeSeconds));
     keepUserSettings();
 }

@@ -141,13 +141,15 @@ void bindingControls(KernelProject& k, const pipeline::ParamBinding& b, Slot slo
             ImGui::EndCombo();
         }
         uiProbe().record("args:choice:" + b.param, lastItemRect());
-        ImGui::SameLine();
     }
+    const float specWidth = unit * (slot == Slot::Buffer ? 8.f : slot == Slot::Texture ? 14.f : 5.f);
+    if (!options.empty())
+        sameLineIfFits(specWidth);
     const char* hint = slot == Slot::Buffer    ? ".npy, image"
                        : slot == Slot::Texture ? "an image file"
                        : b.record              ? "{JSON}, bytes:HEX"
                                                : "a number";
-    ImGui::SetNextItemWidth(unit * (slot == Slot::Buffer ? 8.f : slot == Slot::Texture ? 14.f : 5.f));
+    ImGui::SetNextItemWidth(std::min(specWidth, ImGui::GetContentRegionAvail().x));
     if (ImGui::InputTextWithHint("##spec", hint, &text, ImGuiInputTextFlags_EnterReturnsTrue) && text != given)
         commands.project.rebind = withArg(k.options, b.param, text);
     uiProbe().record("args:spec:" + b.param, lastItemRect());
@@ -208,7 +210,7 @@ void shapeControl(KernelProject& k, const std::string& name, Commands& commands)
                                         : std::to_string(r.count);
     const std::string given = givenShape(k.options, name);
     std::string& text = field(k, "shape:" + name, given);
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFontSize() * 6.f + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("shape").x);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6.f);
     if (ImGui::InputTextWithHint("shape", running.c_str(), &text, ImGuiInputTextFlags_EnterReturnsTrue) &&
         text != given) {
@@ -226,14 +228,20 @@ void shapeControl(KernelProject& k, const std::string& name, Commands& commands)
                           name.c_str(), running.c_str());
 }
 
+// The width of a grid or block field: room for what the launch runs with.
+float launchFieldWidth(const std::string& running)
+{
+    return std::max(ImGui::GetFontSize() * 7.f,
+                    ImGui::CalcTextSize(running.c_str()).x + ImGui::GetStyle().FramePadding.x * 2.f);
+}
+
 // The launch's grid or block field: X[,Y[,Z]]; "" as inferred.
 void launchControl(KernelProject& k, const char* label, std::optional<std::array<unsigned, 3>> pipeline::InferOptions::*dims,
                    const std::string& running, Commands& commands)
 {
     const std::string given = dimText(k.options.*dims);
     std::string& text = field(k, label, given);
-    const ImGuiStyle& style = ImGui::GetStyle();
-    ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 7.f, ImGui::CalcTextSize(running.c_str()).x + style.FramePadding.x * 2.f));
+    ImGui::SetNextItemWidth(launchFieldWidth(running));
     if (ImGui::InputTextWithHint(label, running.c_str(), &text, ImGuiInputTextFlags_EnterReturnsTrue) && text != given) {
         std::string why;
         pipeline::InferOptions o = k.options;
@@ -299,10 +307,10 @@ void parameterRow(AppState& s, KernelProject& k, std::size_t i, float column, Co
     std::string type, bound;
     heading(b, &type, &bound);
     ImGui::TextColored(kName, "%s", b.param.c_str());
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::CalcTextSize(type.c_str()).x);
     ImGui::TextDisabled("%s", type.c_str());
-    ImGui::SameLine();
-    ImGui::TextUnformatted(bound.c_str());
+    sameLineIfFits(ImGui::CalcTextSize(bound.c_str()).x);
+    textWrappedColored(ImGui::GetStyleColorVec4(ImGuiCol_Text), "%s", bound.c_str());
     // The controls on the same line, in a column, where they fit; else under it.
     const float headingEnd = ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + ImGui::GetStyle().ItemSpacing.x;
     const bool fits = headingEnd <= column &&
@@ -348,8 +356,8 @@ void drawArgumentsPanel(AppState& s, Commands& commands)
         return;
     }
     const project::Project& inferred = *k.inference.project;
-    ImGui::TextUnformatted(inferred.name.c_str());
-    ImGui::SameLine();
+    ImGui::TextWrapped("%s", inferred.name.c_str());
+    sameLineIfFits(buttonWidth("Undo"));
     ImGui::BeginDisabled(k.undo.empty());
     if (ImGui::SmallButton("Undo"))
         commands.project.undoRebind = true;
@@ -358,7 +366,7 @@ void drawArgumentsPanel(AppState& s, Commands& commands)
     if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("The bindings before the last change (Ctrl+Z in this panel); %zu step%s",
                           k.undo.size(), k.undo.size() == 1 ? "" : "s");
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Infer again"));
     if (ImGui::SmallButton("Infer again"))
         commands.project.rebind = k.options;
     if (ImGui::IsItemHovered())
@@ -398,7 +406,8 @@ void drawArgumentsPanel(AppState& s, Commands& commands)
         const auto text = [](const std::array<unsigned, 3>& d) { return dimText(d); };
         launchControl(k, "grid", &pipeline::InferOptions::grid,
                       stage->cover.empty() ? text(stage->grid) : "covers " + stage->cover, commands);
-        ImGui::SameLine();
+        sameLineIfFits(launchFieldWidth(text(stage->block)) + ImGui::GetStyle().ItemInnerSpacing.x +
+                       ImGui::CalcTextSize("block").x);
         launchControl(k, "block", &pipeline::InferOptions::block, text(stage->block), commands);
     }
     for (const std::string& note : k.inference.notes) {

@@ -44,29 +44,32 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
     const std::vector<const pipeline::KernelStage*> stages = stagesOf(s, tab.doc.path());
     ImGui::PushID(tab.doc.path().c_str());
     if (!b.result) {
-        ImGui::TextColored(theme::colour(theme::kBusy), "%s: building%s", file.c_str(), theme::symbol("\xE2\x80\xA6", "..."));
+        textWrappedColored(theme::colour(theme::kBusy), "%s: building%s", file.c_str(),
+                           theme::symbol("\xE2\x80\xA6", "..."));
     } else if (b.result->ok) {
         // A build the cache answered cost no NVRTC now: say so, and what NVRTC took when it ran.
         const bool cached = b.resultSource != rtc::CacheSource::Compiled;
-        ImGui::TextColored(theme::colour(theme::kOk),
+        textWrappedColored(theme::colour(theme::kOk),
                            cached ? "%s: from cache in %.0f ms (NVRTC %.0f ms when built, %zu bytes CUBIN)%s"
                                   : "%s: built in %.0f ms (NVRTC %.0f ms, %zu bytes CUBIN)%s",
                            file.c_str(), b.resultTotalMs, b.result->compileMs, b.result->cubin.size(),
-                           b.inFlight ? (std::string("; rebuilding") + theme::symbol("\xE2\x80\xA6", "...")).c_str() : "");
+                           b.inFlight ? (std::string("; rebuilding") + theme::symbol("\xE2\x80\xA6", "...")).c_str()
+                                      : "");
     } else {
         const bool keeps = std::any_of(stages.begin(), stages.end(), [](auto* k) { return k->function() != nullptr; });
-        ImGui::TextColored(theme::colour(theme::kError), "%s: build failed%s%s", file.c_str(),
+        textWrappedColored(theme::colour(theme::kError), "%s: build failed%s%s", file.c_str(),
                            keeps ? "; the last good kernel keeps running" : "",
-                           b.inFlight ? (std::string("; rebuilding") + theme::symbol("\xE2\x80\xA6", "...")).c_str() : "");
+                           b.inFlight ? (std::string("; rebuilding") + theme::symbol("\xE2\x80\xA6", "...")).c_str()
+                                      : "");
     }
     for (const pipeline::KernelStage* stage : stages) {
         if (const cuda::Function* k = stage->function()) {
             const auto& a = k->attributes();
-            ImGui::TextDisabled("  stage %s runs %s: %d registers, %d B static shared, %d B local",
+            textWrappedDisabled("  stage %s runs %s: %d registers, %d B static shared, %d B local",
                                 stage->desc().name.c_str(), stage->desc().kernel.c_str(), a.numRegs,
                                 a.staticSharedBytes, a.localBytes);
         } else if (b.result && b.result->ok && !stage->status().empty()) {
-            ImGui::TextColored(theme::colour(theme::kWarning), "  stage %s: %s", stage->desc().name.c_str(),
+            textWrappedColored(theme::colour(theme::kWarning), "  stage %s: %s", stage->desc().name.c_str(),
                                stage->status().c_str());
         }
     }

@@ -1,7 +1,10 @@
 #include "panels/panels.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h> // RenderTextEllipsis
 
+#include <algorithm>
+#include <cstdarg>
 #include <map>
 #include <optional>
 #include <string>
@@ -18,20 +21,23 @@ struct Box {
 // Standard: the views in the middle with the launch panel under them; the project, timeline and
 // facts on the right. (With no project open, the views' place says how to open one.)
 // A project inferred from a kernel (the default demo is one): the editor keeps the left column's
-// height, its Arguments go under the views (what goes in under what comes out), and the launch
-// heads the right column.
+// height and nearly half the width (80 columns of source at 1600 pixels wide, the default, and at
+// any UI scale on a window scaled alike), its Arguments go under the views (what goes in under what
+// comes out), and the launch heads the right column. The places are fractions of the window; the
+// panels wrap their rows to the width they get (sameLineIfFits and its kin in panels.hpp), so that
+// down to 1280x720 none cuts a label.
 std::optional<Box> projectBox(std::string_view panel, bool kernel)
 {
-    if (kernel && panel == kEditorPanel) return Box{0, 0, 0.40f, 0.76f};
-    if (kernel && panel == kCompileLogPanel) return Box{0, 0.76f, 0.40f, 0.24f};
-    if (kernel && panel == kViewsPanel) return Box{0.40f, 0, 0.34f, 0.54f};
-    if (kernel && panel == kArgumentsPanel) return Box{0.40f, 0.54f, 0.34f, 0.46f};
-    if (kernel && panel == kLaunchPanel) return Box{0.74f, 0, 0.26f, 0.40f};
-    if (kernel && panel == kProjectPanel) return Box{0.74f, 0.40f, 0.26f, 0.16f};
-    if (kernel && panel == kOverlayPanel) return Box{0.74f, 0.56f, 0.26f, 0.14f};
-    if (kernel && panel == kTimelinePanel) return Box{0.74f, 0.70f, 0.26f, 0.10f};
-    if (kernel && panel == kDevicePanel) return Box{0.74f, 0.80f, 0.26f, 0.10f};
-    if (kernel && panel == kTimingsPanel) return Box{0.74f, 0.90f, 0.26f, 0.10f};
+    if (kernel && panel == kEditorPanel) return Box{0, 0, 0.47f, 0.76f};
+    if (kernel && panel == kCompileLogPanel) return Box{0, 0.76f, 0.47f, 0.24f};
+    if (kernel && panel == kViewsPanel) return Box{0.47f, 0, 0.28f, 0.48f};
+    if (kernel && panel == kArgumentsPanel) return Box{0.47f, 0.48f, 0.28f, 0.52f};
+    if (kernel && panel == kLaunchPanel) return Box{0.75f, 0, 0.25f, 0.40f};
+    if (kernel && panel == kProjectPanel) return Box{0.75f, 0.40f, 0.25f, 0.16f};
+    if (kernel && panel == kOverlayPanel) return Box{0.75f, 0.56f, 0.25f, 0.14f};
+    if (kernel && panel == kTimelinePanel) return Box{0.75f, 0.70f, 0.25f, 0.10f};
+    if (kernel && panel == kDevicePanel) return Box{0.75f, 0.80f, 0.25f, 0.10f};
+    if (kernel && panel == kTimingsPanel) return Box{0.75f, 0.90f, 0.25f, 0.10f};
     if (panel == kEditorPanel) return Box{0, 0, 0.30f, 0.74f};
     if (panel == kCompileLogPanel) return Box{0, 0.74f, 0.30f, 0.26f};
     if (panel == kViewsPanel) return Box{0.30f, 0, 0.42f, 0.58f};
@@ -97,6 +103,61 @@ bool placePanel(const char* panel, const PanelLayout& layout)
     return true;
 }
 
+bool sameLineIfFits(float width, float spacing)
+{
+    const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const float gap = spacing < 0 ? ImGui::GetStyle().ItemSpacing.x : spacing;
+    const bool fits = ImGui::GetItemRectMax().x + gap + width <= right;
+    if (fits)
+        ImGui::SameLine(0, gap);
+    return fits;
+}
+
+void labelBesideIfFits(const char* label)
+{
+    sameLineIfFits(ImGui::CalcTextSize(label).x, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::TextUnformatted(label);
+}
+
+float comboWidth(const char* preview)
+{
+    const float whole = ImGui::CalcTextSize(preview).x + ImGui::GetStyle().FramePadding.x * 2 + ImGui::GetFrameHeight();
+    return std::min(whole, ImGui::GetContentRegionAvail().x);
+}
+
+float buttonWidth(const char* label)
+{
+    return ImGui::CalcTextSize(label, nullptr, true).x + 2.f * ImGui::GetStyle().FramePadding.x;
+}
+
+float fieldWidth(const char* label, float wanted)
+{
+    const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+    const float beside =
+        ImGui::GetContentRegionAvail().x - (text > 0 ? text + ImGui::GetStyle().ItemInnerSpacing.x : 0);
+    return std::max(ImGui::GetFontSize() * 4, std::min(wanted, beside));
+}
+
+void textWrappedColored(const ImVec4& colour, const char* fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextWrappedV(fmt, args);
+    ImGui::PopStyleColor();
+    va_end(args);
+}
+
+void textWrappedDisabled(const char* fmt, ...)
+{
+    va_list args;
+    va_start(args, fmt);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrappedV(fmt, args);
+    ImGui::PopStyleColor();
+    va_end(args);
+}
+
 void drawStatusBar(const AppState& state, const std::string& statusLine, Commands& commands)
 {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
@@ -113,7 +174,21 @@ void drawStatusBar(const AppState& state, const std::string& statusLine, Command
     if (ImGui::SmallButton(classroom ? "Standard layout" : "Classroom layout"))
         commands.teach.layout = classroom ? Layout::Standard : Layout::Classroom;
     ImGui::SameLine();
-    ImGui::TextColored(colour, "%s", statusLine.c_str());
+    // The line ends in an ellipsis where the window ends; the whole of it shows on hover.
+    const ImVec2 at = ImGui::GetCursorScreenPos();
+    const float width = std::max(1.f, ImGui::GetContentRegionAvail().x);
+    ImGui::Dummy(ImVec2(width, ImGui::GetTextLineHeight()));
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), at, ImVec2(at.x + width, at.y + ImGui::GetTextLineHeight()),
+                              at.x + width, at.x + width, statusLine.c_str(), nullptr, nullptr);
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered() && ImGui::CalcTextSize(statusLine.c_str()).x > width) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(display.x * 0.6f);
+        ImGui::TextUnformatted(statusLine.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+    }
     ImGui::End();
     ImGui::PopStyleVar();
 }

@@ -19,6 +19,25 @@ inline std::array<float, 4> lastItemRect()
     return {a.x, a.y, b.x, b.y};
 }
 
+// Panels give way to a narrow window instead of cutting what they show (layout.cpp).
+// The next item, `width` wide, on the current line when it fits before the content region's right
+// edge, else on the next line: call it where ImGui::SameLine() would go (`spacing` as SameLine's,
+// negative: the style's ItemSpacing.x). Returns whether it stays on the line.
+bool sameLineIfFits(float width, float spacing = -1.f);
+// A control's label, drawn by the panel (the control's own label hidden behind "##"): beside the
+// control where it fits, as ImGui draws it, else under it.
+void labelBesideIfFits(const char* label);
+// The width that shows `preview` whole in a combo box, at most the width left on the line.
+float comboWidth(const char* preview);
+// The width of ImGui::Button(label) (and of SmallButton, which keeps the horizontal padding).
+float buttonWidth(const char* label);
+// The width for a control whose `label` ImGui draws to its right: `wanted`, or what the line has
+// left beside the label, but not under four times the font size.
+float fieldWidth(const char* label, float wanted);
+// ImGui::TextWrapped in `colour`, and in the disabled text's colour.
+void textWrappedColored(const ImVec4& colour, const char* fmt, ...) IM_FMTARGS(2);
+void textWrappedDisabled(const char* fmt, ...) IM_FMTARGS(1);
+
 // Every window's ImGui name: what it is drawn as, laid out by (layout.cpp), listed in View, pointed
 // at by the tour, and found by tests. One constant each, so that a rename cannot miss one of them.
 inline constexpr const char* kEditorPanel = "Kernel editor";

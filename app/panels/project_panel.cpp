@@ -17,23 +17,32 @@ void fileControls(AppState& s, Commands& commands, bool haveProject)
 {
     char path[512];
     std::snprintf(path, sizeof path, "%s", s.project.pathInput.c_str());
-    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * (haveProject ? 12.f : 4.f));
+    // The path field leaves room for the buttons beside it, or where that leaves it under ten
+    // characters, takes the line and the buttons go under it.
+    const float spacing = ImGui::GetStyle().ItemSpacing.x;
+    float buttons = buttonWidth("Open") + spacing;
+    if (haveProject)
+        buttons += buttonWidth("Save") + buttonWidth("Save as") + buttonWidth("Close") + 3 * spacing;
+    const float beside = ImGui::GetContentRegionAvail().x - buttons;
+    ImGui::SetNextItemWidth(beside >= ImGui::GetFontSize() * 10 ? beside : -FLT_MIN);
     if (ImGui::InputTextWithHint("##path", "project file (.json)", path, sizeof path))
         s.project.pathInput = path;
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Open"));
     if (ImGui::Button("Open") && !s.project.pathInput.empty())
         commands.project.open = std::filesystem::path(s.project.pathInput);
     if (haveProject) {
-        ImGui::SameLine();
+        sameLineIfFits(buttonWidth("Save"));
         if (ImGui::Button("Save"))
             commands.project.save = true;
-        ImGui::SameLine();
+        sameLineIfFits(buttonWidth("Save as"));
         if (ImGui::Button("Save as") && !s.project.pathInput.empty())
             commands.project.saveAs = std::filesystem::path(s.project.pathInput);
-        ImGui::SameLine();
+        sameLineIfFits(buttonWidth("Close"));
         if (ImGui::Button("Close"))
             commands.project.close = true;
     }
+    if (!s.project.recent.empty())
+        ImGui::SetNextItemWidth(fieldWidth("recent", ImGui::GetFontSize() * 16));
     if (!s.project.recent.empty() && ImGui::BeginCombo("recent", s.project.recent.front().filename().c_str())) {
         for (const auto& r : s.project.recent)
             if (ImGui::Selectable(r.c_str()))
@@ -41,7 +50,7 @@ void fileControls(AppState& s, Commands& commands, bool haveProject)
         ImGui::EndCombo();
     }
     for (const project::Problem& p : s.project.problems)
-        ImGui::TextColored(ImVec4(1.f, 0.45f, 0.4f, 1.f), "%s", p.format().c_str());
+        textWrappedColored(ImVec4(1.f, 0.45f, 0.4f, 1.f), "%s", p.format().c_str());
 }
 
 // The time the kernels receive: dragged (a scrub: while paused, a frame at the new time runs at
@@ -51,6 +60,10 @@ void drawTimeControls(AppState& s, pipeline::Pipeline& p)
     const float unit = ImGui::GetFontSize();
     if (!s.project.scrubbing)
         s.project.scrubTime = p.frameIndex() > 0 ? p.lastFrameTime() : p.time();
+    // Each control beside the last where it fits with its label.
+    const auto beside = [](float field, const char* label) {
+        sameLineIfFits(field + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label).x);
+    };
     ImGui::SetNextItemWidth(unit * 4.5f);
     const double dragStep = std::max(p.clock().advance(), 1e-6);
     if (ImGui::DragScalar("t (s)", ImGuiDataType_Double, &s.project.scrubTime, float(dragStep), nullptr, nullptr,
@@ -63,19 +76,19 @@ void drawTimeControls(AppState& s, pipeline::Pipeline& p)
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("The time the kernels receive. Drag to scrub: the next frame runs at the new time\n"
                           "(at once while paused).");
-    ImGui::SameLine();
+    beside(unit * 4.f, "dt (s)");
     double step = p.clock().step();
     ImGui::SetNextItemWidth(unit * 4.f);
     if (ImGui::InputDouble("dt (s)", &step, 0.0, 0.0, "%.4g", ImGuiInputTextFlags_EnterReturnsTrue))
         p.setTimeStep(step);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("The fixed step each frame adds to the time (the project's timeStep; saved with it).");
-    ImGui::SameLine();
+    beside(unit * 3.5f, "speed");
     float speed = float(p.clock().speed());
     ImGui::SetNextItemWidth(unit * 3.5f);
     if (ImGui::SliderFloat("speed", &speed, 0.f, 4.f, "%.2fx"))
         p.setSpeed(double(speed));
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("1x"));
     if (ImGui::SmallButton("1x"))
         p.setSpeed(1.0);
 }
@@ -125,25 +138,28 @@ void drawProjectPanel(AppState& s, Commands& commands)
 {
     ImGui::Begin(kProjectPanel);
     pipeline::Pipeline& p = s.project.session->pipeline();
-    ImGui::Text("%s", p.project().name.c_str());
-    ImGui::TextDisabled("%s", p.project().file.c_str());
+    ImGui::TextWrapped("%s", p.project().name.c_str());
+    textWrappedDisabled("%s", p.project().file.c_str());
     fileControls(s, commands, true);
     ImGui::Separator();
 
     bool paused = p.paused();
     if (ImGui::Checkbox("Pause", &paused))
         p.setPaused(paused);
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Step"));
     if (ImGui::Button("Step"))
         p.step();
-    ImGui::SameLine();
+    sameLineIfFits(buttonWidth("Restart"));
     if (ImGui::Button("Restart"))
         commands.project.restart = true;
-    ImGui::SameLine();
-    ImGui::Text("frame %lld  seed %llu", (long long)p.frameIndex(), (unsigned long long)p.seed());
+    char frame[64];
+    std::snprintf(frame, sizeof frame, "frame %lld  seed %llu", (long long)p.frameIndex(),
+                  (unsigned long long)p.seed());
+    sameLineIfFits(ImGui::CalcTextSize(frame).x);
+    ImGui::TextUnformatted(frame);
     drawTimeControls(s, p);
     if (!p.error().empty())
-        ImGui::TextColored(ImVec4(1.f, 0.7f, 0.35f, 1.f), "%s", p.error().c_str());
+        textWrappedColored(ImVec4(1.f, 0.7f, 0.35f, 1.f), "%s", p.error().c_str());
 
     if (ImGui::CollapsingHeader("Stages", ImGuiTreeNodeFlags_DefaultOpen)) {
         for (std::size_t i = 0; i < p.stageCount(); ++i) {
@@ -159,18 +175,19 @@ void drawProjectPanel(AppState& s, Commands& commands)
             if (ImGui::ArrowButton("down", ImGuiDir_Down) && i + 1 < p.stageCount())
                 commands.project.moveStage = {{i, i + 1}};
             ImGui::SameLine();
-            ImGui::Text("%zu. %s [%s%s]", i + 1, st.desc().name.c_str(),
-                        std::string(project::stageKindName(st.desc().kind)).c_str(), st.desc().once ? ", once" : "");
-            ImGui::SameLine();
-            ImGui::TextColored(st.ready() ? ImVec4(0.55f, 0.9f, 0.55f, 1.f) : ImVec4(1.f, 0.7f, 0.35f, 1.f), "%s",
+            ImGui::TextWrapped("%zu. %s [%s%s]", i + 1, st.desc().name.c_str(),
+                               std::string(project::stageKindName(st.desc().kind)).c_str(),
+                               st.desc().once ? ", once" : "");
+            sameLineIfFits(ImGui::CalcTextSize(st.status().c_str()).x);
+            textWrappedColored(st.ready() ? ImVec4(0.55f, 0.9f, 0.55f, 1.f) : ImVec4(1.f, 0.7f, 0.35f, 1.f), "%s",
                                st.status().c_str());
             if (s.fault && s.fault->stage == st.desc().name)
-                ImGui::TextColored(ImVec4(1.f, 0.4f, 0.35f, 1.f), "      %s in frame %lld: %s",
+                textWrappedColored(ImVec4(1.f, 0.4f, 0.35f, 1.f), "      %s in frame %lld: %s",
                                    s.fault->kind == "time limit" ? "stopped" : "faulted", (long long)s.fault->frame,
                                    s.fault->error.c_str());
             if (auto* k = dynamic_cast<pipeline::KernelStage*>(&st)) {
                 const cuda::LaunchConfig lc = k->launchConfig(p.resources());
-                ImGui::TextDisabled("      %s:%s  grid (%u, %u, %u)  block (%u, %u, %u)", k->desc().file.c_str(),
+                textWrappedDisabled("      %s:%s  grid (%u, %u, %u)  block (%u, %u, %u)", k->desc().file.c_str(),
                                     k->desc().kernel.c_str(), lc.grid.x, lc.grid.y, lc.grid.z, lc.block.x, lc.block.y,
                                     lc.block.z);
             }
@@ -186,7 +203,7 @@ void drawProjectPanel(AppState& s, Commands& commands)
                 std::snprintf(line, sizeof line, "%s%.10g", text.empty() ? "" : ", ", v);
                 text += line;
             }
-            ImGui::Text("%s (%s): %s", r.stage.c_str(), r.op.c_str(), r.valid ? text.c_str() : "(not run yet)");
+            ImGui::TextWrapped("%s (%s): %s", r.stage.c_str(), r.op.c_str(), r.valid ? text.c_str() : "(not run yet)");
         }
     }
     if (!p.project().parameters.empty() && ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -206,7 +223,7 @@ void drawProjectPanel(AppState& s, Commands& commands)
             const std::string how = r.shared() ? "a CUDA array shared with GL (not mapped)"
                                     : r.flags  ? "registered " + pipeline::describeFlags(*r.flags)
                                                : "not used by CUDA";
-            ImGui::Text("%s: %s, %s", r.desc.name.c_str(), what.c_str(), how.c_str());
+            ImGui::TextWrapped("%s: %s, %s", r.desc.name.c_str(), what.c_str(), how.c_str());
         }
     }
     ImGui::End();

@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <span>
+#include <string>
+#include <vector>
 
 namespace ks::app {
 
@@ -27,14 +29,18 @@ ImU32 imColor(const teach::Color& c)
 void stageSelector(AppState& s, Commands& commands, int stage)
 {
     const pipeline::Pipeline& p = s.project.session->pipeline();
-    const auto label = [&](int i) { return p.stage(std::size_t(i)).desc().name + "  (" + p.stage(std::size_t(i)).desc().kernel + ")"; };
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
-    if (ImGui::BeginCombo("kernel stage", label(stage).c_str())) {
+    const auto label = [&](int i) { // the kernel's name once where the stage is named after it
+        const project::StageDesc& d = p.stage(std::size_t(i)).desc();
+        return d.name == d.kernel ? d.name : d.name + "  (" + d.kernel + ")";
+    };
+    ImGui::SetNextItemWidth(comboWidth(label(stage).c_str()));
+    if (ImGui::BeginCombo("##kernel stage", label(stage).c_str())) {
         for (int i : kernelStages(p))
             if (ImGui::Selectable(label(i).c_str(), i == stage))
                 commands.teach.selectStage = i;
         ImGui::EndCombo();
     }
+    labelBesideIfFits("kernel stage");
 }
 
 // The grid, block and shared memory fields. A finished edit (Enter, or leaving the field) is pushed
@@ -58,8 +64,8 @@ void launchFields(AppState& s, Commands& commands, int stage)
         }
         changed = true;
     }
-    ImGui::SameLine();
     if (cover) {
+        sameLineIfFits(ImGui::GetFontSize() * 8);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
         if (ImGui::BeginCombo("##cover", e.cover.c_str())) {
             for (std::size_t i = 0; i < p.resources().size(); ++i) {
@@ -71,46 +77,54 @@ void launchFields(AppState& s, Commands& commands, int stage)
             }
             ImGui::EndCombo();
         }
-        ImGui::SameLine();
         const auto g = gridFor(s, stage, e);
-        ImGui::TextDisabled("gridDim = ceil(extent / blockDim) = (%d, %d, %d)", g[0], g[1], g[2]);
+        char grid[96];
+        std::snprintf(grid, sizeof grid, "gridDim = ceil(extent / blockDim) = (%d, %d, %d)", g[0], g[1], g[2]);
+        sameLineIfFits(ImGui::CalcTextSize(grid).x);
+        textWrappedDisabled("%s", grid);
     } else {
-        ImGui::SetNextItemWidth(field);
+        ImGui::SetNextItemWidth(fieldWidth("gridDim (x, y, z)", field));
         ImGui::InputInt3("gridDim (x, y, z)", t.edit.grid.data());
         if (ImGui::IsItemDeactivatedAfterEdit()) {
             e.grid = t.edit.grid;
             changed = true;
         }
     }
-    ImGui::SetNextItemWidth(field);
+    ImGui::SetNextItemWidth(fieldWidth("blockDim (x, y, z)", field));
     ImGui::InputInt3("blockDim (x, y, z)", t.edit.block.data());
     if (ImGui::IsItemDeactivatedAfterEdit()) {
         e.block = t.edit.block;
         changed = true;
     }
-    ImGui::SameLine();
     const bool twoD = e.block[1] > 1;
     static constexpr int kSquare[] = {8, 16, 32}, kLine[] = {32, 128, 256, 1024};
-    for (int preset : twoD ? std::span<const int>(kSquare) : std::span<const int>(kLine)) {
-        char name[24];
-        if (twoD)
-            std::snprintf(name, sizeof name, "%dx%d", preset, preset);
-        else
-            std::snprintf(name, sizeof name, "%d", preset);
-        ImGui::SameLine();
+    const std::span<const int> presets = twoD ? std::span<const int>(kSquare) : std::span<const int>(kLine);
+    std::vector<std::string> names;
+    float all = 0; // the presets stay together: beside the fields, or on a line of their own
+    for (int preset : presets) {
+        names.push_back(twoD ? std::to_string(preset) + "x" + std::to_string(preset) : std::to_string(preset));
+        all += buttonWidth(names.back().c_str()) + (names.size() > 1 ? ImGui::GetStyle().ItemSpacing.x : 0);
+    }
+    sameLineIfFits(all);
+    for (std::size_t i = 0; i < presets.size(); ++i) {
+        const int preset = presets[i];
+        const char* name = names[i].c_str();
+        if (i > 0)
+            sameLineIfFits(buttonWidth(name));
         if (ImGui::SmallButton(name)) {
             e.block = twoD ? std::array<int, 3>{preset, preset, 1} : std::array<int, 3>{preset, 1, 1};
             changed = true;
         }
     }
     ImGui::SetNextItemWidth(field / 2);
-    if (ImGui::InputInt("dynamic shared memory (bytes)", &t.edit.sharedBytes, 1024, 4096,
+    if (ImGui::InputInt("##dynamic shared memory", &t.edit.sharedBytes, 1024, 4096,
                         ImGuiInputTextFlags_EnterReturnsTrue) ||
         ImGui::IsItemDeactivatedAfterEdit()) {
         e.sharedBytes = t.edit.sharedBytes;
         changed = true;
     }
-    ImGui::SameLine();
+    labelBesideIfFits("dynamic shared memory (bytes)");
+    sameLineIfFits(buttonWidth("suggest"));
     if (ImGui::Button("suggest"))
         commands.teach.suggest = true;
     if (ImGui::IsItemHovered())
@@ -123,32 +137,29 @@ void launchFacts(const AppState& s, int stage)
 {
     const TeachState& t = s.teach;
     if (!t.refusal.empty())
-        ImGui::TextColored(kRefused, "refused, not launched: %s", t.refusal.c_str());
+        textWrappedColored(kRefused, "refused, not launched: %s", t.refusal.c_str());
     if (!t.suggestion.empty())
-        ImGui::TextDisabled("%s", t.suggestion.c_str());
+        textWrappedDisabled("%s", t.suggestion.c_str());
     const std::optional<teach::LaunchReport> report = analyzeEdit(s, stage, t.edit);
     if (!report) {
-        ImGui::TextDisabled("no device or no loaded kernel: the launch cannot be checked");
+        textWrappedDisabled("no device or no loaded kernel: the launch cannot be checked");
         return;
     }
     const teach::Coverage& c = report->coverage;
     const cuda::Dim3 extent = dataExtent(s, stage, t.edit);
     const cuda::LaunchConfig launch = launchConfigOf(s, stage, t.edit);
     const int warp = s.device()->limits.warpSize;
-    ImGui::Text("threads: %llu = %llu blocks x %llu threads", c.threads, c.blocks, launch.block.count());
-    ImGui::Text("warps: %llu (%llu per block of %d lanes)%s", c.warps, c.blocks ? c.warps / c.blocks : 0, warp,
-                c.idleLanes ? "" : "; every lane busy");
-    if (c.idleLanes) {
-        ImGui::SameLine(0, 0);
-        ImGui::TextColored(kWarning, "; %llu idle lanes in partly filled warps", c.idleLanes);
-    }
-    ImGui::Text("data: %u x %u x %u = %llu elements;", extent.x, extent.y, extent.z, c.elements);
-    ImGui::SameLine();
+    ImGui::TextWrapped("threads: %llu = %llu blocks x %llu threads", c.threads, c.blocks, launch.block.count());
+    ImGui::TextWrapped("warps: %llu (%llu per block of %d lanes)%s", c.warps, c.blocks ? c.warps / c.blocks : 0, warp,
+                       c.idleLanes ? ";" : "; every lane busy");
+    if (c.idleLanes)
+        textWrappedColored(kWarning, "%llu idle lanes in partly filled warps", c.idleLanes);
+    ImGui::TextWrapped("data: %u x %u x %u = %llu elements;", extent.x, extent.y, extent.z, c.elements);
     if (c.threadsOutside)
-        ImGui::TextColored(kWarning, "%llu threads fall outside it (the `if (i < n)` guard sends them away)",
+        textWrappedColored(kWarning, "%llu threads fall outside it (the `if (i < n)` guard sends them away)",
                            c.threadsOutside);
     else
-        ImGui::TextUnformatted("no thread falls outside it");
+        ImGui::TextWrapped("no thread falls outside it");
     if (c.elementsUncovered) {
         ImGui::PushStyleColor(ImGuiCol_Text, kWarning);
         ImGui::TextWrapped("one element per thread leaves %llu elements to no thread (too few blocks); only a "
@@ -157,30 +168,28 @@ void launchFacts(const AppState& s, int stage)
         ImGui::PopStyleColor();
     }
     if (report->refusal) {
-        ImGui::TextColored(kRefused, "cannot launch: %s", report->refusal->message.c_str());
+        textWrappedColored(kRefused, "cannot launch: %s", report->refusal->message.c_str());
         return;
     }
     const cuda::Occupancy& o = report->occupancy;
-    ImGui::TextColored(o.fraction >= 0.5 ? kGood : kWarning, "occupancy: %s", o.summary().c_str());
+    textWrappedColored(o.fraction >= 0.5 ? kGood : kWarning, "occupancy: %s", o.summary().c_str());
     const auto& attrs = static_cast<const pipeline::KernelStage&>(s.project.session->pipeline().stage(std::size_t(stage)))
                             .function()
                             ->attributes();
-    ImGui::Text("waves: %llu on %d SMs (%d blocks resident per SM); %d registers per thread, %d B static shared",
-                report->waves, s.device()->smCount, o.blocksPerSM, attrs.numRegs, attrs.staticSharedBytes);
+    ImGui::TextWrapped("waves: %llu on %d SMs (%d blocks resident per SM); %d registers per thread, %d B static shared",
+                       report->waves, s.device()->smCount, o.blocksPerSM, attrs.numRegs, attrs.staticSharedBytes);
 }
 
 void legend(const TeachState& t)
 {
     const teach::Legend& l = t.legend;
-    ImGui::TextDisabled("%s", l.title.c_str());
+    textWrappedDisabled("%s", l.title.c_str());
     const float box = ImGui::GetTextLineHeight();
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    const float right = ImGui::GetWindowContentRegionMax().x;
     for (std::size_t i = 0; i < l.entries.size(); ++i) {
         const teach::LegendEntry& e = l.entries[i];
-        const float width = box + 6 + ImGui::CalcTextSize(e.label.c_str()).x + 14;
-        if (i > 0 && ImGui::GetItemRectMax().x - ImGui::GetWindowPos().x + width < right)
-            ImGui::SameLine();
+        if (i > 0)
+            sameLineIfFits(box + 6 + ImGui::CalcTextSize(e.label.c_str()).x);
         const ImVec2 p = ImGui::GetCursorScreenPos();
         draw->AddRectFilled(p, ImVec2(p.x + box, p.y + box), imColor(e.color));
         ImGui::Dummy(ImVec2(box, box));
@@ -195,7 +204,7 @@ void overlaySection(AppState& s, int stage)
     const pipeline::Pipeline& p = s.project.session->pipeline();
     const std::string currentName =
         t.overlayMode < 0 ? "off" : std::string(teach::overlayModeName(teach::kOverlayModes[t.overlayMode]));
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    ImGui::SetNextItemWidth(fieldWidth("overlay", ImGui::GetFontSize() * 10));
     if (ImGui::BeginCombo("overlay", currentName.c_str())) {
         if (ImGui::Selectable("off", t.overlayMode < 0))
             t.overlayMode = -1;
@@ -206,7 +215,8 @@ void overlaySection(AppState& s, int stage)
     }
     const auto outputs = teach::StageProbe::outputChoices(p, std::size_t(stage));
     if (outputs.size() > 1) {
-        ImGui::SameLine();
+        sameLineIfFits(ImGui::GetFontSize() * 7 + ImGui::GetStyle().ItemInnerSpacing.x +
+                       ImGui::CalcTextSize("output").x);
         ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
         const std::string shown = t.outputParam.empty() ? outputs.front().param : t.outputParam;
         if (ImGui::BeginCombo("output", shown.c_str())) {
@@ -217,31 +227,30 @@ void overlaySection(AppState& s, int stage)
         }
     }
     if (t.overlayMode < 0) {
-        ImGui::TextDisabled("colour each output element by the thread that wrote it (the kernel is instrumented, "
+        textWrappedDisabled("colour each output element by the thread that wrote it (the kernel is instrumented, "
                             "not edited)");
         return;
     }
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFontSize() * 6 + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize("opacity").x);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
     ImGui::SliderFloat("opacity", &t.overlayOpacity, 0.f, 1.f, "%.2f");
-    ImGui::SameLine();
+    sameLineIfFits(ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                   ImGui::CalcTextSize("every frame").x);
     ImGui::Checkbox("every frame", &t.overlayLive);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("record again every frame (for kernels whose writes change); costs a wait per frame");
     if (!t.error.empty())
-        ImGui::TextColored(kRefused, "%s", t.error.c_str());
+        textWrappedColored(kRefused, "%s", t.error.c_str());
     const teach::ProbeCapture* c = s.project.probe ? s.project.probe->latest(teach::VariantKind::WhoWrote) : nullptr;
     if (c && int(c->stage) == stage) {
-        ImGui::TextDisabled("recorded frame %lld: %s written through %s, %u blocks started%s", (long long)c->frame,
+        textWrappedDisabled("recorded frame %lld: %s written through %s, %u blocks started%s", (long long)c->frame,
                             c->resource.c_str(), c->outputParam.c_str(), c->who.blocksStarted,
                             c->who.droppedWrites ? "" : ", no write outside it");
-        if (c->who.droppedWrites) {
-            ImGui::SameLine(0, 0);
-            ImGui::TextColored(kWarning, ", %u writes outside it", c->who.droppedWrites);
-        }
+        if (c->who.droppedWrites)
+            textWrappedColored(kWarning, "%u writes outside it", c->who.droppedWrites);
         legend(t);
     } else if (s.project.probe && s.project.probe->pending(p)) {
-        ImGui::TextDisabled("recording on the next frame...");
+        textWrappedDisabled("recording on the next frame...");
     }
 }
 
@@ -249,14 +258,14 @@ void inspectorSection(AppState& s)
 {
     TeachState& t = s.teach;
     if (!t.inspection) {
-        ImGui::TextDisabled("inspector: %s", s.cuda ? "hover over the output (click to pin)"
-                                                     : "needs a CUDA device (who wrote each element is recorded on it)");
+        textWrappedDisabled("inspector: %s", s.cuda ? "hover over the output (click to pin)"
+                                                    : "needs a CUDA device (who wrote each element is recorded on it)");
         return;
     }
     const Inspection& in = *t.inspection;
     ImGui::TextWrapped("%s", in.who.summary.c_str());
     if (t.pinnedElement) {
-        ImGui::SameLine();
+        sameLineIfFits(buttonWidth("unpin"));
         if (ImGui::SmallButton("unpin"))
             t.pinnedElement.reset();
     }
@@ -282,8 +291,8 @@ void drawStageLaunchPanel(AppState& s, Commands& commands)
         t.editStage = stage;
     }
     stageSelector(s, commands, stage);
-    ImGui::SameLine();
-    ImGui::TextDisabled("%s", k.status().c_str());
+    sameLineIfFits(ImGui::CalcTextSize(k.status().c_str()).x);
+    textWrappedDisabled("%s", k.status().c_str());
     launchFields(s, commands, stage);
     launchFacts(s, stage);
     ImGui::End();

@@ -31,7 +31,7 @@ static void drawPipelineTimings(const AppState& s)
     const pipeline::Pipeline& p = s.project.session->pipeline();
     const pipeline::FrameTimings& t = p.timings();
     if (!t.valid) {
-        ImGui::TextDisabled("no GPU timings yet (%s)", p.error().empty() ? "waiting for a frame" : p.error().c_str());
+        textWrappedDisabled("no GPU timings yet (%s)", p.error().empty() ? "waiting for a frame" : p.error().c_str());
         return;
     }
     float longest = 1e-6f;
@@ -48,9 +48,9 @@ static void drawPipelineTimings(const AppState& s)
             std::snprintf(overlay, sizeof overlay, "%s: %.4f ms", st.name.c_str(), double(st.ms));
         ImGui::ProgressBar(st.ran ? st.ms / longest : 0.f, ImVec2(-1, 0), overlay);
     }
-    ImGui::Text("map %.1f us (call %.1f) + unmap %.1f us  |  render %.3f ms (GL timer)", t.mapUs, t.mapCallUs,
-                t.unmapUs, t.renderMs);
-    ImGui::Text("stages %.3f ms  |  frame %.2f ms, %.1f fps", double(t.stagesMs), s.lastFrameMs, double(s.fps));
+    ImGui::TextWrapped("map %.1f us (call %.1f) + unmap %.1f us  |  render %.3f ms (GL timer)", t.mapUs, t.mapCallUs,
+                       t.unmapUs, t.renderMs);
+    ImGui::TextWrapped("stages %.3f ms  |  frame %.2f ms, %.1f fps", double(t.stagesMs), s.lastFrameMs, double(s.fps));
     const PipelineHistory& h = s.project.history;
     for (std::size_t i = 0; i < h.stageMs.size(); ++i) {
         ImGui::PushID(int(i));

@@ -9,6 +9,11 @@
 //   editor      "find:find", "find:replace", "find:Replace", "find:Replace all", "marker:LINE"
 //   Compile log "log:I" (the I-th diagnostic listed)
 //   Views       "view:I" (the I-th view's picture)
+//   editor      "editor:text" (the source text's visible part, right of the gutter), "editor:cell"
+//               (one character of the source font: its advance by the line height)
+//   any window  "clip:WINDOW" (what its items reach past its clip rectangle, where no scroll bar
+//               reaches it), "clip:WINDOW table N column C" (the same for a table's column):
+//               recordClipped() writes these
 
 #include <array>
 #include <cstddef>
@@ -35,6 +40,15 @@ public:
     void forget(std::string_view prefix);
     std::optional<Rect> find(const std::string& name) const;
     std::size_t count(std::string_view prefix) const; // names that start with `prefix`
+    std::map<std::string, Rect, std::less<>> withPrefix(std::string_view prefix) const;
+    // Records, as "clip:" names, every window drawn this frame whose items reach past what it shows
+    // (right of its clip rectangle where it has no horizontal scroll bar, below it where it has no
+    // vertical one) and every table column whose cells reach past the column: text and buttons that
+    // the window cuts. Each rectangle is the part cut off. It reads ImGui's record of the furthest
+    // item (a window's DC.CursorMaxPos, a column's ContentMaxX), so it sees every kind of item, not
+    // only those a panel names. Call it after the last window of the frame has ended, before
+    // ImGui::Render().
+    void recordClipped();
 
 private:
     std::map<std::string, Rect, std::less<>> m_rects;

@@ -8,6 +8,7 @@
 #include "cli/options.hpp"
 #include "panels/ui_probe.hpp"
 #include "platform/platforms.hpp"
+#include "test_support.hpp"
 
 #include <gtest/gtest.h>
 #include <imgui.h>
@@ -17,6 +18,17 @@
 #include <string>
 
 namespace ks::test {
+
+// The whole app headless at width x height on the default demo, its data from the source folder.
+inline app::AppOptions headlessOptions(int width, int height)
+{
+    app::AppOptions options;
+    options.headless = true;
+    options.width = width;
+    options.height = height;
+    options.dataDir = sourceDir();
+    return options;
+}
 
 inline std::unique_ptr<app::HeadlessSession> openHeadlessApp(const app::AppOptions& options, std::string& whyNot)
 {

@@ -162,10 +162,16 @@ private:
     // Builds `tab`'s text: through the open project's stages that run its file when they are due
     // (its text changed, or `optionsChanged`), else as the file alone for its diagnostics.
     void submitBuild(EditorTab& tab, bool optionsChanged = false);
-    // What the open project's kernel stages build with: the editor's options (Edit > Options:
-    // defines, include paths, -G, fast math, fast compile, the C++ standard) for the running
-    // device's architecture.
+    // What every build of the user's text compiles with: the editor's options (Edit > Options:
+    // defines, include paths, -G, fast math, fast compile, the C++ standard) with line information
+    // always on (the PTX / SASS tab needs it).
+    rtc::CompileOptions buildOptions() const;
+    // What the open project's kernel stages build with: buildOptions() for the running device's
+    // architecture, with ptxas' report (registers and spills for the PTX / SASS tab).
     rtc::CompileOptions stageCompileOptions() const;
+    // Starts the listings of the active file's newest good build off the UI thread (once per
+    // build) and takes finished ones in: ListingState. Never waits.
+    void updateListings();
     // The Options popup's defines and include-path fields into the compile options.
     void applyOptionFields();
     // The editor's settings from the process this one replaces; rebuilds the open files when the

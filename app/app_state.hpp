@@ -17,6 +17,8 @@
 #include "ks/gl/objects.hpp"
 #include "ks/pipeline/infer.hpp"
 #include "ks/rtc/cache.hpp"
+#include "ks/rtc/kernel_facts.hpp"
+#include "ks/rtc/listing.hpp"
 #include "ks/rtc/service.hpp"
 #include "ks/scene/session.hpp"
 
@@ -26,6 +28,7 @@
 #include <set>
 #include <memory>
 #include <filesystem>
+#include <future>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -253,6 +256,38 @@ struct ConsoleState {
     void add(std::int64_t frame, const std::string& stage, std::string_view text);
 };
 
+// The Compile log's "PTX / SASS" tab (panels/listing_panel.cpp): the active file's newest good
+// build as listings whose lines know their source lines. App::updateListings makes them off the UI
+// thread, once per build; the panel only draws them and pushes jumps.
+struct ListingState {
+    // The listings of one build. Immutable once made; shared with the job that made them.
+    struct Made {
+        rtc::Listing ptx;
+        rtc::PtxasReport resources; // registers, shared and local memory, spills per kernel
+    };
+    struct Sass {
+        rtc::Listing listing;
+        std::string note; // why there is none (no disassembler: how to get one), or what it lacks
+    };
+    // The build they are of, kept alive here, so that a later build can never be taken for it (an
+    // address can be reused; a shared_ptr held cannot).
+    std::shared_ptr<const rtc::CompileResult> of;
+    std::filesystem::path file;
+    std::shared_ptr<const Made> made;  // null while the job runs
+    std::shared_ptr<const Sass> sass;  // null while nvdisasm runs
+    std::future<std::shared_ptr<const Made>> madeJob;
+    std::future<std::shared_ptr<const Sass>> sassJob;
+    // Jobs of builds superseded before they finished: dropped once done, so that replacing one
+    // never waits for it (a std::async future's destructor would). The app's end waits for them.
+    std::vector<std::future<std::shared_ptr<const Made>>> retiredMade;
+    std::vector<std::future<std::shared_ptr<const Sass>>> retiredSass;
+
+    bool showSass = false;   // the tab shows SASS, else PTX
+    int scrolledForLine = 0; // the editor line the listing last scrolled to
+    bool scrollToLine = false; // scroll to scrollLine's first instruction in the next frame
+    std::size_t scrollLine = 0;
+};
+
 struct AppState {
     std::filesystem::path dataRoot;
     cuda::SystemInfo system;
@@ -275,6 +310,7 @@ struct AppState {
     MenuState menu;
     RecordState record;
     ConsoleState console;
+    ListingState listing;
     Commands commands;
     std::optional<FileDrop> drop;    // dropped since the last frame (App::dropFiles)
     std::optional<ShownFault> fault; // shown until dismissed or the project runs again

@@ -1,15 +1,11 @@
 #include "cli/check_file.hpp"
 
-#include "ks/core/atomic_file.hpp"
 #include "ks/core/paths.hpp"
-#include "ks/proc/child_process.hpp"
+#include "ks/rtc/listing.hpp"
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/driver.hpp"
 
-#include <cerrno>
 #include <chrono>
-#include <cstring>
-#include <map>
 #include <cstdio>
 #include <regex>
 #include <sstream>
@@ -237,129 +233,21 @@ std::string formatCheckReport(const CheckReport& r)
 
 namespace ks::app {
 
-namespace {
-
-// The comment before a run of instructions from `line` of `file` ("" for a file of its own).
-std::string sourceMarker(const std::string& file, int line, const std::vector<std::string_view>& lines, bool ours)
-{
-    std::string marker = "// " + fs::path(file).filename().string() + ":" + std::to_string(line);
-    if (ours && line >= 1 && std::size_t(line) <= lines.size()) {
-        std::string_view text = lines[std::size_t(line) - 1];
-        while (!text.empty() && (text.front() == ' ' || text.front() == '\t'))
-            text.remove_prefix(1);
-        marker += ": ";
-        marker += text;
-    }
-    return marker;
-}
-
-std::vector<std::string_view> splitLines(std::string_view text)
-{
-    std::vector<std::string_view> lines;
-    while (!text.empty()) {
-        const std::size_t end = text.find('\n');
-        lines.push_back(text.substr(0, end));
-        if (end == std::string_view::npos)
-            break;
-        text.remove_prefix(end + 1);
-    }
-    return lines;
-}
-
-bool sameFile(const std::string& a, const std::string& b)
-{
-    return fs::path(a).filename() == fs::path(b).filename();
-}
-
-} // namespace
-
 std::string ptxListing(const CheckReport& report, std::string_view source)
 {
     if (!report.ok())
         return {};
-    const std::vector<std::string_view> lines = splitLines(source);
-    std::map<int, std::string> files; // PTX's .file numbers
-    static const std::regex fileDirective(R"(^\s*\.file\s+(\d+)\s+\"([^\"]*)\")");
-    static const std::regex locDirective(R"(^\s*\.loc\s+(\d+)\s+(\d+)\s+\d+)");
-    const std::vector<std::string_view> ptx = splitLines(report.result->ptx);
-    for (std::string_view l : ptx) { // NVVM writes the .file table at the end
-        const std::string text(l);
-        std::smatch m;
-        if (std::regex_search(text, m, fileDirective))
-            files[std::stoi(m[1])] = m[2];
-    }
-    std::string out;
-    int lastFile = -1, lastLine = -1;
-    for (std::string_view l : ptx) {
-        const std::string text(l);
-        std::smatch m;
-        if (std::regex_search(text, m, locDirective)) {
-            const int file = std::stoi(m[1]), line = std::stoi(m[2]);
-            if ((file != lastFile || line != lastLine) && files.count(file)) {
-                out += sourceMarker(files[file], line, lines, sameFile(files[file], report.file)) + "\n";
-                lastFile = file;
-                lastLine = line;
-            }
-        }
-        out += text + "\n";
-    }
-    return out;
+    return rtc::annotatedListing(rtc::parsePtxListing(report.result->ptx), report.file, source);
 }
 
 std::string sassListing(const CheckReport& report, std::string_view source, std::string& why)
 {
-    if (!report.ok() || report.result->cubin.empty()) {
-        why = "no CUBIN to disassemble (a build for a virtual architecture, compute_XX, has only PTX)";
+    const rtc::Disassembly d = rtc::disassemble(report.ok() ? report.result->cubin : std::vector<std::uint8_t>());
+    if (!d.ok) {
+        why = d.reason + (d.reason == rtc::kNoDisassembler ? ", or use --ptx" : "");
         return {};
     }
-    std::vector<fs::path> toolkit{"/usr/local/cuda/bin"};
-    if (const char* home = std::getenv("CUDA_HOME"); home && *home)
-        toolkit.insert(toolkit.begin(), fs::path(home) / "bin");
-    const fs::path nvdisasm = paths::findProgram("nvdisasm", toolkit);
-    if (nvdisasm.empty()) {
-        why = "SASS needs the CUDA Toolkit's nvdisasm, which is not installed here (looked in PATH, $CUDA_HOME/bin "
-              "and /usr/local/cuda/bin): install the toolkit's cuda-nvdisasm package, or use --ptx";
-        return {};
-    }
-    char folder[] = "/tmp/kernelscope-sass-XXXXXX";
-    if (!::mkdtemp(folder)) {
-        why = std::string("cannot make a temporary folder: ") + std::strerror(errno);
-        return {};
-    }
-    const fs::path dir = folder, cubin = dir / "kernel.cubin", listing = dir / "listing.txt";
-    std::string out;
-    try {
-        paths::writeFileAtomically(cubin, std::string_view(reinterpret_cast<const char*>(report.result->cubin.data()),
-                                                           report.result->cubin.size()));
-        proc::SpawnSpec spec;
-        spec.executable = nvdisasm;
-        spec.args = {"--print-line-info", "--print-code", cubin.string()};
-        spec.output = listing;
-        proc::ChildProcess child = proc::ChildProcess::spawn(spec);
-        const std::optional<proc::ExitStatus> status = child.wait(std::chrono::seconds(60));
-        const std::string text = paths::readFile(listing, std::size_t(256) << 20);
-        if (!status || !status->success()) {
-            why = nvdisasm.string() + (status ? " " + status->describe() : std::string(" ran past 60 s")) + ": " + text;
-        } else {
-            // nvdisasm's markers: //## File "/path/k.cu", line 9 (and, inlined, "inlined at ...")
-            static const std::regex marker(R"(//## File \"([^\"]*)\", line (\d+))");
-            const std::vector<std::string_view> lines = splitLines(source);
-            for (std::string_view l : splitLines(text)) {
-                const std::string s(l);
-                std::smatch m;
-                if (std::regex_search(s, m, marker) && s.find("inlined at") == std::string::npos)
-                    out += sourceMarker(m[1], std::stoi(m[2]), lines, sameFile(m[1], report.file)) + "\n";
-                else
-                    out += s + "\n";
-            }
-        }
-    } catch (const std::exception& e) {
-        why = e.what();
-        out.clear();
-    }
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-    return out;
+    return rtc::annotatedListing(rtc::parseSassListing(d.text), report.file, source);
 }
 
 } // namespace ks::app

@@ -49,11 +49,11 @@ CheckReport checkFile(const CheckRequest& request);
 // parameters and facts.
 std::string formatCheckReport(const CheckReport& report);
 
-// --check FILE.cu --ptx / --sass: the build's PTX (NVRTC's) or SASS (the toolkit's nvdisasm, over
-// the CUBIN) with a comment naming the source line before each run of instructions that came from
-// it, "// FILE.cu:LINE: the line's text" (the build needs -lineinfo). `source` is the checked
-// file's text. The SASS listing is empty with `why` set when there is no nvdisasm (PATH,
-// $CUDA_HOME/bin, /usr/local/cuda/bin) or it fails.
+// --check FILE.cu --ptx / --sass: the build's PTX (NVRTC's) or SASS (rtc::disassemble: the
+// toolkit's nvdisasm, else cuobjdump) with a comment naming the source line before each run of
+// instructions that came from it, rtc::annotatedListing's "// FILE.cu:LINE: the line's text" (the
+// build needs -lineinfo). `source` is the checked file's text. The SASS listing is empty with `why`
+// set when there is no disassembler (saying how to get one) or it fails.
 std::string ptxListing(const CheckReport& report, std::string_view source);
 std::string sassListing(const CheckReport& report, std::string_view source, std::string& why);
 

@@ -90,7 +90,7 @@ void drawOptionsPopup(EditorState& ed, Commands& commands)
     bool changed = false;
     ImGui::TextDisabled("Compile options (every file of the session)");
     changed |= ImGui::Checkbox("fast math (-use_fast_math)", &o.fastMath);
-    changed |= ImGui::Checkbox("line info (-lineinfo)", &o.lineInfo);
+    ImGui::TextDisabled("line info (-lineinfo): always on, for the PTX / SASS tab");
     changed |= ImGui::Checkbox("device debug (-G)", &o.debug);
     // NVRTC ignores --Ofast-compile with -G (which turns optimization off anyway).
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);

@@ -206,6 +206,7 @@ void App::frame(float timeSeconds, float deltaSeconds)
     pollFiles();
     fireTypingPauses(double(timeSeconds));
     pollBuilds();
+    updateListings();
     takeFaultSearch();
 
     teachBeforeFrame();

@@ -91,12 +91,13 @@ void App::setPrintfBuffer(std::size_t bytes)
     }
 }
 
-// Whether `stage`'s kernel calls printf (its PTX calls vprintf): such a stage is waited for.
+// Whether `stage`'s kernel calls printf (found once per build: CompileResult::callsPrintf): such a
+// stage is waited for.
 static bool printsFromDevice(const pipeline::Stage& stage)
 {
     const auto* k = dynamic_cast<const pipeline::KernelStage*>(&stage);
     const rtc::CompileResult* build = k ? k->lastBuild() : nullptr;
-    return build && build->ptx.find("vprintf") != std::string::npos;
+    return build && build->callsPrintf;
 }
 
 void App::takeDeviceOutput(std::int64_t frame, std::optional<std::size_t> stage, CUstream stream)

@@ -87,11 +87,20 @@ void App::applyOptionFields()
     ed.options.includePaths = splitList(ed.includesText, ";\n");
 }
 
-rtc::CompileOptions App::stageCompileOptions() const
+rtc::CompileOptions App::buildOptions() const
 {
     rtc::CompileOptions o = m_state.editor.options;
+    // The PTX / SASS tab maps source lines to instructions both ways. -lineinfo adds only .loc
+    // directives (the same code and registers: a unit test compares them), and no prelude is
+    // injected, so the lines are the user's.
+    o.lineInfo = true;
+    return o;
+}
+
+rtc::CompileOptions App::stageCompileOptions() const
+{
+    rtc::CompileOptions o = buildOptions();
     o.arch = m_state.arch;
-    o.ptxasVerbose = false;
     return o;
 }
 
@@ -119,7 +128,7 @@ void App::submitBuild(EditorTab& tab, bool optionsChanged)
         request.slot = tab.doc.path().string();
         request.source = tab.doc.text();
         request.fileName = tab.doc.path().filename().string();
-        request.options = ed.options;
+        request.options = buildOptions();
         // Quoted includes resolve next to the file, as they would for nvcc; kernels/include of this
         // data root is always there (the engine's default follows the executable's).
         request.options.includePaths.push_back(tab.doc.path().parent_path().string());

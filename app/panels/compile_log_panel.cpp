@@ -99,11 +99,9 @@ void drawBuild(const AppState& s, EditorTab& tab, Commands& commands)
     ImGui::PopID();
 }
 
-} // namespace
-
-void drawCompileLogPanel(AppState& s, Commands& commands)
+// Each file's build, then the app's messages.
+void drawLog(AppState& s, Commands& commands)
 {
-    ImGui::Begin(kCompileLogPanel);
     for (const auto& tab : s.editor.tabs)
         drawBuild(s, *tab, commands);
     if (ImGui::CollapsingHeader("Messages", ImGuiTreeNodeFlags_DefaultOpen)) {
@@ -117,6 +115,29 @@ void drawCompileLogPanel(AppState& s, Commands& commands)
             ImGui::PopStyleColor();
         }
     }
+}
+
+} // namespace
+
+void drawCompileLogPanel(AppState& s, Commands& commands)
+{
+    ImGui::Begin(kCompileLogPanel);
+    bool log = true; // also while the window is collapsed (no tab bar): nothing is drawn then
+    if (ImGui::BeginTabBar("compile-log-tabs")) {
+        log = ImGui::BeginTabItem("Log");
+        uiProbe().record("tab:Log", lastItemRect());
+        if (log)
+            ImGui::EndTabItem();
+        const bool listing = ImGui::BeginTabItem("PTX / SASS");
+        uiProbe().record("tab:PTX / SASS", lastItemRect());
+        if (listing) {
+            drawListingTab(s, commands);
+            ImGui::EndTabItem();
+        }
+        ImGui::EndTabBar();
+    }
+    if (log)
+        drawLog(s, commands);
     ImGui::End();
 }
 

@@ -7,7 +7,9 @@
 //   Arguments   "args:row:A", "args:spec:A", "args:choice:A", "args:shape:A", "args:member:step.dt",
 //               "args:grid", "args:block", "args:Undo"
 //   editor      "find:find", "find:replace", "find:Replace", "find:Replace all", "marker:LINE"
-//   Compile log "log:I" (the I-th diagnostic listed)
+//   Compile log "log:I" (the I-th diagnostic listed), "tab:Log", "tab:PTX / SASS"
+//   PTX / SASS  "asm:PTX", "asm:SASS", "asm:I" (the listing's line I), "asm:kernel:SYMBOL",
+//               "asm:note" (why there is no SASS, or what it lacks)
 //   Views       "view:I" (the I-th view's picture)
 //   editor      "editor:text" (the source text's visible part, right of the gutter), "editor:cell"
 //               (one character of the source font: its advance by the line height)

@@ -44,12 +44,7 @@ protected:
         m_kernel = m_dir.path() / "live.cu";
         m_source = ks::test::demoKernelSource();
         ks::test::writeFile(m_kernel, m_source);
-        m_options.headless = true;
-        m_options.width = 1200;
-        m_options.height = 720;
-        m_options.dataDir = ks::test::sourceDir();
-        m_options.kernelSpec = m_kernel.string();
-        m_options.recoveryDir = m_dir.path() / "recovery";
+        m_options = ks::test::kernelAppOptions(m_kernel, m_dir.path(), 1200, 720);
         std::string whyNot;
         m_session = ks::test::openHeadlessApp(m_options, whyNot);
         if (!m_session)
@@ -63,14 +58,7 @@ protected:
     template <class Pred>
     bool framesUntil(Pred done, std::chrono::milliseconds timeout = std::chrono::seconds(20))
     {
-        const auto end = std::chrono::steady_clock::now() + timeout;
-        while (std::chrono::steady_clock::now() < end) {
-            m_session->renderFrame();
-            if (done())
-                return true;
-            std::this_thread::sleep_for(std::chrono::milliseconds(2));
-        }
-        return false;
+        return ks::test::framesUntil(*m_session, done, timeout);
     }
 
     // `key` (with Ctrl when `ctrl`, Shift when `shift`) down for one frame, up for the next.
@@ -164,12 +152,7 @@ int countColour(const ks::io::Rgba8Image& shot, float fractionOfWidth, ImU32 col
     return n;
 }
 
-// With KS_KEEP_SCREENSHOTS=DIR, writes the screenshot there for a person to look at.
-void keepScreenshot(const char* name, const ks::io::Rgba8Image& shot)
-{
-    if (const char* keep = std::getenv("KS_KEEP_SCREENSHOTS"); keep && *keep)
-        ks::io::writePng(fs::path(keep) / name, shot);
-}
+using ks::test::keepScreenshot;
 
 // The height of the first band of rows (from the top, within the left `fractionOfWidth` of the shot)
 // holding pixels of `colour`: the height of the first line's glyphs of that colour, blurred or not.

@@ -6,6 +6,7 @@
 #include "app.hpp"
 #include "ks/core/error.hpp"
 #include "cli/options.hpp"
+#include "ks/io/image.hpp"
 #include "panels/ui_probe.hpp"
 #include "platform/platforms.hpp"
 #include "test_support.hpp"
@@ -14,8 +15,12 @@
 #include <imgui.h>
 
 #include <array>
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
 #include <memory>
 #include <string>
+#include <thread>
 
 namespace ks::test {
 
@@ -44,6 +49,21 @@ inline std::unique_ptr<app::HeadlessSession> openHeadlessApp(const app::AppOptio
     }
 }
 
+// The whole app headless at `width` x `height` on `kernel` (the project inferred from it, the file
+// in the editor), with this checkout's data and unsaved edits kept under `folder`/recovery.
+inline app::AppOptions kernelAppOptions(const std::filesystem::path& kernel, const std::filesystem::path& folder,
+                                        int width, int height)
+{
+    app::AppOptions options;
+    options.headless = true;
+    options.width = width;
+    options.height = height;
+    options.dataDir = sourceDir();
+    options.kernelSpec = kernel.string();
+    options.recoveryDir = folder / "recovery";
+    return options;
+}
+
 // Where the app last drew `name` (x0, y0, x1, y1; names in panels/ui_probe.hpp); a test failure,
 // and zeros, when it was not drawn.
 inline std::array<float, 4> drawnAt(const std::string& name)
@@ -65,6 +85,28 @@ inline void clickAt(app::HeadlessSession& session, const std::array<float, 4>& r
     io.MouseDown[0] = false;
     session.renderFrame();
     session.renderFrame();
+}
+
+// Renders frames of `session` (with a little sleep between) until `done` or `timeout`; returns
+// whether done.
+template <class Pred>
+bool framesUntil(app::HeadlessSession& session, Pred done, std::chrono::milliseconds timeout)
+{
+    const auto end = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < end) {
+        session.renderFrame();
+        if (done())
+            return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return false;
+}
+
+// With KS_KEEP_SCREENSHOTS=DIR, writes the screenshot there for a person to look at.
+inline void keepScreenshot(const char* name, const io::Rgba8Image& shot)
+{
+    if (const char* keep = std::getenv("KS_KEEP_SCREENSHOTS"); keep && *keep)
+        io::writePng(std::filesystem::path(keep) / name, shot);
 }
 
 } // namespace ks::test

@@ -284,6 +284,7 @@ TEST(CacheEncoding, RoundTripsAndRejectsMalformedPayloads)
     r.cubin = {1, 2, 3, 0, 255};
     r.loweredNames = {"_Z1kPf", ""};
     r.compileMs = 12.5;
+    r.callsPrintf = true;
     Diagnostic d;
     d.file = "a.cu";
     d.line = 3;
@@ -303,6 +304,7 @@ TEST(CacheEncoding, RoundTripsAndRejectsMalformedPayloads)
     EXPECT_EQ(back->cubin, r.cubin);
     EXPECT_EQ(back->loweredNames, r.loweredNames);
     EXPECT_EQ(back->compileMs, r.compileMs);
+    EXPECT_TRUE(back->callsPrintf) << "kept, so that a cached build need not search its PTX again";
     ASSERT_EQ(back->diagnostics.size(), 1u);
     EXPECT_EQ(back->diagnostics[0].code, d.code);
     EXPECT_EQ(back->diagnostics[0].column, 7);

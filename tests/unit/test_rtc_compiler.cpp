@@ -292,3 +292,18 @@ TEST(DemoKernel, TheDefaultDemoIsTheProjectInferredFromItsKernel)
     ASSERT_NE(p.resource("out"), nullptr);
     EXPECT_TRUE(p.resource("out")->isTexture());
 }
+
+// Whether a build prints from the device is found once, when it is compiled (the app waits for
+// such a kernel's printf output); a function merely named like vprintf is not printf.
+TEST(CompileResultFacts, CallsPrintfIsFoundAtCompileTime)
+{
+    const CompileResult prints =
+        compile("extern \"C\" __global__ void k(int v) { printf(\"%d\\n\", v); }\n", "p.cu", hopper());
+    ASSERT_TRUE(prints.ok) << prints.log;
+    EXPECT_TRUE(prints.callsPrintf);
+    const CompileResult quiet = compile("__device__ int my_vprintf(int v) { return v + 1; }\n"
+                                        "extern \"C\" __global__ void k(int* p) { p[0] = my_vprintf(p[1]); }\n",
+                                        "q.cu", hopper());
+    ASSERT_TRUE(quiet.ok) << quiet.log;
+    EXPECT_FALSE(quiet.callsPrintf);
+}

@@ -243,21 +243,6 @@ TEST(KernelFacts, SpillsAndSharedMemoryShowInTheResources)
     EXPECT_EQ(tile->resources.barriers, 1);
 }
 
-TEST(KernelFacts, SassNeedsTheToolkitDisassemblerOrSaysWhy)
-{
-    CompileOptions o;
-    o.arch = "sm_90";
-    const CompileResult r = compile("extern \"C\" __global__ void sass_me(int* p) { p[0] = 42; }\n", "s.cu", o);
-    ASSERT_TRUE(r.ok);
-    const Disassembly d = disassemble(r.cubin);
-    if (d.ok) {
-        EXPECT_NE(d.text.find("sass_me"), std::string::npos) << d.text;
-    } else {
-        EXPECT_NE(d.reason.find("cuobjdump"), std::string::npos) << d.reason;
-    }
-    EXPECT_FALSE(disassemble({}).ok);
-}
-
 TEST(LiveKernelSources, AllCompileForHopperWithConsistentFacts)
 {
     for (const char* source : ks::test::live_kernels::kAll) {

@@ -28,9 +28,10 @@ namespace {
 //   magic "KSRTC\0\r\n" | u32 format | u32 reserved | key (32 bytes) | u64 payload length |
 //   payload SHA-256 (32 bytes) | payload
 constexpr char kMagic[8] = {'K', 'S', 'R', 'T', 'C', '\0', '\r', '\n'};
-constexpr std::uint32_t kFormat = 2;
+constexpr std::uint32_t kFormat = 3;
 constexpr std::size_t kHeaderBytes = 8 + 4 + 4 + 32 + 8 + 32;
-constexpr const char* kEntryFolder = "rtc-v3";
+// A new format gets a new folder: entries of the old one are then plain misses, not warnings.
+constexpr const char* kEntryFolder = "rtc-v4";
 constexpr const char* kEntrySuffix = ".ksc";
 
 using Clock = std::chrono::steady_clock;
@@ -194,6 +195,7 @@ std::string encodeResult(const CompileResult& r)
     w.u8(r.curandTablesLeftOut ? 1 : 0);
     w.str(r.curandTablesReason);
     w.f64(r.nvrtcMs);
+    w.u8(r.callsPrintf ? 1 : 0);
     return w.take();
 }
 
@@ -234,6 +236,7 @@ std::shared_ptr<CompileResult> decodeResult(std::string_view payload)
     out->curandTablesLeftOut = r.flag();
     out->curandTablesReason = r.str();
     out->nvrtcMs = r.f64();
+    out->callsPrintf = r.flag();
     if (!r.ok() || !r.atEnd())
         return nullptr;
     return out;

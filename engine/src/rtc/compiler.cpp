@@ -5,6 +5,7 @@
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/core/sha256.hpp"
+#include "ks/core/text_lines.hpp"
 #include "ks/rtc/include_scanner.hpp"
 #include "ks/rtc/kernel_facts.hpp"
 #include "ks/rtc/minimal_mode.hpp"
@@ -14,6 +15,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cstdlib>
 #include <filesystem>
@@ -268,16 +270,24 @@ bool stripPchMessages(std::string& log)
 // error: cannot open source file ...", which has its line).
 bool hasLocationlessCatastrophe(std::string_view log)
 {
-    for (std::size_t start = 0; start < log.size();) {
-        std::size_t end = log.find('\n', start);
-        if (end == std::string_view::npos)
-            end = log.size();
-        std::string_view line = log.substr(start, end - start);
+    for (std::string_view line : splitLines(log)) {
         if (line.rfind("nvrtc: ", 0) == 0)
             line.remove_prefix(7);
         if (line.rfind("Catastrophic error:", 0) == 0 || line.rfind("catastrophic error:", 0) == 0)
             return true;
-        start = end + 1;
+    }
+    return false;
+}
+
+// Whether the PTX names vprintf, device printf's entry point, as a whole word (a user's
+// "my_vprintf" is another function).
+bool callsVprintf(std::string_view ptx)
+{
+    auto identifier = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$'; };
+    for (std::size_t at = ptx.find("vprintf"); at != std::string_view::npos; at = ptx.find("vprintf", at + 1)) {
+        const std::size_t end = at + 7;
+        if ((at == 0 || !identifier(ptx[at - 1])) && (end == ptx.size() || !identifier(ptx[end])))
+            return true;
     }
     return false;
 }
@@ -383,6 +393,7 @@ CompileResult compileOnce(const std::string& source, const std::string& fileName
         checkNvrtc(nvrtcGetPTX(raw, result.ptx.data()), "nvrtcGetPTX");
         while (!result.ptx.empty() && result.ptx.back() == '\0')
             result.ptx.pop_back();
+        result.callsPrintf = callsVprintf(result.ptx);
         if (options.arch.rfind("sm_", 0) == 0) {
             std::size_t cubinSize = 0;
             checkNvrtc(nvrtcGetCUBINSize(raw, &cubinSize), "nvrtcGetCUBINSize");

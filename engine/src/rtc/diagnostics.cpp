@@ -1,6 +1,7 @@
 #include "ks/rtc/diagnostics.hpp"
 
 #include "ks/core/numbers.hpp"
+#include "ks/core/text_lines.hpp"
 #include "ks/rtc/symbols.hpp"
 
 #include <regex>
@@ -20,26 +21,6 @@ std::string_view severityName(Severity s) noexcept
 }
 
 namespace {
-
-std::vector<std::string_view> splitLines(std::string_view text)
-{
-    std::vector<std::string_view> lines;
-    std::size_t start = 0;
-    while (start <= text.size()) {
-        std::size_t end = text.find('\n', start);
-        if (end == std::string_view::npos) {
-            if (start < text.size())
-                lines.push_back(text.substr(start));
-            break;
-        }
-        std::string_view line = text.substr(start, end - start);
-        if (!line.empty() && line.back() == '\r')
-            line.remove_suffix(1);
-        lines.push_back(line);
-        start = end + 1;
-    }
-    return lines;
-}
 
 Severity parseSeverity(const std::string& s)
 {

@@ -5,19 +5,11 @@
 #include "ks/rtc/symbols.hpp"
 #include "ks/syntax/type_layout.hpp"
 
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cstdio>
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <regex>
 #include <sstream>
 
 namespace ks::rtc {
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -357,75 +349,6 @@ ModuleFacts collectFacts(const std::vector<syntax::KernelSignature>& kernels, co
         facts.kernels.push_back(std::move(k));
     }
     return facts;
-}
-
-Disassembly disassemble(const std::vector<std::uint8_t>& cubin)
-{
-    Disassembly d;
-    if (cubin.empty()) {
-        d.reason = "no CUBIN (the build targets a virtual architecture, or failed)";
-        return d;
-    }
-    std::vector<fs::path> dirs;
-    if (const char* path = std::getenv("PATH"))
-        for (std::string_view rest = path; !rest.empty();) {
-            const std::size_t colon = rest.find(':');
-            if (colon)
-                dirs.emplace_back(std::string(rest.substr(0, colon)));
-            rest = colon == std::string_view::npos ? std::string_view() : rest.substr(colon + 1);
-        }
-    if (const std::string inc = cudaIncludeDir(); !inc.empty())
-        dirs.push_back(fs::path(inc).parent_path() / "bin");
-    fs::path tool;
-    for (const char* name : {"cuobjdump", "nvdisasm"}) {
-        for (const fs::path& dir : dirs) {
-            std::error_code ec;
-            if (fs::is_regular_file(dir / name, ec) && ::access((dir / name).c_str(), X_OK) == 0) {
-                tool = dir / name;
-                break;
-            }
-        }
-        if (!tool.empty())
-            break;
-    }
-    if (tool.empty()) {
-        d.reason = "no cuobjdump or nvdisasm on PATH or in the CUDA Toolkit's bin folder (install the toolkit's "
-                   "cuobjdump to see SASS)";
-        return d;
-    }
-    d.tool = tool.string();
-    char name[] = "/tmp/kernelscope-sass-XXXXXX";
-    const int fd = ::mkstemp(name);
-    if (fd < 0) {
-        d.reason = "cannot create a temporary file for the CUBIN";
-        return d;
-    }
-    const bool written = ::write(fd, cubin.data(), cubin.size()) == ssize_t(cubin.size());
-    ::close(fd);
-    if (!written) {
-        ::unlink(name);
-        d.reason = "cannot write the CUBIN to a temporary file";
-        return d;
-    }
-    const bool isCuobjdump = tool.filename() == "cuobjdump";
-    const std::string command = "'" + tool.string() + "'" + (isCuobjdump ? " -sass " : " ") + name + " 2>&1";
-    std::string output;
-    int status = -1;
-    if (FILE* pipe = ::popen(command.c_str(), "r")) {
-        char buffer[4096];
-        std::size_t n;
-        while ((n = std::fread(buffer, 1, sizeof buffer, pipe)) > 0)
-            output.append(buffer, n);
-        status = ::pclose(pipe);
-    }
-    ::unlink(name);
-    if (status != 0) {
-        d.reason = tool.filename().string() + " failed (status " + std::to_string(status) + "): " + output;
-        return d;
-    }
-    d.ok = true;
-    d.text = std::move(output);
-    return d;
 }
 
 } // namespace ks::rtc

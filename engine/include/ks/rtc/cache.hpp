@@ -8,7 +8,7 @@
 // NVRTC version. Computing the key reads the user's include files; a hit runs neither NVRTC nor
 // its preprocessor.
 //
-// Disk: one file per key under directory()/rtc-v3/, written to a temporary name and renamed into
+// Disk: one file per key under directory()/rtc-v4/, written to a temporary name and renamed into
 // place, so that readers never see half an entry. Each entry has a header (magic, format version,
 // key, payload length, payload SHA-256): a corrupt, truncated or unreadable entry is ignored,
 // reported once through ks::log::warning and replaced by the fresh result. A directory that cannot

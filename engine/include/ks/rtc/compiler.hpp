@@ -115,6 +115,9 @@ struct CompileResult {
     std::string ptx;
     // For each name expression asked for, NVRTC's lowered (mangled) name; "" when not found.
     std::vector<std::string> loweredNames;
+    // The PTX calls vprintf: a kernel of the build prints from the device. Found once per build
+    // (and kept by the cache), so that whoever waits for printf output never searches the PTX.
+    bool callsPrintf = false;
     double compileMs = 0;
     // NVRTC itself failed (bad option, out of memory, internal error): the result says nothing
     // about the user's code, so caches keep it in memory at most and never on disk.

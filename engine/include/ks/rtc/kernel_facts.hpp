@@ -3,7 +3,7 @@
 // against NVRTC's lowered names and the PTX's parameter layout), registers, shared/constant/local
 // memory and spills (from ptxas' -v report, which rtc::compile asks for), the maximum block size
 // and the theoretical occupancy for a block size (from the architecture's limits), sizes and
-// compile time; the PTX text, and SASS when the toolkit's disassembler is installed.
+// compile time. The PTX and SASS themselves, with their source lines, are ks/rtc/listing.hpp's.
 //
 // With a device, ks/rtc/kernel_checks.hpp adds the driver's view (cuFuncGetParamInfo,
 // cuFuncGetAttribute, cuOccupancy*) and reports where it disagrees.
@@ -90,16 +90,5 @@ std::vector<std::string> nameExpressionsFor(const std::vector<syntax::KernelSign
 // (in the order given to rtc::compile) for `arch`.
 ModuleFacts collectFacts(const std::vector<syntax::KernelSignature>& kernels, const std::vector<std::string>& nameExpressions,
                          const CompileResult& result, const std::string& arch);
-
-// SASS of a CUBIN through cuobjdump -sass (else nvdisasm), found on PATH or in the toolkit's bin
-// folder. ok false with the reason ("no cuobjdump or nvdisasm on PATH or in /usr/local/cuda/bin")
-// when it cannot.
-struct Disassembly {
-    bool ok = false;
-    std::string text;
-    std::string reason;
-    std::string tool; // the program that ran
-};
-Disassembly disassemble(const std::vector<std::uint8_t>& cubin);
 
 } // namespace ks::rtc

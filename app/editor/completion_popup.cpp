@@ -33,7 +33,6 @@ bool pressed(ImGuiKey key)
 void close(CompletionState& c)
 {
     c.open = c.chosen = c.invoked = false;
-    c.candidates.clear();
     c.shown.clear();
     c.prefix.clear();
     c.rect = {};
@@ -266,14 +265,26 @@ void completionList(EditorState& ed, EditorTab& tab, const std::vector<int>& sta
     // asked for every name).
     if (c.open && (begin != c.wordBegin || (begin == cursor && !c.invoked)))
         close(c);
-    if (!c.open && (typedWordChar || ctrlSpace)) {
+    if (begin == cursor || begin != c.noMatchAt) // a new word (or none): it may match again
+        c.noMatchAt = std::size_t(-1);
+    if (!c.open && (typedWordChar || ctrlSpace) && (ctrlSpace || begin != c.noMatchAt)) {
         const bool digit = begin < cursor && tab.buffer[begin] >= '0' && tab.buffer[begin] <= '9';
         if (!digit && (ctrlSpace || (begin < cursor && inCode(tab, starts, cursor)))) {
             if (!tab.wordsRead) { // nothing read them at a pause (the editor without the app around it)
                 tab.words = syntax::identifiersOf(tab.buffer);
                 tab.wordsRead = true;
+                ++tab.wordsGeneration;
             }
-            c.candidates = syntax::completionCandidates(ed.projectNames, tab.words);
+            auto same = [](const syntax::CompletionItem& a, const syntax::CompletionItem& b) {
+                return a.label == b.label && a.kind == b.kind && a.detail == b.detail;
+            };
+            if (c.candidates.empty() || c.candidatesWords != tab.wordsGeneration ||
+                !std::equal(ed.projectNames.begin(), ed.projectNames.end(), c.candidatesProject.begin(),
+                            c.candidatesProject.end(), same)) {
+                c.candidates = syntax::completionCandidates(ed.projectNames, tab.words);
+                c.candidatesWords = tab.wordsGeneration;
+                c.candidatesProject = ed.projectNames;
+            }
             c.open = true;
             c.chosen = c.invoked = ctrlSpace;
             c.wordBegin = begin;
@@ -288,10 +299,12 @@ void completionList(EditorState& ed, EditorTab& tab, const std::vector<int>& sta
         c.prefix = std::string(prefix);
         c.selected = c.firstRow = 0;
     }
-    if (c.shown.empty()) { // nothing matches: the list goes, as in VS Code
+    if (c.shown.empty()) { // nothing matches: the list goes, as in VS Code, until the next word
+        c.noMatchAt = c.wordBegin;
         close(c);
         return;
     }
+    c.noMatchAt = std::size_t(-1);
     drawList(tab, starts, textPos, lineH, viewMin, viewMax);
 }
 

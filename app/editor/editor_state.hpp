@@ -61,7 +61,14 @@ struct CompletionState {
     bool chosen = false;
     bool invoked = false; // opened with Ctrl+Space: it stays open with nothing typed
     std::size_t wordBegin = 0;
+    // Kept between openings while the file's words (EditorTab::wordsGeneration) and the
+    // project's names stay the same: opening the list then ranks only.
     std::vector<syntax::CompletionItem> candidates;
+    std::uint64_t candidatesWords = 0;
+    std::vector<syntax::CompletionItem> candidatesProject;
+    // The word whose typing found no match (its start; npos: none): typing on in it does not open
+    // the list again (Ctrl+Space does).
+    std::size_t noMatchAt = std::size_t(-1);
     std::vector<std::size_t> shown; // indices into candidates, best first, for `prefix`
     std::string prefix;
     int selected = 0; // index into shown
@@ -96,6 +103,7 @@ struct EditorTab {
     // when typing pauses, or by the editor when the list first opens and nothing has read them.
     std::vector<std::string> words;
     bool wordsRead = false;
+    std::uint64_t wordsGeneration = 0; // bumped at each read
     std::uint64_t scannedRevision = 0;
     std::optional<project::RecoveryEntry> recovery; // unsaved edits found at open, on offer
     std::uint64_t recoveredRevision = 0;            // the revision last written to the recovery file

@@ -137,6 +137,7 @@ void App::submitBuild(EditorTab& tab, bool optionsChanged)
         tab.kernels = syntax::findKernels(tab.doc.text());
         tab.words = syntax::identifiersOf(tab.doc.text()); // what completion offers of the file
         tab.wordsRead = true;
+        ++tab.wordsGeneration;
         tab.scannedRevision = tab.doc.revision();
     }
     // The project's stages that run this file build its text; the tab shows one of those builds (the

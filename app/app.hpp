@@ -191,6 +191,9 @@ private:
     std::optional<std::pair<std::uint64_t, std::string>> submitStageBuilds(const EditorTab& tab, bool optionsChanged);
     void adoptStageBuild(const rtc::CompletedCompile& done); // a project stage's build; others are ignored
     void fireTypingPauses(double now);
+    // The open project's parameters, resources and the running kernel's bindings, for the
+    // editor's completion and hover (EditorState::projectNames, runningBindings).
+    void editorProjectFacts();
     void applyEditorCommands(double now);
     void textReplaced(EditorTab& tab);
 

@@ -3,6 +3,10 @@
 //   typing:   a character typed into line 1,000 every frame (one line re-lexed per frame)
 //   comment:  "/*" typed at the top and taken back (half the frames re-lex every line)
 //   idle:     the cursor blinking in an unchanged file
+//   completion: words typed into line 1,000 a character a frame ("atomicA", "__shfl_", ...), each
+//             followed by a space, so that the completion list opens, is ranked again for every
+//             character and closes (the file's words read beforehand, as the app reads them when
+//             it opens a file and at each typing pause; that read is timed on its own)
 // each with the colours on and off (off: the text in one colour, what the colours add to; until
 // stop 31 "off" was ImGui's own text widget, which the editor used then).
 // Also the lexer alone: all 2,000 lines from scratch, and one changed line through the cache.
@@ -13,6 +17,7 @@
 #include "editor/editor_state.hpp"
 #include "ks/core/paths.hpp"
 #include "ks/core/atomic_file.hpp"
+#include "ks/syntax/completion.hpp"
 #include "ks/syntax/highlight.hpp"
 #include "cli/options.hpp"
 #include "panels/panels.hpp"
@@ -90,8 +95,13 @@ int main(int argc, char** argv)
     ks::paths::writeFileAtomically(file, source);
 
     // The lexer alone.
-    std::vector<double> full, one;
+    std::vector<double> full, one, words;
     for (int r = 0; r < 50; ++r) {
+        const auto w0 = Clock::now();
+        const std::vector<std::string> read = ks::syntax::identifiersOf(source);
+        words.push_back(msSince(w0));
+        if (read.empty())
+            return 1;
         ks::syntax::SyntaxCache cache;
         auto t0 = Clock::now();
         cache.update(source);
@@ -118,7 +128,8 @@ int main(int argc, char** argv)
     // One run of the three scenarios, with the syntax colours on or off (off: the text in one
     // colour; the difference is what the colours cost).
     struct Run {
-        std::vector<double> typing, comment, idle;
+        std::vector<double> typing, comment, idle, completion;
+        int listOpenFrames = 0;
         bool inputArrived = false;
     };
     auto scenarios = [&](bool colours) {
@@ -128,6 +139,11 @@ int main(int argc, char** argv)
         ed.syntaxColours = colours;
         ed.tabs.push_back(std::make_unique<ks::app::EditorTab>(ks::project::KernelDocument(file)));
         ks::app::EditorTab& tab = *ed.tabs.front();
+        // The file's words, read as the app reads them when it opens a file (and at each typing
+        // pause, with its kernels): completion only ranks them while typing.
+        tab.words = ks::syntax::identifiersOf(tab.buffer);
+        tab.wordsRead = true;
+        ++tab.wordsGeneration;
         auto frame = [&](auto&& input) {
             const auto t0 = Clock::now();
             io.DeltaTime = 1.f / 60.f;
@@ -168,6 +184,15 @@ int main(int argc, char** argv)
                 frame([&] { io.KeysDown[io.KeyMap[ImGuiKey_Backspace]] = false; });
         }
         r.inputArrived = typed && tab.buffer.size() == before + std::size_t(frames);
+        // Completion: the list open over most frames, ranked again on each character.
+        tab.jumpToLine = lines / 2;
+        frame([] {});
+        const std::string words = "atomicA __shfl_ threadI blockD __synct make_fl ";
+        for (int i = 0; i < frames; ++i) {
+            const char ch = words[std::size_t(i) % words.size()];
+            r.completion.push_back(frame([&] { io.AddInputCharacter(static_cast<unsigned char>(ch)); }));
+            r.listOpenFrames += tab.completion.open;
+        }
         for (int i = 0; i < frames; ++i)
             r.idle.push_back(frame([] {}));
         frame([] {}); // let go of the widget before the state dies
@@ -194,19 +219,27 @@ int main(int argc, char** argv)
         std::printf("  %-40s %8.3f %8.3f %8.3f\n", (std::string(name) + ": /* typed and taken back").c_str(), c.median,
                     c.p99, c.worst);
         std::printf("  %-40s %8.3f %8.3f %8.3f\n", (std::string(name) + ": idle").c_str(), d.median, d.p99, d.worst);
-        char buf[512];
+        const Stats l = stats(run->completion);
+        std::printf("  %-40s %8.3f %8.3f %8.3f   (list open %d of %zu frames)\n",
+                    (std::string(name) + ": typing, completion list").c_str(), l.median, l.p99, l.worst,
+                    run->listOpenFrames, run->completion.size());
+        char buf[640];
         std::snprintf(buf, sizeof buf,
                       " \"%s\": {\"typing\": [%.4f, %.4f, %.4f], \"comment_toggle\": [%.4f, %.4f, %.4f], "
-                      "\"idle\": [%.4f, %.4f, %.4f]},\n",
-                      name, t.median, t.p99, t.worst, c.median, c.p99, c.worst, d.median, d.p99, d.worst);
+                      "\"idle\": [%.4f, %.4f, %.4f], \"completion\": [%.4f, %.4f, %.4f]},\n",
+                      name, t.median, t.p99, t.worst, c.median, c.p99, c.worst, d.median, d.p99, d.worst, l.median,
+                      l.p99, l.worst);
         jsonRows += buf;
     }
     std::printf("  %-40s %8.3f %8.3f %8.3f\n", "lexer alone: whole file", f.median, f.p99, f.worst);
     std::printf("  %-40s %8.3f %8.3f %8.3f\n", "lexer alone: one line changed", o.median, o.p99, o.worst);
+    const Stats wr = stats(words);
+    std::printf("  %-40s %8.3f %8.3f %8.3f\n", "the file's words (at a typing pause)", wr.median, wr.p99, wr.worst);
     if (!json.empty()) {
         char tail[256];
-        std::snprintf(tail, sizeof tail, " \"lex_whole_file_ms\": %.4f, \"lex_one_line_ms\": %.4f}\n", f.median,
-                      o.median);
+        std::snprintf(tail, sizeof tail,
+                      " \"lex_whole_file_ms\": %.4f, \"lex_one_line_ms\": %.4f, \"file_words_ms\": %.4f}\n", f.median,
+                      o.median, wr.median);
         ks::paths::writeFileAtomically(json, "{\"lines\": " + std::to_string(lines) + ", \"frames\": " +
                                                  std::to_string(frames) + ", \"unit\": \"ms [median, p99, worst]\",\n" +
                                                  jsonRows + tail);

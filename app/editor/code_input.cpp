@@ -10,11 +10,7 @@
 
 namespace ks::app {
 
-namespace {
-
-// The offset nearest to the mouse: its line by height (clamped to the text), then the character
-// boundary nearest to it on that line.
-std::size_t offsetAt(const std::string& text, const CodeInputLayout& l, ImVec2 mouse)
+std::size_t codeOffsetAt(const std::string& text, const CodeInputLayout& l, ImVec2 mouse)
 {
     const std::vector<int>& starts = *l.starts;
     const int line = std::clamp(int(std::floor((mouse.y - l.textPos.y) / l.lineHeight)), 0, int(starts.size()) - 1);
@@ -31,6 +27,8 @@ std::size_t offsetAt(const std::string& text, const CodeInputLayout& l, ImVec2 m
     }
     return end;
 }
+
+namespace {
 
 // The selection's text, or the cursor's whole line (with its '\n') when nothing is selected.
 text::Caret copyRange(const std::string& text, const text::Caret& c)
@@ -101,7 +99,7 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
         st.lastClickTime = now;
         st.lastClickX = io.MousePos.x;
         st.lastClickY = io.MousePos.y;
-        const std::size_t at = offsetAt(text, l, io.MousePos);
+        const std::size_t at = codeOffsetAt(text, l, io.MousePos);
         if (st.clicks == 1 && io.KeyShift) {
             c.cursor = at;
             st.dragUnit = 0;
@@ -116,7 +114,7 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
         st.dragging = true;
         st.wantColumn = -1;
     } else if (st.dragging && io.MouseDown[0]) {
-        const std::size_t at = offsetAt(text, l, io.MousePos);
+        const std::size_t at = codeOffsetAt(text, l, io.MousePos);
         if (st.dragUnit == 0) {
             c.cursor = at;
         } else {
@@ -129,7 +127,12 @@ CodeInputResult codeInput(const char* idName, std::string& text, CodeInputState&
         st.dragging = false;
 
     // The keyboard.
-    auto pressed = [](ImGuiKey key) { return ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), true); };
+    auto pressed = [&](ImGuiKey key) {
+        const bool listKey = key == ImGuiKey_UpArrow || key == ImGuiKey_DownArrow || key == ImGuiKey_PageUp ||
+                             key == ImGuiKey_PageDown || key == ImGuiKey_Enter || key == ImGuiKey_KeyPadEnter ||
+                             key == ImGuiKey_Tab || key == ImGuiKey_Escape;
+        return !(l.listTookKeys && listKey) && ImGui::IsKeyPressed(ImGui::GetKeyIndex(key), true);
+    };
     const bool ctrl = io.ConfigMacOSXBehaviors ? io.KeySuper : io.KeyCtrl;
     const bool shift = io.KeyShift;
     bool edited = false;

@@ -10,7 +10,8 @@
 // level more after '{'), Tab / Shift+Tab (indent / outdent the selected lines), Ctrl+A, Ctrl+C/X/V
 // (without a selection: the whole line), Insert (overtype on and off), Escape (drops the
 // selection, then the keyboard). A '}' typed at the start of an indented line outdents it. A file
-// indented with tabs (CodeInputState::tabs) gets tabs from Tab and Enter. Mouse: click,
+// indented with tabs (CodeInputState::tabs) gets tabs from Tab and Enter. While the completion
+// list is open it takes its keys first (CodeInputLayout::listTookKeys). Mouse: click,
 // Shift+click, drag, double-click (a word), triple-click (a line); a drag past the edges is the
 // panel's to scroll.
 
@@ -29,7 +30,14 @@ struct CodeInputLayout {
     ImVec2 size;                    // the widget's size (it starts at the window's cursor)
     int pageLines = 20;             // what Page Up / Page Down move
     const std::vector<int>* starts; // the byte offset of every line of the text as passed in
+    // The completion list took this frame's keys: Up, Down, Page Up/Down, Enter, Tab and Escape
+    // are not the text's.
+    bool listTookKeys = false;
 };
+
+// The offset nearest to `mouse` in `text` laid out by `l`: its line by height (clamped to the
+// text), then the character boundary nearest to it on that line. Uses the current font.
+std::size_t codeOffsetAt(const std::string& text, const CodeInputLayout& l, ImVec2 mouse);
 
 struct CodeInputResult {
     bool edited = false;      // the text changed

@@ -13,6 +13,7 @@
 #include "ks/rtc/cache.hpp"
 #include "ks/rtc/compiler.hpp"
 #include "ks/rtc/diagnostics.hpp"
+#include "ks/syntax/completion.hpp"
 #include "ks/syntax/highlight.hpp"
 #include "ks/syntax/kernel_signature.hpp"
 
@@ -50,6 +51,35 @@ struct BuildState {
     int errors = 0, warnings = 0;
 };
 
+// The completion list under the cursor (app/editor/completion_popup.cpp): the identifier being
+// typed is [wordBegin, the cursor); the candidates are gathered when the list opens, and ranked
+// again for each prefix.
+struct CompletionState {
+    bool open = false;
+    // Enter accepts only a choice the user made: the list was opened with Ctrl+Space, or Up/Down
+    // moved in it. Otherwise Enter closes the list and breaks the line (Tab always accepts).
+    bool chosen = false;
+    bool invoked = false; // opened with Ctrl+Space: it stays open with nothing typed
+    std::size_t wordBegin = 0;
+    // Kept between openings while the file's words (EditorTab::wordsGeneration) and the
+    // project's names stay the same: opening the list then ranks only.
+    std::vector<syntax::CompletionItem> candidates;
+    std::uint64_t candidatesWords = 0;
+    std::vector<syntax::CompletionItem> candidatesProject;
+    // The word whose typing found no match (its start; npos: none): typing on in it does not open
+    // the list again (Ctrl+Space does).
+    std::size_t noMatchAt = std::size_t(-1);
+    std::vector<std::size_t> shown; // indices into candidates, best first, for `prefix`
+    std::string prefix;
+    int selected = 0; // index into shown
+    int firstRow = 0; // the row at the list's top (it shows kRows at a time)
+    static constexpr int kRows = 10;
+    // Where the list was drawn in the last frame (x0, y0, x1, y1; zeros when closed): its clicks
+    // and wheel are taken here, as it is drawn over the text rather than as a window of its own.
+    std::array<float, 4> rect{};
+    float rowHeight = 0;
+};
+
 // One open file.
 struct EditorTab {
     explicit EditorTab(project::KernelDocument d) : doc(std::move(d)), buffer(doc.text())
@@ -69,6 +99,11 @@ struct EditorTab {
     project::Debouncer debounce;
     BuildState build;
     std::vector<syntax::KernelSignature> kernels; // found in the text (for the kernel picker)
+    // The text's identifiers (syntax::identifiersOf), offered by completion; read with `kernels`
+    // when typing pauses, or by the editor when the list first opens and nothing has read them.
+    std::vector<std::string> words;
+    bool wordsRead = false;
+    std::uint64_t wordsGeneration = 0; // bumped at each read
     std::uint64_t scannedRevision = 0;
     std::optional<project::RecoveryEntry> recovery; // unsaved edits found at open, on offer
     std::uint64_t recoveredRevision = 0;            // the revision last written to the recovery file
@@ -107,6 +142,13 @@ struct EditorTab {
     // The text of the gutter's tooltip in the last frame (empty: none shown), for tests. Where the
     // markers and the Compile log's lines were drawn is in uiProbe() ("marker:LINE", "log:I").
     std::string gutterTooltip;
+    CompletionState completion;
+    // The hover over the code: the identifier under the mouse ([hoverBegin, hoverEnd), -1: none),
+    // since when (steady seconds; its text shows after a short rest), and the text shown in the
+    // last frame (empty: none), for tests.
+    int hoverBegin = -1, hoverEnd = -1;
+    double hoverSince = 0;
+    std::string hoverText;
     // The widest line in columns: in full when the text was replaced from outside the widget (at
     // widestGeneration), kept up by the lines each edit touched since (it may stay wider than the
     // text after a line is shortened, until the next replacement).
@@ -144,6 +186,11 @@ struct EditorState {
     // file and kernel; empty without a project.
     std::filesystem::path runningFile;
     std::string runningKernel;
+    // What the running kernel's parameters are bound to, by name ("buffer a", "parameter alpha"),
+    // and the open project's parameters and resources as completion offers them (App::frame sets
+    // both; empty without a project).
+    std::map<std::string, std::string> runningBindings;
+    std::vector<syntax::CompletionItem> projectNames;
 
     rtc::CompileOptions options;     // for every build of the session
     bool archFromDevice = false;     // the target is the running device's (no picker)

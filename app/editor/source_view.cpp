@@ -7,6 +7,7 @@
 #include "editor/code_input.hpp"
 #include "editor/editor_text.hpp"
 #include "ks/rtc/diagnostics.hpp"
+#include "ks/syntax/completion.hpp"
 #include "panels/theme.hpp"
 
 #include <imgui.h>
@@ -485,16 +486,27 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
         tab.input.wantColumn = -1;
         tab.pendingCursor = tab.pendingSelectEnd = -1;
     }
+    // The completion list's keys first (accepting an item edits the text); then the widget.
+    const ImGuiIO& io = ImGui::GetIO();
+    const bool wordChar = tab.editing && !io.InputQueueCharacters.empty() && !(io.KeyCtrl && !io.KeyAlt) &&
+                          io.InputQueueCharacters.back() < 0x80 &&
+                          syntax::isIdentifierChar(char(io.InputQueueCharacters.back()));
+    const bool ctrlSpace = tab.editing && io.KeyCtrl && !io.KeyAlt && !io.KeyShift &&
+                           ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Space), false);
+    const ListInput list = completionKeys(ed, tab);
+    if (list.edited)
+        text::updateLineStarts(tab.lineStarts, tab.buffer, list.editedFrom);
     ImGui::SetCursorScreenPos(ImVec2(origin.x + gutterW, origin.y));
-    const CodeInputLayout layout{ImVec2(textX, textY), lineH, ImVec2(inputW, inputH),
-                                 std::max(1, int(visibleH / lineH) - 2), &starts};
+    CodeInputLayout layout{ImVec2(textX, textY), lineH, ImVec2(inputW, inputH),
+                           std::max(1, int(visibleH / lineH) - 2), &starts};
+    layout.listTookKeys = list.tookKeys;
     const CodeInputResult input = codeInput("##source", tab.buffer, tab.input, layout, focus);
-    const bool edited = input.edited;
+    const bool edited = input.edited || list.edited;
     if (edited)
         commands.textEdited.push_back(index);
     const bool active = input.active;
     // Where the cursor and selection are now, for the rest of the editor.
-    if (edited) // `starts` follows the edit (it is the tab's table)
+    if (input.edited) // `starts` follows the edit (it is the tab's table)
         text::updateLineStarts(tab.lineStarts, tab.buffer, input.editedFrom);
     const text::Caret& caret = tab.input.caret;
     tab.cursorOffset = int(caret.cursor);
@@ -518,6 +530,9 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
     drawColouredText(dl, tab, starts, ImVec2(textX, textY), lineH, firstVisible, lastDrawn, active,
                      ed.syntaxColours);
     dl->PopClipRect();
+    tab.editing = active;
+    completionList(ed, tab, starts, wordChar && input.edited, ctrlSpace, ImVec2(textX, textY), lineH,
+                   ImVec2(windowX0 + gutterW, w0.y), ImVec2(w0.x + wsize.x, w0.y + wsize.y));
 
     // A drag past the text's edges scrolls.
     if (tab.input.dragging) {
@@ -553,9 +568,12 @@ void drawSource(EditorState& ed, int index, EditorTab& tab, float height, Comman
             ImGui::SetScrollY(top + lineH * 2.f - visibleH);
     }
     tab.lastCursorLine = tab.cursorLine;
-    tab.editing = active;
     tab.textGeometry = {textX, textY, lineH, charW};
 
+    // Hovering a name in the code shows what it is.
+    codeHover(ed, tab, layout,
+              ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows | ImGuiHoveredFlags_AllowWhenBlockedByActiveItem) &&
+                  ImGui::GetIO().MousePos.x >= windowX0 + gutterW);
     // Hovering a gutter marker shows every message of its line.
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     tab.gutterTooltip.clear();

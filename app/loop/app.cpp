@@ -229,6 +229,7 @@ void App::frame(float timeSeconds, float deltaSeconds)
     s.editor.runningKernel.clear();
     if (const int stage = teachStage(s); s.project.session && stage >= 0)
         s.editor.runningKernel = s.project.session->pipeline().stage(std::size_t(stage)).desc().kernel;
+    editorProjectFacts();
     if (shown(kEditorPanel)) {
         placePanel(kEditorPanel, layout);
         drawEditorPanel(s.editor, s.commands);

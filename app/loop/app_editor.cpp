@@ -5,12 +5,14 @@
 #include "app.hpp"
 #include "editor/editor_text.hpp"
 #include "loop/recording_target.hpp"
+#include "loop/teach_support.hpp"
 
 #include "ks/core/error.hpp"
 #include "ks/core/paths.hpp"
 
 #include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <cstring>
 #include <thread>
 
@@ -21,6 +23,32 @@ namespace {
 double steadySeconds()
 {
     return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// What a project stage passes for an argument, as the editor's hover says it: "buffer a",
+// "parameter alpha", "the width of img", "the value 2".
+std::string boundText(const project::Project& p, const project::ArgBinding& b)
+{
+    using Kind = project::ArgBinding::Kind;
+    switch (b.kind) {
+    case Kind::Resource: {
+        const project::ResourceDesc* r = p.resource(b.name);
+        return std::string(r && r->isTexture() ? "texture " : "buffer ") + b.name;
+    }
+    case Kind::Surface: return "a surface object of " + b.name;
+    case Kind::Texture: return "a texture object of " + b.name;
+    case Kind::Parameter: return "parameter " + b.name;
+    case Kind::Builtin: return "builtin " + b.name;
+    case Kind::Count: return "the element count of " + b.name;
+    case Kind::Width: return "the width of " + b.name;
+    case Kind::Height: return "the height of " + b.name;
+    case Kind::Literal:
+        return "the value " + project::formatNumbers(std::vector<double>(
+                                  b.literal.begin(), b.literal.begin() + std::clamp(b.literalType.components, 1, 4)));
+    case Kind::Record: return "struct member values";
+    case Kind::Bytes: return "raw bytes";
+    }
+    return {};
 }
 
 std::vector<std::string> splitList(const std::string& text, const char* separators)
@@ -116,6 +144,9 @@ void App::submitBuild(EditorTab& tab, bool optionsChanged)
     }
     if (tab.scannedRevision != tab.doc.revision()) {
         tab.kernels = syntax::findKernels(tab.doc.text());
+        tab.words = syntax::identifiersOf(tab.doc.text()); // what completion offers of the file
+        tab.wordsRead = true;
+        ++tab.wordsGeneration;
         tab.scannedRevision = tab.doc.revision();
     }
     // The project's stages that run this file build its text; the tab shows one of those builds (the
@@ -496,6 +527,55 @@ void App::applyEditorCommands(double now)
             ed.selectTab = std::min(*c.closeTab, int(ed.tabs.size()) - 1);
         }
     }
+}
+
+void App::editorProjectFacts()
+{
+    AppState& s = m_state;
+    EditorState& ed = s.editor;
+    ed.projectNames.clear();
+    ed.runningBindings.clear();
+    if (!s.project.session)
+        return;
+    const pipeline::Pipeline& p = s.project.session->pipeline();
+    const project::Project& project = p.project();
+    for (const project::ParameterDesc& q : project.parameters) {
+        char range[96];
+        std::snprintf(range, sizeof range, ", %g to %g", q.min, q.max);
+        ed.projectNames.push_back({q.name, syntax::CompletionKind::Parameter, project::cudaTypeName(q.type) + range,
+                                   "A parameter of the project: its slider sets it while the kernel runs."});
+    }
+    for (const project::ResourceDesc& r : project.resources) {
+        std::string detail = r.isTexture() ? "texture " + std::string(project::formatName(r.format))
+                                           : "buffer of " + std::to_string(r.count) + " " +
+                                                 project::cudaTypeName(r.element);
+        ed.projectNames.push_back({r.name, syntax::CompletionKind::Resource, std::move(detail),
+                                   "A resource of the project, passed to kernels that name it."});
+    }
+    // What the running kernel's parameters get: inferred bindings, or the stage's arguments in
+    // order.
+    if (s.project.kernel) {
+        for (const pipeline::ParamBinding& b : s.project.kernel->inference.bindings)
+            ed.runningBindings[b.param] = b.bound;
+        return;
+    }
+    const int stage = teachStage(s);
+    if (stage < 0 || ed.runningKernel.empty())
+        return;
+    const EditorTab* tab = ed.find(ed.runningFile);
+    if (!tab)
+        return;
+    // By name alone (a template's arguments change the parameters' types, not their names).
+    const std::string name = syntax::splitNameExpression(ed.runningKernel).name;
+    const auto kernel = std::find_if(tab->kernels.begin(), tab->kernels.end(), [&](const syntax::KernelSignature& k) {
+        return k.name == name || k.qualifiedName() == name;
+    });
+    if (kernel == tab->kernels.end())
+        return;
+    const auto& args = p.stage(std::size_t(stage)).desc().args;
+    for (std::size_t i = 0; i < kernel->params.size() && i < args.size(); ++i)
+        if (!kernel->params[i].name.empty())
+            ed.runningBindings[kernel->params[i].name] = boundText(project, args[i]);
 }
 
 } // namespace ks::app

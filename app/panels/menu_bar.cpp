@@ -311,6 +311,10 @@ void shortcutsWindow(MenuState& m)
             {"Ctrl+wheel, Ctrl+= / Ctrl+-, Ctrl+0", "zoom the source in / out, back to 100%"},
             {"Ctrl+Z / Ctrl+Y (Ctrl+Shift+Z)", "undo / redo: typing, replaces, comment toggles, reloads"},
             {"Ctrl+A, Ctrl+C, Ctrl+X, Ctrl+V", "select all, copy, cut, paste"},
+            {"Ctrl+Space", "complete the name at the cursor (the list also opens as you type)"},
+            {"Up / Down, Tab, Escape", "in the list: move, insert the name, close it"},
+            {"Enter", "in the list: insert the name after Ctrl+Space, Up or Down; else a new line"},
+            {"Mouse rests on a name", "its declaration, or a parameter's type and binding"},
         };
         if (ImGui::BeginTable("##keys", 2, ImGuiTableFlags_RowBg)) {
             for (const auto& r : rows) {

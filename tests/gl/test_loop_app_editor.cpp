@@ -62,17 +62,7 @@ protected:
     }
 
     // `key` (with Ctrl when `ctrl`, Shift when `shift`) down for one frame, up for the next.
-    void ctrlPress(int key, bool ctrl = true, bool shift = false)
-    {
-        ImGuiIO& io = ImGui::GetIO();
-        io.KeyCtrl = ctrl;
-        io.KeyShift = shift;
-        io.KeysDown[key] = true;
-        m_session->renderFrame();
-        io.KeysDown[key] = false;
-        io.KeyCtrl = io.KeyShift = false;
-        m_session->renderFrame();
-    }
+    void ctrlPress(int key, bool ctrl = true, bool shift = false) { ks::test::pressKey(*m_session, key, ctrl, shift); }
 
     // Clicks the menu or menu item (or "dialog:Save", ...) `name` where the app last drew it.
     void click(const std::string& name)

@@ -48,16 +48,7 @@ protected:
             m_session->renderFrame();
     }
     // `key` down for one frame, up for the next.
-    void press(int key, bool ctrl = false)
-    {
-        ImGuiIO& io = ImGui::GetIO();
-        io.KeyCtrl = ctrl;
-        io.KeysDown[key] = true;
-        m_session->renderFrame();
-        io.KeysDown[key] = false;
-        io.KeyCtrl = false;
-        m_session->renderFrame();
-    }
+    void press(int key, bool ctrl = false) { ks::test::pressKey(*m_session, key, ctrl); }
 
     std::unique_ptr<ks::app::HeadlessSession> m_session;
 };

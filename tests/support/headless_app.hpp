@@ -109,4 +109,18 @@ inline void keepScreenshot(const char* name, const io::Rgba8Image& shot)
         io::writePng(std::filesystem::path(keep) / name, shot);
 }
 
+// `key` (a platform key code, as io.KeysDown indexes it) down for one frame with Ctrl and Shift as
+// given, up for the next.
+inline void pressKey(app::HeadlessSession& session, int key, bool ctrl = false, bool shift = false)
+{
+    ImGuiIO& io = ImGui::GetIO();
+    io.KeyCtrl = ctrl;
+    io.KeyShift = shift;
+    io.KeysDown[key] = true;
+    session.renderFrame();
+    io.KeysDown[key] = false;
+    io.KeyCtrl = io.KeyShift = false;
+    session.renderFrame();
+}
+
 } // namespace ks::test

@@ -1,5 +1,7 @@
 #include "ks/syntax/highlight.hpp"
 
+#include "ks/syntax/cuda_builtins.hpp"
+
 #include <algorithm>
 #include <array>
 #include <optional>
@@ -33,7 +35,7 @@ public:
     }
 
 private:
-    static constexpr std::size_t kSize = 512, kMask = kSize - 1, kLongest = 32;
+    static constexpr std::size_t kSize = 1024, kMask = kSize - 1, kLongest = 32;
     static std::size_t hash(std::string_view w)
     {
         std::uint32_t h = 2166136261u; // FNV-1a
@@ -75,11 +77,11 @@ const WordTable& words()
                                    "__launch_bounds__", "__grid_constant__", "__align__", "__cluster_dims__",
                                    "__maxnreg__", "__builtin_align__"})
             t.emplace(w, SyntaxClass::Qualifier);
-        for (std::string_view w : {"threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize"})
-            t.emplace(w, SyntaxClass::Builtin);
-        // CUDA device functions without a telling prefix.
-        for (std::string_view w : {"clock", "clock64", "globaltimer", "rsqrtf", "rsqrt", "saturate", "fmaf", "fma",
-                                   "fminf", "fmaxf", "sincosf", "rintf", "norm3df", "rnorm3df", "printf", "assert"})
+        // The thread-hierarchy built-ins and CUDA's functions, from the one table of them (the
+        // functions with a telling prefix, "__x" and "atomicX", are also found by classify()).
+        for (const CudaBuiltin& b : cudaBuiltins())
+            t.emplace(b.name, b.kind == CudaBuiltinKind::Variable ? SyntaxClass::Builtin : SyntaxClass::Intrinsic);
+        for (std::string_view w : {"globaltimer", "rsqrt", "saturate", "assert"})
             t.emplace(w, SyntaxClass::Intrinsic);
         return t;
     }();

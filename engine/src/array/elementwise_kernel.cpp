@@ -234,7 +234,6 @@ ElementwiseKernel::ElementwiseKernel(std::string arguments, std::string operatio
         throwUsage("ElementwiseKernel", "'" + arguments + "' has no array (pointer) argument to take the size from");
     const std::string params = parameterList(m_arguments);
     std::ostringstream src;
-    src << devicePrelude() << "\n";
     if (!preamble.empty())
         src << "#line 1 \"preamble\"\n" << preamble << "\n";
     auto body = [&](const char* loop) {
@@ -285,7 +284,7 @@ ElementwiseKernel::ElementwiseKernel(std::string arguments, std::string operatio
         src << "    }\n    for (long long i = ks_nv * KS_V + tid; i < n; i += total_threads) {\n"
             << "#line 1 \"operation\"\n" << operation << ";\n    }\n}\n";
     }
-    m_source = src.str();
+    m_source = preludeFor(src.str()) + "\n" + src.str();
 }
 
 std::shared_ptr<const rtc::CompileResult> ElementwiseKernel::compile(Runtime& rt) const

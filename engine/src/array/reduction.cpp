@@ -98,6 +98,14 @@ std::string builtinKey(const std::string& kind, DType in, DType in2, DType out, 
 void runBuiltin(const std::string& kind, const DeviceArray& a, const DeviceArray* b, DType outType, CUdeviceptr out)
 {
     Runtime& rt = a.runtime();
+    if (arithmeticType(outType) != outType) {
+        // A float16 result accumulates in float32 and is rounded once at the end, as numpy's float16
+        // sum and dot do (for min and max that changes nothing).
+        const DeviceArray accumulated = DeviceArray::empty(rt, Dims{}, arithmeticType(outType));
+        runBuiltin(kind, a, b, accumulated.dtype(), accumulated.data());
+        DeviceArray::view(rt, out, outType, Dims{}).assign(accumulated);
+        return;
+    }
     const bool subset = kind.rfind("subset_", 0) == 0;
     if (b && !subset && a.shape() != b->shape())
         throwUsage("ks::array::dot", "shapes differ: " + a.shape().toString() + " and " + b->shape().toString());

@@ -10,6 +10,7 @@
 // generation: code generation for ~3000 kernels takes many minutes on this machine); for every op a
 // representative set of dtype pairs, and every unary op for every dtype, compile to sm_90 CUBIN, and
 // a few sources are also compiled exactly as generated.
+#include "ks/array/algorithm_source.hpp"
 #include "ks/array/elementwise_kernel.hpp"
 #include "ks/array/kernel_source.hpp"
 #include "ks/array/op_specs.hpp"
@@ -132,6 +133,10 @@ TEST(ArrayKernels, Float16ComputesInFloat32)
     const auto r = compileSm90(mapContiguousSource(add), "add_f16.cu");
     ASSERT_TRUE(r.ok) << errors(r);
     EXPECT_NE(r.ptx.find("cvt.rn.f16.f32"), std::string::npos) << "one rounding to half";
+    // cumsum of float16 scans __half values (numpy's add.accumulate rounds each step to float16 too).
+    const GeneratedScan scan = generateScan(ScanSpec{"__half", "a+b", "0", false, "", "ks_cumsum_half"});
+    const auto rs = compileSm90(scan.source, "cumsum_f16.cu");
+    EXPECT_TRUE(rs.ok) << errors(rs);
 }
 
 TEST(ArrayKernels, ContiguousSourceCompilesAsGeneratedAndVectorises)

@@ -18,7 +18,7 @@ struct DTypeInfo {
     std::string_view cudaName;
 };
 
-constexpr DTypeInfo kInfo[kDTypeCount] = {
+constexpr DTypeInfo kInfo[kDTypeCount + 1] = {
     {DTypeKind::Bool, 1, "bool", "bool"},
     {DTypeKind::SignedInt, 1, "int8", "signed char"},
     {DTypeKind::SignedInt, 2, "int16", "short"},
@@ -33,6 +33,7 @@ constexpr DTypeInfo kInfo[kDTypeCount] = {
     {DTypeKind::Float, 8, "float64", "double"},
     {DTypeKind::Complex, 8, "complex64", "ks::complex64"},
     {DTypeKind::Complex, 16, "complex128", "ks::complex128"},
+    {DTypeKind::Struct, 0, "struct", ""},
 };
 
 const DTypeInfo& info(DType t) noexcept
@@ -204,6 +205,8 @@ DType promoteTypes(DType a, DType b) noexcept
 {
     if (a == b)
         return a;
+    if (a == DType::Struct || b == DType::Struct)
+        return DType::Struct;
     const DTypeKind ka = kindOf(a), kb = kindOf(b);
     // Order so that `a` is the "lower" kind: Bool < SignedInt/UnsignedInt < Float < Complex.
     auto rank = [](DTypeKind k) {
@@ -212,7 +215,8 @@ DType promoteTypes(DType a, DType b) noexcept
         case DTypeKind::SignedInt:
         case DTypeKind::UnsignedInt: return 1;
         case DTypeKind::Float: return 2;
-        case DTypeKind::Complex: return 3;
+        case DTypeKind::Complex:
+        case DTypeKind::Struct: return 3;
         }
         return 0;
     };
@@ -253,6 +257,7 @@ DType promoteTypes(DType a, DType b) noexcept
             return complexOfRealSize(std::max(sa, realB));
         return complexOfRealSize(std::max(realB, floatSizeForInteger(a)));
     }
+    case DTypeKind::Struct: return DType::Struct;
     }
     return b;
 }
@@ -328,6 +333,8 @@ Scalar Scalar::typed(DType dtype, Scalar value)
         s = Scalar(c);
         break;
     }
+    case DTypeKind::Struct:
+        throwUsage("Scalar::typed", "a number cannot be a struct element (fill struct arrays with fillElement)");
     }
     s.m_strong = dtype;
     return s;
@@ -452,6 +459,7 @@ void Scalar::store(DType t, void* out) const noexcept
         std::memcpy(out, v, sizeof v);
         break;
     }
+    case DType::Struct: break; // no bytes: callers refuse struct elements first
     }
 }
 

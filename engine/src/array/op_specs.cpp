@@ -144,6 +144,8 @@ std::string_view opName(UnaryOp op) noexcept
 
 bool supports(BinaryOp op, DType a, DType b) noexcept
 {
+    if (a == DType::Struct || b == DType::Struct)
+        return false;
     const DType c = promoteTypes(a, b);
     switch (op) {
     case BinaryOp::Subtract: return c != DType::Bool;
@@ -156,6 +158,8 @@ bool supports(BinaryOp op, DType a, DType b) noexcept
 
 bool supports(UnaryOp op, DType a) noexcept
 {
+    if (a == DType::Struct)
+        return false;
     switch (op) {
     case UnaryOp::Negative: return a != DType::Bool;
     case UnaryOp::Fabs:
@@ -211,6 +215,7 @@ bool canCastSameKind(DType from, DType to) noexcept
         case DTypeKind::SignedInt: return 2;
         case DTypeKind::Float: return 3;
         case DTypeKind::Complex: return 4;
+        case DTypeKind::Struct: return 5;
         }
         return 0;
     };

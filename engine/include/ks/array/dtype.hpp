@@ -44,17 +44,20 @@ enum class DType : std::uint8_t {
     Float64,
     Complex64,
     Complex128,
+    // An element that is no number (a StructType, ks/array/struct_type.hpp: float3, a user struct).
+    // Its size lives with the array, not here: itemSize(Struct) is 0. Not in kAllDTypes.
+    Struct,
 };
 
 inline constexpr int kDTypeCount = 14;
-// All dtypes, in enum order (for tests and tables).
+// All numeric dtypes, in enum order (for tests and tables).
 inline constexpr DType kAllDTypes[kDTypeCount] = {
     DType::Bool,    DType::Int8,    DType::Int16,   DType::Int32,     DType::Int64,
     DType::UInt8,   DType::UInt16,  DType::UInt32,  DType::UInt64,    DType::Float16,
     DType::Float32, DType::Float64, DType::Complex64, DType::Complex128,
 };
 
-enum class DTypeKind { Bool, SignedInt, UnsignedInt, Float, Complex };
+enum class DTypeKind { Bool, SignedInt, UnsignedInt, Float, Complex, Struct };
 
 DTypeKind kindOf(DType t) noexcept;
 std::size_t itemSize(DType t) noexcept;
@@ -95,7 +98,8 @@ DType inexactType(DType t) noexcept;
 // and reductions compute in float32 and round each result once to float16), `t` for every other.
 DType arithmeticType(DType t) noexcept;
 
-// np.promote_types(a, b).
+// np.promote_types(a, b). Struct takes part in no promotion (callers refuse it first); with it the
+// result is Struct.
 DType promoteTypes(DType a, DType b) noexcept;
 
 // A host scalar that takes part in array arithmetic. Weak (the default for C++ values) or strong.
@@ -161,6 +165,15 @@ DType resultType(DType a, DType b) noexcept;
 // numpy 2's result type of an array of `array` dtype with a scalar (NEP 50 for weak scalars).
 // Throws ks::Error when a weak integer scalar does not fit the integer result (numpy: OverflowError).
 DType resultType(DType array, const Scalar& scalar);
+
+// Whether dtypeOf<T>() names a dtype: bool, the integers, float, double, their std::complex, ks::Half.
+template <class T>
+constexpr bool hasDType() noexcept
+{
+    using U = std::remove_cv_t<T>;
+    return std::is_arithmetic_v<U> || std::is_same_v<U, Half> || std::is_same_v<U, std::complex<float>> ||
+           std::is_same_v<U, std::complex<double>>;
+}
 
 // The dtype of a C++ type: dtypeOf<float>() == DType::Float32, std::complex<double> -> Complex128,
 // ks::Half -> Float16.

@@ -917,7 +917,7 @@ const std::vector<NotAnEntryPoint>& notEntryPoints()
         add({"DeviceArray::index", "DeviceArray::slice", "DeviceArray::operator[]", "DeviceArray::reshapeView",
              "DeviceArray::transpose", "DeviceArray::swapAxes", "DeviceArray::squeeze", "DeviceArray::expandDims",
              "DeviceArray::broadcastTo", "DeviceArray::viewAs", "DeviceArray::view", "DeviceArray::detached",
-             "DeviceArray::withLayout"},
+             "DeviceArray::withLayout", "DeviceArray::elementWords"},
             "makes a view: computes a layout, reads and writes no element (the matrix builds its layouts with them)");
         add({"DeviceArray::denseBlockView"},
             "makes a view (tests/unit: DenseBlockViewIsTheBlockAViewFills); the sum, dot, min and max rows run "
@@ -928,9 +928,14 @@ const std::vector<NotAnEntryPoint>& notEntryPoints()
              "DeviceArray::runtimePtr", "DeviceArray::dtype", "DeviceArray::itemSize", "DeviceArray::ndim",
              "DeviceArray::strides", "DeviceArray::size", "DeviceArray::nbytes", "DeviceArray::data",
              "DeviceArray::base", "DeviceArray::offset", "DeviceArray::ownsStorage", "DeviceArray::storage",
-             "DeviceArray::isCContiguous", "DeviceArray::isFContiguous", "DeviceArray::isContiguous"},
+             "DeviceArray::isCContiguous", "DeviceArray::isFContiguous", "DeviceArray::isContiguous",
+             "DeviceArray::structType", "DeviceArray::checkHostStruct", "DeviceArray::checkHost"},
             "a query of the layout or the dtype: touches no element");
         add({"DeviceArray::empty"}, "allocates new C-contiguous storage: takes no array");
+        add({"DeviceArray::fillElement", "DeviceArray::fillElementBytes"},
+            "struct arrays only, and the matrix's layouts hold float32 (which these refuse); "
+            "ArrayTest.Float3FillsEveryElementOfTheViewOnly fills contiguous, strided, reversed and transposed "
+            "float3 views");
         add({"runMap"}, "the generic element-wise engine under every operator, cumath function and copy above");
         add({"ScanKernel::checkArray"}, "private: the dtype check of ScanKernel::operator()");
         add({"ReductionKernel::toHostBytes", "ReductionKernel::sizeFromArguments"},

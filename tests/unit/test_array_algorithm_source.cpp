@@ -217,6 +217,12 @@ TEST(ReductionSource, EveryBuiltInCompilesForHopper)
         {"dot", DType::Complex128, DType::Float64, DType::Complex128, true},
         {"any", DType::Complex64, DType::Complex64, DType::Bool, true},
         {"subset_sum", DType::Complex64, DType::Int32, DType::Complex64, false},
+        // float16 inputs: the results accumulate in float32 (reduction.cpp converts them at the end).
+        {"sum", DType::Float16, DType::Float16, DType::Float32, true},
+        {"dot", DType::Float16, DType::Float16, DType::Float32, true},
+        {"min", DType::Float16, DType::Float16, DType::Float32, true},
+        {"all", DType::Float16, DType::Float16, DType::Bool, true},
+        {"subset_max", DType::Float16, DType::Int32, DType::Float32, false},
     };
     for (const Case& c : cases) {
         for (const bool strided : {false, true}) {

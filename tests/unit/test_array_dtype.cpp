@@ -7,6 +7,7 @@
 
 #include <complex>
 #include <cstring>
+#include <limits>
 #include <string>
 
 using ks::array::DType;
@@ -15,7 +16,7 @@ using ks::array::Scalar;
 namespace {
 
 // numpy's type characters in kAllDTypes order.
-constexpr char kChars[] = "?bhilBHILfdFD";
+constexpr char kChars[] = "?bhilBHILefdFD";
 
 DType fromChar(char c)
 {
@@ -28,7 +29,7 @@ DType fromChar(char c)
 
 TEST(ArrayDType, SizesNamesAndCudaTypes)
 {
-    const std::size_t sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 8, 16};
+    const std::size_t sizes[] = {1, 1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 8, 16};
     for (int i = 0; i < ks::array::kDTypeCount; ++i) {
         const DType t = ks::array::kAllDTypes[i];
         EXPECT_EQ(ks::array::itemSize(t), sizes[i]) << ks::array::dtypeName(t);
@@ -38,7 +39,12 @@ TEST(ArrayDType, SizesNamesAndCudaTypes)
     EXPECT_EQ(ks::array::parseDType("unsigned long long"), DType::UInt64);
     EXPECT_EQ(ks::array::parseDType("pycuda::complex<float>"), DType::Complex64);
     EXPECT_EQ(ks::array::parseDType("float"), DType::Float32); // C's float, not numpy's
-    EXPECT_FALSE(ks::array::parseDType("float16").has_value());
+    EXPECT_EQ(ks::array::parseDType("float16"), DType::Float16);
+    EXPECT_EQ(ks::array::parseDType("half"), DType::Float16);
+    EXPECT_EQ(ks::array::parseDType("f2"), DType::Float16);
+    EXPECT_EQ(ks::array::cudaTypeName(DType::Float16), "__half");
+    EXPECT_FALSE(ks::array::parseDType("float8").has_value());
+    EXPECT_EQ(ks::array::dtypeOf<ks::Half>(), DType::Float16);
     EXPECT_EQ(ks::array::dtypeOf<int>(), DType::Int32);
     EXPECT_EQ(ks::array::dtypeOf<unsigned char>(), DType::UInt8);
     EXPECT_EQ(ks::array::dtypeOf<std::complex<double>>(), DType::Complex128);
@@ -46,30 +52,38 @@ TEST(ArrayDType, SizesNamesAndCudaTypes)
     EXPECT_EQ(ks::array::complexType(DType::Float32), DType::Complex64);
     EXPECT_EQ(ks::array::inexactType(DType::Int16), DType::Float32);
     EXPECT_EQ(ks::array::inexactType(DType::Int32), DType::Float64);
-    EXPECT_EQ(ks::array::inexactType(DType::UInt8), DType::Float32);
+    EXPECT_EQ(ks::array::inexactType(DType::UInt8), DType::Float32); // numpy: float16 (see dtype.hpp)
+    EXPECT_EQ(ks::array::inexactType(DType::Bool), DType::Float32);
+    EXPECT_EQ(ks::array::inexactType(DType::Float16), DType::Float16);
+    EXPECT_EQ(ks::array::complexType(DType::Float16), DType::Complex64);
+    EXPECT_EQ(ks::array::arithmeticType(DType::Float16), DType::Float32);
+    EXPECT_EQ(ks::array::arithmeticType(DType::Int8), DType::Int8);
+    EXPECT_EQ(ks::array::arithmeticType(DType::Float64), DType::Float64);
     EXPECT_EQ(ks::array::inexactType(DType::Complex64), DType::Complex64);
 }
 
 TEST(ArrayDType, PromoteTypesMatchesNumpyForEveryPair)
 {
-    // np.promote_types(row, column); rows and columns in "?bhilBHILfdFD" order.
+    // np.promote_types(row, column); rows and columns in "?bhilBHILefdFD" order (e: float16).
     const char* table[] = {
-        "?bhilBHILfdFD", // ?
-        "bbhilhildfdFD", // b
-        "hhhilhildfdFD", // h
-        "iiiiliildddDD", // i
-        "lllllllldddDD", // l
-        "BhhilBHILfdFD", // B
-        "HiiilHHILfdFD", // H
-        "IllllIIILddDD", // I
-        "LddddLLLLddDD", // L
-        "fffddffddfdFD", // f
-        "dddddddddddDD", // d
-        "FFFDDFFDDFDFD", // F
-        "DDDDDDDDDDDDD", // D
+        "?bhilBHILefdFD", // ?
+        "bbhilhildefdFD", // b
+        "hhhilhildffdFD", // h
+        "iiiiliilddddDD", // i
+        "llllllllddddDD", // l
+        "BhhilBHILefdFD", // B
+        "HiiilHHILffdFD", // H
+        "IllllIIILdddDD", // I
+        "LddddLLLLdddDD", // L
+        "eefddefddefdFD", // e
+        "fffddffddffdFD", // f
+        "ddddddddddddDD", // d
+        "FFFDDFFDDFFDFD", // F
+        "DDDDDDDDDDDDDD", // D
     };
+    static_assert(ks::array::kDTypeCount == 14);
     for (int r = 0; r < ks::array::kDTypeCount; ++r) {
-        ASSERT_EQ(std::strlen(table[r]), 13u) << r;
+        ASSERT_EQ(std::strlen(table[r]), 14u) << r;
         for (int c = 0; c < ks::array::kDTypeCount; ++c) {
             const DType a = ks::array::kAllDTypes[r], b = ks::array::kAllDTypes[c];
             EXPECT_EQ(ks::array::promoteTypes(a, b), fromChar(table[r][c]))
@@ -100,6 +114,12 @@ TEST(ArrayDType, WeakScalarsFollowNep50)
     EXPECT_EQ(resultType(DType::Float32, Scalar(std::complex<double>(1, 2))), DType::Complex64);
     EXPECT_EQ(resultType(DType::Float64, Scalar(std::complex<float>(1, 2))), DType::Complex128);
     EXPECT_EQ(resultType(DType::Int16, Scalar(std::complex<double>(1, 2))), DType::Complex128);
+    // float16 arrays keep float16 with a Python int or float, and give complex64 with a complex.
+    EXPECT_EQ(resultType(DType::Float16, Scalar(3)), DType::Float16);
+    EXPECT_EQ(resultType(DType::Float16, Scalar(2.5)), DType::Float16);
+    EXPECT_EQ(resultType(DType::Float16, Scalar(std::complex<double>(1, 2))), DType::Complex64);
+    EXPECT_EQ(resultType(DType::Int8, Scalar::typed(DType::Float16, 2.0)), DType::Float16);
+    EXPECT_EQ(resultType(DType::Int16, Scalar::typed(DType::Float16, 2.0)), DType::Float32);
     // Python bool never changes the type.
     EXPECT_EQ(resultType(DType::Int8, Scalar(true)), DType::Int8);
     EXPECT_EQ(resultType(DType::Bool, Scalar(true)), DType::Bool);
@@ -153,6 +173,16 @@ TEST(ArrayDType, ScalarConversionsAndStorage)
     std::memcpy(d, bytes, 16);
     EXPECT_EQ(d[0], 7.0);
     EXPECT_EQ(d[1], 0.0);
+    Scalar(2.5).store(DType::Float16, bytes);
+    std::uint16_t half = 0;
+    std::memcpy(&half, bytes, 2);
+    EXPECT_EQ(half, 0x4100); // 2.5 = 1.25 * 2^1
+    Scalar(-70000).store(DType::Float16, bytes);
+    std::memcpy(&half, bytes, 2);
+    EXPECT_EQ(half, 0xFC00); // -inf
+    Scalar(0.1).store(DType::Float16, bytes); // straight from the double: 0x2E66 (0.0999755859375)
+    std::memcpy(&half, bytes, 2);
+    EXPECT_EQ(half, 0x2E66);
     Scalar(2.0).store(DType::Bool, bytes);
     EXPECT_EQ(bytes[0], 1);
     EXPECT_EQ(Scalar(-1).toString(), "-1");
@@ -171,6 +201,8 @@ TEST(ArrayDType, TypedScalarsAreRoundedToTheirType)
     EXPECT_EQ(c.asComplex(), std::complex<double>(fx, fy));
     EXPECT_EQ(Scalar::typed(DType::Float32, x).asDouble(), fx);
     EXPECT_EQ(Scalar::typed(DType::Complex128, std::complex<double>(x, y)).asComplex(), std::complex<double>(x, y));
+    EXPECT_EQ(Scalar::typed(DType::Float16, x).asDouble(), 0.78955078125); // 0x3A51
+    EXPECT_EQ(Scalar::typed(DType::Float16, 1e6).asDouble(), std::numeric_limits<double>::infinity());
     // The barrier itself, in the shape the vectorizer got wrong.
     const std::complex<double> pair(ks::roundToFloat(x), ks::roundToFloat(y));
     EXPECT_EQ(pair.real(), fx);

@@ -1,14 +1,16 @@
 // Every kind of generated array kernel compiles with NVRTC for sm_90 on a machine without a GPU:
 // the prelude, the contiguous (vector + scalar) and strided map kernels of every binary operation
 // for every dtype pair, every unary/cumath operation and cast for every dtype, where, mul_add, the
-// two-result cumath functions, arange/linspace, and user ElementwiseKernels.
+// two-result cumath functions, arange/linspace, and user ElementwiseKernels. float16 is one of the
+// dtypes: kernels that name __half get the prelude's float16 part (cuda_fp16.h), the others do not.
 //
 // Many specs go into one translation unit (entry points renamed per spec) to keep NVRTC time sane.
-// The full cross products (18 binary ops x 169 dtype pairs, 169 casts) go through NVRTC's front end
+// The full cross products (18 binary ops x 196 dtype pairs, 196 casts) go through NVRTC's front end
 // for sm_90 (-fdevice-syntax-only: every template instantiated and type-checked, no code
 // generation: code generation for ~3000 kernels takes many minutes on this machine); for every op a
 // representative set of dtype pairs, and every unary op for every dtype, compile to sm_90 CUBIN, and
 // a few sources are also compiled exactly as generated.
+#include "ks/array/algorithm_source.hpp"
 #include "ks/array/elementwise_kernel.hpp"
 #include "ks/array/kernel_source.hpp"
 #include "ks/array/op_specs.hpp"
@@ -62,7 +64,7 @@ public:
     int count() const { return m_count; }
     void compileAndCheck(const std::string& what, bool syntaxOnly = false)
     {
-        const auto r = compileSm90(std::string(devicePrelude()) + m_text, what + ".cu", syntaxOnly);
+        const auto r = compileSm90(preludeFor(m_text) + m_text, what + ".cu", syntaxOnly);
         EXPECT_TRUE(r.ok) << what << ":\n" << errors(r);
         if (!syntaxOnly) {
             EXPECT_FALSE(r.cubin.empty());
@@ -85,6 +87,56 @@ TEST(ArrayKernels, PreludeCompilesAlone)
                                    "}\n",
                                "prelude.cu");
     ASSERT_TRUE(r.ok) << errors(r);
+}
+
+// The float16 part: casts between __half and every other type, and the math overloads, which
+// compute in float.
+TEST(ArrayKernels, PreludeWithFloat16Compiles)
+{
+    std::string body = "extern \"C\" __global__ void k(__half* h, ks::complex64* z, double* d, long long* l, bool* b) {\n"
+                       "  h[0] = ks::sin(h[1]) ;\n  h[2] = ks::powr(h[3], h[4]);\n"
+                       "  h[5] = ks::cast<__half>(d[0]); h[6] = ks::cast<__half>(z[0]); h[7] = ks::cast<__half>(l[0]);\n"
+                       "  h[8] = ks::cast<__half>(b[0]); h[9] = ks::cast<__half>(h[10]);\n"
+                       "  d[1] = ks::cast<double>(h[0]); z[1] = ks::cast<ks::complex64>(h[1]); l[1] = ks::cast<long long>(h[2]);\n"
+                       "  b[1] = ks::cast<bool>(h[3]) && !ks::isnan(h[4]);\n}\n";
+    EXPECT_EQ(preludeFor(body), devicePrelude(true));
+    const auto r = compileSm90(devicePrelude(true) + body, "prelude_f16.cu");
+    ASSERT_TRUE(r.ok) << errors(r);
+    // Without float16, no #include: the bare prelude, and kernels that do not name __half get it.
+    EXPECT_EQ(std::string(devicePrelude()).find("#define KS_FLOAT16"), std::string::npos);
+    EXPECT_EQ(mapContiguousSource(binarySpec(BinaryOp::Add, {DType::Float32, false}, {DType::Int8, false}))
+                  .find("#define KS_FLOAT16"),
+              std::string::npos);
+    EXPECT_NE(mapContiguousSource(binarySpec(BinaryOp::Add, {DType::Float16, false}, {DType::Int8, false}))
+                  .find("#define KS_FLOAT16"),
+              std::string::npos);
+    // put names the element type only in its body.
+    EXPECT_NE(mapContiguousSource(putSpec(DType::Float16, DType::Int32, {DType::Float32, false}, IndexMode::Wrap))
+                  .find("#define KS_FLOAT16"),
+              std::string::npos);
+    EXPECT_EQ(preludeFor("halfway = 1; __halfling();"), devicePrelude(false)); // whole identifiers only
+}
+
+// float16 arithmetic is done in float32 and rounded once, as numpy's float16 loops do.
+TEST(ArrayKernels, Float16ComputesInFloat32)
+{
+    const MapSpec add = binarySpec(BinaryOp::Add, {DType::Float16, false}, {DType::Int8, false});
+    EXPECT_EQ(add.outputs, std::vector<DType>{DType::Float16});
+    EXPECT_EQ(add.body, "out0 = (__half)(ks::cast<float>(in0) + ks::cast<float>(in1));");
+    EXPECT_EQ(unarySpec(UnaryOp::Sqrt, DType::Float16).body, "out0 = (__half)(ks::sqrt(ks::cast<float>(in0)));");
+    EXPECT_EQ(unarySpec(UnaryOp::Negative, DType::Float16).body, "out0 = (__half)(-ks::cast<float>(in0));");
+    EXPECT_EQ(binaryResultType(BinaryOp::Add, DType::Float16, DType::Int16), DType::Float32);
+    EXPECT_EQ(binaryResultType(BinaryOp::TrueDivide, DType::Float16, DType::UInt8), DType::Float16);
+    EXPECT_EQ(unaryResultType(UnaryOp::Sin, DType::Float16), DType::Float16);
+    EXPECT_EQ(unaryResultType(UnaryOp::Sin, DType::Int8), DType::Float32); // numpy: float16 (dtype.hpp says why)
+    EXPECT_EQ(mapVectorWidth(castSpec(DType::Float16, DType::Float16)), 8);
+    const auto r = compileSm90(mapContiguousSource(add), "add_f16.cu");
+    ASSERT_TRUE(r.ok) << errors(r);
+    EXPECT_NE(r.ptx.find("cvt.rn.f16.f32"), std::string::npos) << "one rounding to half";
+    // cumsum of float16 scans __half values (numpy's add.accumulate rounds each step to float16 too).
+    const GeneratedScan scan = generateScan(ScanSpec{"__half", "a+b", "0", false, "", "ks_cumsum_half"});
+    const auto rs = compileSm90(scan.source, "cumsum_f16.cu");
+    EXPECT_TRUE(rs.ok) << errors(rs);
 }
 
 TEST(ArrayKernels, ContiguousSourceCompilesAsGeneratedAndVectorises)
@@ -134,12 +186,13 @@ TEST(ArrayKernels, EveryBinaryOpForEveryDtypePairCompiles)
             }
     all.compileAndCheck("binary_all_pairs", true);
     // subtract(bool, bool), and floor_divide/remainder/fmod of complex pairs.
-    EXPECT_EQ(unsupported, 1 + 3 * (13 * 13 - 11 * 11));
+    EXPECT_EQ(unsupported, 1 + 3 * (14 * 14 - 12 * 12));
 
     // To CUBIN: every op for representative pairs, with array and scalar operands, contiguous and strided.
     const std::pair<DType, DType> pairs[] = {{DType::Float32, DType::Float32}, {DType::Int32, DType::Float32},
                                              {DType::Int8, DType::UInt64},    {DType::UInt16, DType::Bool},
-                                             {DType::Complex64, DType::Float64}, {DType::Bool, DType::Bool}};
+                                             {DType::Complex64, DType::Float64}, {DType::Bool, DType::Bool},
+                                             {DType::Float16, DType::Float16},   {DType::Float16, DType::Int16}};
     Batch some;
     for (BinaryOp op : kAllBinaryOps)
         for (const auto& [a, b] : pairs) {
@@ -149,7 +202,7 @@ TEST(ArrayKernels, EveryBinaryOpForEveryDtypePairCompiles)
             some.add(mapContiguousSource(binarySpec(op, {a, true}, {b, false})));
             some.add(mapStridedSource(binarySpec(op, {a, false}, {b, true}), 2, false));
         }
-    EXPECT_GT(some.count(), 250);
+    EXPECT_GT(some.count(), 330);
     some.compileAndCheck("binary_representative");
 }
 
@@ -218,7 +271,7 @@ TEST(ArrayKernels, TakeAndPutCompileForEveryDtypeIndexTypeAndMode)
             }
         }
     syntax.compileAndCheck("take_put_all", true);
-    for (DType a : {DType::Bool, DType::Int8, DType::Float32, DType::Complex128})
+    for (DType a : {DType::Bool, DType::Int8, DType::Float16, DType::Float32, DType::Complex128})
         for (DType index : {DType::Int64, DType::UInt8, DType::Int32}) {
             full.add(mapContiguousSource(takeSpec(a, index, IndexMode::FromEnd)));
             full.add(mapStridedSource(takeSpec(a, index, IndexMode::Wrap), 3, false));
@@ -282,7 +335,17 @@ TEST(ArrayKernels, ElementwiseKernelParsesCompilesAndReportsUserLines)
     EXPECT_EQ(r.diagnostics[0].line, 2);
 
     EXPECT_THROW(ElementwiseKernel("float a", "a = 1", "noarrays"), ks::Error);
-    EXPECT_THROW(ElementwiseKernel("float16 *x", "x[i] = 1", "k"), ks::Error);
+    EXPECT_THROW(ElementwiseKernel("float8 *x", "x[i] = 1", "k"), ks::Error);
+
+    // float16 arguments: __half or half; the prelude's float16 part comes with them.
+    const ElementwiseKernel halves("half *x, const __half *y, float a", "x[i] = __float2half(a * __half2float(ks::sqrt(y[i])))",
+                                   "halves");
+    EXPECT_EQ(halves.arguments()[0].dtype, DType::Float16);
+    EXPECT_EQ(halves.arguments()[1].dtype, DType::Float16);
+    EXPECT_EQ(halves.vectorPlan().width, 8);
+    r = compileSm90(halves.source(), "halves.cu");
+    ASSERT_TRUE(r.ok) << errors(r);
+    EXPECT_NE(r.ptx.find(".entry halves_vec("), std::string::npos);
     EXPECT_THROW(ElementwiseKernel("float *x,", "x[i] = 1", "k"), ks::Error);
     EXPECT_THROW(ElementwiseKernel("float *x", "x[i] = 1", "bad name"), ks::Error);
 }

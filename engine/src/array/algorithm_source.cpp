@@ -151,7 +151,7 @@ GeneratedReduction generateReduction(const ReductionSpec& spec)
         {"MAP_EXPR", mapExpr},      {"PARAMS", params},            {"NAMES", names.empty() ? "" : ", " + names},
         {"NAME", spec.name},        {"MAP_TEMPLATE", mapTemplate}, {"MAP_PARAMS", mapParams},
     };
-    const std::string s = std::string(devicePrelude()) + kSupport + userBlock("preamble", spec.preamble);
+    const std::string s = kSupport + userBlock("preamble", spec.preamble);
     std::string generated = blockDefine() + device_text::kReductionKernel;
 
     if (g.vectorizable) {
@@ -181,6 +181,7 @@ GeneratedReduction generateReduction(const ReductionSpec& spec)
         generated += k;
     }
     g.source = s + substitute(generated, values);
+    g.source = preludeFor(g.source) + g.source;
     return g;
 }
 
@@ -206,7 +207,7 @@ GeneratedScan generateScan(const ScanSpec& spec)
     g.sizeSymbol = spec.name + "_value_size";
     g.packedSymbol = spec.name + "_packed";
 
-    const std::string s = std::string(devicePrelude()) + kSupport + userBlock("preamble", spec.preamble);
+    const std::string s = kSupport + userBlock("preamble", spec.preamble);
     const std::string generated = blockDefine() + device_text::kScanKernels;
     const std::map<std::string, std::string> values = {
         {"NEUTRAL_FUNCTION", spec.neutral.empty() ? std::string()
@@ -222,6 +223,7 @@ GeneratedScan generateScan(const ScanSpec& spec)
         {"NAME", spec.name},
     };
     g.source = s + substitute(generated, values);
+    g.source = preludeFor(g.source) + g.source;
     return g;
 }
 

@@ -6,6 +6,7 @@
 #include "ks/core/error.hpp"
 
 #include <cmath>
+#include <cstring>
 
 namespace ks::array {
 
@@ -15,6 +16,13 @@ void DeviceArray::assign(const DeviceArray& source)
     if (source.runtimePtr() != &rt)
         throwUsage("DeviceArray::assign", "source belongs to another runtime");
     requireWritable("DeviceArray::assign");
+    if (m_struct || source.structType()) {
+        if (!m_struct || !source.structType() || !m_struct->sameAs(*source.structType()))
+            throwUsage("DeviceArray::assign", "cannot convert the " + source.describe() + " into the " + describe() +
+                                                  ": struct elements are copied only into arrays of the same type");
+        elementWords().assign(source.elementWords()); // broadcasting as for numbers
+        return;
+    }
     // Same dtype, shape and dense layout (both C, or both F, ...): a plain device copy.
     if (source.dtype() == m_dtype && source.shape() == m_shape && source.strides() == m_strides &&
         (isCContiguous() || isFContiguous()) && !(source.data() != data() && mayShareMemory(source))) {
@@ -30,9 +38,26 @@ void DeviceArray::assign(const DeviceArray& source)
 void DeviceArray::fill(const Scalar& value)
 {
     requireWritable("DeviceArray::fill");
+    if (m_struct)
+        throwUsage("DeviceArray::fill", "the " + describe() + " is filled with an element, not the number " +
+                                            value.toString() + ": use fillElement");
     const DeviceArray out[] = {*this};
     const MapArg in[] = {value};
     runMap(castSpec(m_dtype, m_dtype, true), out, in);
+}
+
+void DeviceArray::fillElementBytes(const void* value, std::size_t size, std::size_t align)
+{
+    requireWritable("DeviceArray::fillElement");
+    checkHostStruct(size, align, "DeviceArray::fillElement");
+    const DeviceArray words = elementWords();
+    const std::int64_t count = words.shape(-1);
+    const std::size_t word = words.itemSize();
+    for (std::int64_t k = 0; k < count; ++k) {
+        std::uint64_t bits = 0; // little-endian: the low `word` bytes
+        std::memcpy(&bits, static_cast<const unsigned char*>(value) + std::size_t(k) * word, word);
+        words.index({IndexItem::ellipsis(), IndexItem(k)}).fill(Scalar::typed(words.dtype(), Scalar(bits)));
+    }
 }
 
 DeviceArray DeviceArray::copy(Order order) const
@@ -70,6 +95,11 @@ DeviceArray filled(DeviceArray a, const Scalar& value)
 DeviceArray zeros(Runtime& rt, const Dims& shape, DType dtype, Order order)
 {
     return zeroed(DeviceArray::empty(rt, shape, dtype, order));
+}
+
+DeviceArray zeros(Runtime& rt, const Dims& shape, std::shared_ptr<const StructType> type, Order order)
+{
+    return zeroed(DeviceArray::empty(rt, shape, std::move(type), order));
 }
 
 DeviceArray ones(Runtime& rt, const Dims& shape, DType dtype, Order order)

@@ -94,6 +94,8 @@ Dims broadcastShapes(const Dims& a, const Dims& b)
 
 DeviceArray DeviceArray::empty(Runtime& rt, const Dims& shape, DType dtype, Order order, const Dims& like)
 {
+    if (dtype == DType::Struct)
+        throwUsage("DeviceArray::empty", "DType::Struct needs its element type: empty(rt, shape, StructType)");
     for (std::int64_t d : shape)
         if (d < 0)
             throwUsage("DeviceArray::empty", "negative dimensions are not allowed: shape " + shape.toString());
@@ -113,6 +115,28 @@ DeviceArray DeviceArray::empty(Runtime& rt, const Dims& shape, DType dtype, Orde
     return a;
 }
 
+DeviceArray DeviceArray::empty(Runtime& rt, const Dims& shape, std::shared_ptr<const StructType> type, Order order,
+                               const Dims& like)
+{
+    if (!type || type->size == 0)
+        throwUsage("DeviceArray::empty", "a struct element type of some size is needed");
+    if (shape.size() >= kMaxDims)
+        throwUsage("DeviceArray::empty", "struct arrays have at most " + std::to_string(kMaxDims - 1) + " axes");
+    // Allocated as bytes with one more axis of the element's size, then typed: one allocation path.
+    Dims byteShape = shape;
+    byteShape.push_back(std::int64_t(type->size));
+    for (std::int64_t d : shape)
+        if (d < 0)
+            throwUsage("DeviceArray::empty", "negative dimensions are not allowed: shape " + shape.toString());
+    DeviceArray bytes = empty(rt, byteShape, DType::UInt8, Order::C);
+    DeviceArray a = bytes;
+    a.m_dtype = DType::Struct;
+    a.m_struct = std::move(type);
+    a.m_shape = shape;
+    a.m_strides = orderedStrides(shape, a.m_struct->size, order, like);
+    return a;
+}
+
 DeviceArray DeviceArray::view(Runtime& rt, CUdeviceptr pointer, DType dtype, const Dims& shape, Dims strides,
                               std::int64_t offsetBytes)
 {
@@ -124,6 +148,9 @@ DeviceArray DeviceArray::view(Runtime& rt, CUdeviceptr pointer, DType dtype, con
 DeviceArray DeviceArray::detached(CUdeviceptr pointer, DType dtype, const Dims& shape, Dims strides,
                                   std::int64_t offsetBytes)
 {
+    if (dtype == DType::Struct)
+        throwUsage("DeviceArray::view", "a view of struct elements is made from a struct array (elementWords, "
+                                        "index, ...), not from DType::Struct");
     if (strides.empty() && !shape.empty())
         strides = contiguousStrides(shape, array::itemSize(dtype));
     if (strides.size() != shape.size())
@@ -232,7 +259,7 @@ bool DeviceArray::mayShareMemory(const DeviceArray& other) const noexcept
 
 std::string DeviceArray::describe() const
 {
-    return std::string(dtypeName(m_dtype)) + " array of shape " + m_shape.toString();
+    return (m_struct ? m_struct->name : std::string(dtypeName(m_dtype))) + " array of shape " + m_shape.toString();
 }
 
 namespace {
@@ -278,6 +305,17 @@ void DeviceArray::checkHostType(DType hostType, const char* call) const
     if (hostType != m_dtype)
         throwUsage(call, "host type " + std::string(dtypeName(hostType)) + " does not match the " + describe() +
                              " (use astype first)");
+}
+
+void DeviceArray::checkHostStruct(std::size_t size, std::size_t align, const char* call) const
+{
+    if (!m_struct)
+        throwUsage(call, "the " + describe() + " holds numbers: use its host type (" +
+                             std::string(cudaTypeName(m_dtype)) + ")");
+    if (size != m_struct->size || align != m_struct->align)
+        throwUsage(call, "a host element of " + std::to_string(size) + " bytes aligned to " + std::to_string(align) +
+                             " does not match the " + describe() + " (" + std::to_string(m_struct->size) +
+                             " bytes aligned to " + std::to_string(m_struct->align) + ")");
 }
 
 DeviceArray DeviceArray::withLayout(const Dims& shape, const Dims& strides, std::int64_t offset) const
@@ -568,9 +606,12 @@ DeviceArray DeviceArray::broadcastTo(const Dims& target) const
 
 DeviceArray DeviceArray::viewAs(DType dtype) const
 {
+    if (dtype == DType::Struct)
+        throwUsage("DeviceArray::viewAs", "DType::Struct needs its element type; make a struct array with empty");
     const std::int64_t oldSize = std::int64_t(itemSize()), newSize = std::int64_t(array::itemSize(dtype));
     DeviceArray a = *this;
     a.m_dtype = dtype;
+    a.m_struct.reset();
     if (oldSize == newSize)
         return a;
     if (ndim() == 0)
@@ -586,6 +627,23 @@ DeviceArray DeviceArray::viewAs(DType dtype) const
                                               std::to_string(newSize) + " bytes");
     a.m_shape[last] = bytes / newSize;
     a.m_strides[last] = newSize;
+    return a;
+}
+
+DeviceArray DeviceArray::elementWords() const
+{
+    if (!m_struct)
+        throwUsage("DeviceArray::elementWords", "the " + describe() + " holds numbers, not struct elements");
+    const std::size_t word = std::min<std::size_t>(m_struct->align, 8);
+    const DType wordType = word == 1 ? DType::UInt8 : word == 2 ? DType::UInt16 : word == 4 ? DType::UInt32 : DType::UInt64;
+    if (ndim() >= kMaxDims)
+        throwUsage("DeviceArray::elementWords", "the " + describe() + " has no room for another axis");
+    Dims shape = m_shape, strides = m_strides;
+    shape.push_back(std::int64_t(m_struct->size / word));
+    strides.push_back(std::int64_t(word));
+    DeviceArray a = withLayout(shape, strides, m_offset);
+    a.m_dtype = wordType;
+    a.m_struct.reset();
     return a;
 }
 
@@ -652,8 +710,15 @@ DeviceArray empty(Runtime& rt, const Dims& shape, DType dtype, Order order)
     return DeviceArray::empty(rt, shape, dtype, order);
 }
 
+DeviceArray empty(Runtime& rt, const Dims& shape, std::shared_ptr<const StructType> type, Order order)
+{
+    return DeviceArray::empty(rt, shape, std::move(type), order);
+}
+
 DeviceArray emptyLike(const DeviceArray& a, std::optional<DType> dtype, Order order)
 {
+    if (a.structType() && (!dtype || *dtype == DType::Struct))
+        return DeviceArray::empty(a.runtime(), a.shape(), a.structType(), order, a.strides());
     return DeviceArray::empty(a.runtime(), a.shape(), dtype.value_or(a.dtype()), order, a.strides());
 }
 

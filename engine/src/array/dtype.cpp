@@ -18,7 +18,7 @@ struct DTypeInfo {
     std::string_view cudaName;
 };
 
-constexpr DTypeInfo kInfo[kDTypeCount] = {
+constexpr DTypeInfo kInfo[kDTypeCount + 1] = {
     {DTypeKind::Bool, 1, "bool", "bool"},
     {DTypeKind::SignedInt, 1, "int8", "signed char"},
     {DTypeKind::SignedInt, 2, "int16", "short"},
@@ -28,10 +28,12 @@ constexpr DTypeInfo kInfo[kDTypeCount] = {
     {DTypeKind::UnsignedInt, 2, "uint16", "unsigned short"},
     {DTypeKind::UnsignedInt, 4, "uint32", "unsigned int"},
     {DTypeKind::UnsignedInt, 8, "uint64", "unsigned long long"},
+    {DTypeKind::Float, 2, "float16", "__half"},
     {DTypeKind::Float, 4, "float32", "float"},
     {DTypeKind::Float, 8, "float64", "double"},
     {DTypeKind::Complex, 8, "complex64", "ks::complex64"},
     {DTypeKind::Complex, 16, "complex128", "ks::complex128"},
+    {DTypeKind::Struct, 0, "struct", ""},
 };
 
 const DTypeInfo& info(DType t) noexcept
@@ -46,7 +48,7 @@ DType signedOfSize(std::size_t bytes) noexcept
 
 DType floatOfSize(std::size_t bytes) noexcept
 {
-    return bytes <= 4 ? DType::Float32 : DType::Float64;
+    return bytes <= 2 ? DType::Float16 : bytes <= 4 ? DType::Float32 : DType::Float64;
 }
 
 DType complexOfRealSize(std::size_t bytes) noexcept
@@ -54,11 +56,11 @@ DType complexOfRealSize(std::size_t bytes) noexcept
     return bytes <= 4 ? DType::Complex64 : DType::Complex128;
 }
 
-// The smallest float that holds every value of integer type t exactly, as numpy decides it
-// (float16 for 8-bit which we do not have, float32 for 16-bit, float64 for 32/64-bit).
+// The size of the smallest float that holds every value of integer type t exactly, as numpy decides
+// it: float16 for 8-bit, float32 for 16-bit, float64 for 32/64-bit.
 std::size_t floatSizeForInteger(DType t) noexcept
 {
-    return itemSize(t) <= 2 ? 4 : 8;
+    return itemSize(t) == 1 ? 2 : itemSize(t) == 2 ? 4 : 8;
 }
 
 } // namespace
@@ -139,6 +141,11 @@ std::optional<DType> parseDType(std::string_view name) noexcept
         {"unsigned long long int", DType::UInt64},
         {"uint64_t", DType::UInt64},
         {"size_t", DType::UInt64},
+        {"float16", DType::Float16},
+        {"f2", DType::Float16},
+        {"e", DType::Float16},
+        {"half", DType::Float16},
+        {"__half", DType::Float16},
         {"float32", DType::Float32},
         {"f4", DType::Float32},
         {"float", DType::Float32},
@@ -177,7 +184,7 @@ DType complexType(DType t) noexcept
 {
     if (isComplex(t))
         return t;
-    if (t == DType::Float32)
+    if (t == DType::Float16 || t == DType::Float32)
         return DType::Complex64;
     return DType::Complex128;
 }
@@ -186,13 +193,20 @@ DType inexactType(DType t) noexcept
 {
     if (isInexact(t))
         return t;
-    return floatOfSize(t == DType::Bool ? 4 : floatSizeForInteger(t));
+    return floatOfSize(t == DType::Bool ? 4 : std::max<std::size_t>(4, floatSizeForInteger(t)));
+}
+
+DType arithmeticType(DType t) noexcept
+{
+    return t == DType::Float16 ? DType::Float32 : t;
 }
 
 DType promoteTypes(DType a, DType b) noexcept
 {
     if (a == b)
         return a;
+    if (a == DType::Struct || b == DType::Struct)
+        return DType::Struct;
     const DTypeKind ka = kindOf(a), kb = kindOf(b);
     // Order so that `a` is the "lower" kind: Bool < SignedInt/UnsignedInt < Float < Complex.
     auto rank = [](DTypeKind k) {
@@ -201,7 +215,8 @@ DType promoteTypes(DType a, DType b) noexcept
         case DTypeKind::SignedInt:
         case DTypeKind::UnsignedInt: return 1;
         case DTypeKind::Float: return 2;
-        case DTypeKind::Complex: return 3;
+        case DTypeKind::Complex:
+        case DTypeKind::Struct: return 3;
         }
         return 0;
     };
@@ -242,6 +257,7 @@ DType promoteTypes(DType a, DType b) noexcept
             return complexOfRealSize(std::max(sa, realB));
         return complexOfRealSize(std::max(realB, floatSizeForInteger(a)));
     }
+    case DTypeKind::Struct: return DType::Struct;
     }
     return b;
 }
@@ -263,9 +279,7 @@ DType resultType(DType array, const Scalar& s)
         r = isInteger(array) || array == DType::Bool ? DType::Float64 : array;
         break;
     case Scalar::Kind::Complex:
-        r = isComplex(array)                 ? array
-            : array == DType::Float32        ? DType::Complex64
-                                             : DType::Complex128;
+        r = complexType(array);
         break;
     }
     if (s.kind() == Scalar::Kind::Int && isInteger(r) && !s.fitsIn(r))
@@ -308,7 +322,9 @@ Scalar Scalar::typed(DType dtype, Scalar value)
         break;
     }
     case DTypeKind::Float:
-        s = Scalar(dtype == DType::Float32 ? roundToFloat(value.asDouble()) : value.asDouble());
+        s = Scalar(dtype == DType::Float16   ? halfToDouble(doubleToHalf(value.asDouble()))
+                   : dtype == DType::Float32 ? roundToFloat(value.asDouble())
+                                             : value.asDouble());
         break;
     case DTypeKind::Complex: {
         std::complex<double> c = value.asComplex();
@@ -317,6 +333,8 @@ Scalar Scalar::typed(DType dtype, Scalar value)
         s = Scalar(c);
         break;
     }
+    case DTypeKind::Struct:
+        throwUsage("Scalar::typed", "a number cannot be a struct element (fill struct arrays with fillElement)");
     }
     s.m_strong = dtype;
     return s;
@@ -426,6 +444,7 @@ void Scalar::store(DType t, void* out) const noexcept
     case DType::UInt16: put(std::uint16_t(asUInt64())); break;
     case DType::UInt32: put(std::uint32_t(asUInt64())); break;
     case DType::UInt64: put(asUInt64()); break;
+    case DType::Float16: put(doubleToHalf(asDouble())); break;
     case DType::Float32: put(float(asDouble())); break;
     case DType::Float64: put(asDouble()); break;
     case DType::Complex64: { // through asComplex: an integer or bool scalar keeps its value in m_int
@@ -440,6 +459,7 @@ void Scalar::store(DType t, void* out) const noexcept
         std::memcpy(out, v, sizeof v);
         break;
     }
+    case DType::Struct: break; // no bytes: callers refuse struct elements first
     }
 }
 

@@ -30,7 +30,7 @@ bool isIdentifier(std::string_view s)
     return true;
 }
 
-KernelArgument parseOne(std::string_view text)
+KernelArgument parseOne(std::string_view text, const std::string* structPreamble)
 {
     KernelArgument arg;
     std::string t(trim(text));
@@ -63,6 +63,27 @@ KernelArgument parseOne(std::string_view text)
         normalised += (normalised.empty() ? "" : " ") + w;
     arg.typeText = normalised;
     const auto dtype = parseDType(normalised);
+    if (!dtype && structPreamble) {
+        std::string why;
+        try {
+            arg.structType = StructType::vector(normalised);
+        } catch (const Error&) {
+            try {
+                arg.structType = StructType::record(normalised, *structPreamble);
+            } catch (const Error& e) {
+                why = std::string(": ") + e.what();
+            }
+        }
+        if (!arg.structType)
+            throwUsage("ElementwiseKernel", "argument '" + std::string(text) + "': unknown type '" + normalised +
+                                                "' (no dtype, no CUDA vector type, no struct of the preamble" + why + ")");
+        if (!arg.pointer)
+            throwUsage("ElementwiseKernel", "argument '" + std::string(text) + "': a " + normalised +
+                                                " is passed in an array (" + normalised + " *" + arg.name +
+                                                "), not by value");
+        arg.dtype = DType::Struct;
+        return arg;
+    }
     if (!dtype)
         throwUsage("ElementwiseKernel", "argument '" + std::string(text) + "': unknown type '" + normalised + "'");
     arg.dtype = *dtype;
@@ -72,10 +93,8 @@ KernelArgument parseOne(std::string_view text)
 std::string parameterList(const std::vector<KernelArgument>& args)
 {
     std::string s;
-    for (const KernelArgument& a : args) {
-        s += std::string(a.isConst ? "const " : "") + std::string(cudaTypeName(a.dtype)) + (a.pointer ? " *" : " ") +
-             a.name + ", ";
-    }
+    for (const KernelArgument& a : args)
+        s += std::string(a.isConst ? "const " : "") + argumentTypeName(a) + (a.pointer ? " *" : " ") + a.name + ", ";
     return s;
 }
 
@@ -136,7 +155,7 @@ ElementwiseVectorPlan planElementwiseVector(const std::vector<KernelArgument>& a
         const KernelArgument& a = args[k];
         if (!a.pointer)
             continue;
-        if (!identifierPositions(preamble, a.name).empty())
+        if (!identifierPositions(preamble, a.name).empty() || a.dtype == DType::Struct)
             return plan;
         const auto at = identifierPositions(operation, a.name);
         if (at.empty())
@@ -202,7 +221,12 @@ ElementwiseVectorPlan planElementwiseVector(const std::vector<KernelArgument>& a
     return plan;
 }
 
-std::vector<KernelArgument> parseKernelArguments(std::string_view arguments)
+std::string argumentTypeName(const KernelArgument& a)
+{
+    return a.structType ? a.structType->name : std::string(cudaTypeName(a.dtype));
+}
+
+std::vector<KernelArgument> parseKernelArguments(std::string_view arguments, const std::string* structPreamble)
 {
     std::vector<KernelArgument> out;
     // Commas inside template arguments ("pycuda::complex<float>") have no comma, so a plain split works.
@@ -213,7 +237,7 @@ std::vector<KernelArgument> parseKernelArguments(std::string_view arguments)
             comma = arguments.size();
         const std::string_view piece = trim(arguments.substr(start, comma - start));
         if (!piece.empty())
-            out.push_back(parseOne(piece));
+            out.push_back(parseOne(piece, structPreamble));
         else if (comma != arguments.size() || !out.empty())
             throwUsage("ElementwiseKernel", "empty argument in '" + std::string(arguments) + "'");
         start = comma + 1;
@@ -223,7 +247,7 @@ std::vector<KernelArgument> parseKernelArguments(std::string_view arguments)
 
 ElementwiseKernel::ElementwiseKernel(std::string arguments, std::string operation, std::string name,
                                      std::string preamble, std::string loopPrep, std::string afterLoop)
-    : m_arguments(parseKernelArguments(arguments)), m_name(std::move(name))
+    : m_arguments(parseKernelArguments(arguments, &preamble)), m_name(std::move(name))
 {
     if (!isIdentifier(m_name))
         throwUsage("ElementwiseKernel", "kernel name '" + m_name + "' is not an identifier");
@@ -234,7 +258,6 @@ ElementwiseKernel::ElementwiseKernel(std::string arguments, std::string operatio
         throwUsage("ElementwiseKernel", "'" + arguments + "' has no array (pointer) argument to take the size from");
     const std::string params = parameterList(m_arguments);
     std::ostringstream src;
-    src << devicePrelude() << "\n";
     if (!preamble.empty())
         src << "#line 1 \"preamble\"\n" << preamble << "\n";
     auto body = [&](const char* loop) {
@@ -285,7 +308,7 @@ ElementwiseKernel::ElementwiseKernel(std::string arguments, std::string operatio
         src << "    }\n    for (long long i = ks_nv * KS_V + tid; i < n; i += total_threads) {\n"
             << "#line 1 \"operation\"\n" << operation << ";\n    }\n}\n";
     }
-    m_source = src.str();
+    m_source = preludeFor(src.str()) + "\n" + src.str();
 }
 
 std::shared_ptr<const rtc::CompileResult> ElementwiseKernel::compile(Runtime& rt) const
@@ -311,7 +334,8 @@ void ElementwiseKernel::operator()(Runtime& rt, std::span<const MapArg> args, co
             const DeviceArray* a = std::get_if<DeviceArray>(&args[k]);
             if (!a)
                 throwUsage(m_name, "argument " + std::to_string(k) + " ('" + decl.name + "') must be an array");
-            if (a->dtype() != decl.dtype)
+            const bool sameStruct = !decl.structType || (a->structType() && decl.structType->sameAs(*a->structType()));
+            if (a->dtype() != decl.dtype || !sameStruct)
                 throwUsage(m_name, "argument '" + decl.name + "' is declared " + decl.typeText + "*, got the " +
                                        a->describe());
             if (!a->isCContiguous())

@@ -69,10 +69,44 @@ void putValue(const DeviceArray& a, const DeviceArray& indices, const MapArg& va
         DeviceArray(a).assign(target);
 }
 
+// Struct elements are taken and put as the words of each element (elementWords), along the same
+// axis; with no axis, over the C-ordered elements.
+int structAxis(std::string_view function, const DeviceArray& a, std::optional<int> axis)
+{
+    if (!axis)
+        return 0;
+    const int k = *axis < 0 ? *axis + a.ndim() : *axis;
+    if (k < 0 || k >= a.ndim())
+        throwUsage(function, "axis " + std::to_string(*axis) + " is out of bounds for the " + a.describe());
+    return k;
+}
+
+// The elements in C order as one axis of elements by one of words: a view when `a` is C-contiguous.
+DeviceArray flatElements(const DeviceArray& a)
+{
+    const DeviceArray words = (a.isCContiguous() ? a : a.copy(Order::C)).elementWords();
+    return words.reshapeView(Dims{a.size(), words.shape(-1)});
+}
+
+DeviceArray asElements(const DeviceArray& words, const DeviceArray& like)
+{
+    Dims shape;
+    for (int d = 0; d + 1 < words.ndim(); ++d)
+        shape.push_back(words.shape(d));
+    DeviceArray out = DeviceArray::empty(words.runtime(), shape, like.structType());
+    out.elementWords().assign(words);
+    return out;
+}
+
 } // namespace
 
 DeviceArray take(const DeviceArray& a, const DeviceArray& indices, std::optional<int> axis, IndexMode mode)
 {
+    if (a.structType()) {
+        const int k = structAxis("take", a, axis);
+        const DeviceArray words = axis ? a.elementWords() : flatElements(a);
+        return asElements(take(words, indices, k, mode), a);
+    }
     const MapSpec spec = takeSpec(a.dtype(), indices.dtype(), mode); // refuses indices of no integer dtype
     const Picks p = picks("take", a, indices, axis);
     DeviceArray out = DeviceArray::empty(a.runtime(), p.axis.shape, a.dtype());
@@ -90,11 +124,31 @@ DeviceArray take(const DeviceArray& a, const DeviceArray& indices, std::optional
 void put(const DeviceArray& a, const DeviceArray& indices, const DeviceArray& values, std::optional<int> axis,
          IndexMode mode)
 {
+    if (a.structType() || values.structType()) {
+        if (!a.structType() || !values.structType() || !a.structType()->sameAs(*values.structType()))
+            throwUsage("put", "cannot put the " + values.describe() + " into the " + a.describe() +
+                                  ": struct elements go only into arrays of the same type");
+        a.requireWritable("ks::array::put");
+        const int k = structAxis("put", a, axis);
+        if (axis) {
+            put(a.elementWords(), indices, values.elementWords(), k, mode);
+            return;
+        }
+        // Flat positions address the C-ordered elements: another layout is written through a copy.
+        DeviceArray target = a.isCContiguous() ? a : a.copy(Order::C);
+        put(flatElements(target), indices, values.elementWords(), 0, mode);
+        if (target.data() != a.data())
+            DeviceArray(a).assign(target);
+        return;
+    }
     putValue(a, indices, values, axis, mode);
 }
 
 void put(const DeviceArray& a, const DeviceArray& indices, const Scalar& value, std::optional<int> axis, IndexMode mode)
 {
+    if (a.structType())
+        throwUsage("put", "the " + a.describe() + " takes struct elements (an array of them), not the number " +
+                              value.toString());
     putValue(a, indices, value, axis, mode);
 }
 

@@ -26,9 +26,10 @@ void emitOp(std::ostringstream& out, const MapSpec& spec)
     out << ")\n{\n    (void)i;\n    (void)n;\n" << spec.body << "\n}\n\n";
 }
 
+// The preamble and the element function; the prelude goes before them once the whole kernel is
+// known (withPrelude).
 void emitHeader(std::ostringstream& out, const MapSpec& spec)
 {
-    out << "// generated map kernel: " << spec.name << "\n" << devicePrelude() << "\n";
     if (!spec.preamble.empty())
         out << spec.preamble << "\n";
     emitOp(out, spec);
@@ -61,6 +62,11 @@ std::string elementCall(const MapSpec& spec)
         out << (spec.inputs[k].scalar ? ", s" : ", p") << k << (spec.inputs[k].scalar ? "" : "[i]");
     out << ");";
     return out.str();
+}
+
+std::string withPrelude(const MapSpec& spec, const std::string& kernels)
+{
+    return "// generated map kernel: " + spec.name + "\n" + preludeFor(kernels) + "\n" + kernels;
 }
 
 constexpr const char* kThreadIndex = "(long long)blockIdx.x * blockDim.x + threadIdx.x";
@@ -117,7 +123,7 @@ std::string mapContiguousSource(const MapSpec& spec)
     out << "    const long long stride = " << kThreadCount << ";\n";
     out << "    for (long long i = " << kThreadIndex << "; i < n; i += stride)\n";
     out << "        " << elementCall(spec) << "\n}\n";
-    return out.str();
+    return withPrelude(spec, out.str());
 }
 
 std::string mapStridedSource(const MapSpec& spec, int rank, bool index64)
@@ -170,7 +176,7 @@ std::string mapStridedSource(const MapSpec& spec, int rank, bool index64)
         }
     }
     out << ");\n    }\n}\n";
-    return out.str();
+    return withPrelude(spec, out.str());
 }
 
 std::string mapKey(const MapSpec& spec)

@@ -57,6 +57,18 @@ void runMap(const MapSpec& spec, std::span<const DeviceArray> outputs, std::span
         throwUsage("runMap", "map '" + spec.name + "' takes " + std::to_string(spec.outputs.size()) + " outputs and " +
                                  std::to_string(spec.inputs.size()) + " inputs; given " +
                                  std::to_string(outputs.size()) + " and " + std::to_string(inputs.size()));
+    // Struct elements reach maps only as their words (elementWords): anything else is an operation
+    // they do not have (where, mul_add, the cumath functions, astype to a number...).
+    auto refuseStruct = [&](const DeviceArray& a) {
+        if (a.structType())
+            throwUsage(spec.name, "'" + spec.name + "' is not defined for the " + a.describe() +
+                                      ": struct elements support fills, copies, take/put and ElementwiseKernel");
+    };
+    for (const DeviceArray& a : outputs)
+        refuseStruct(a);
+    for (const MapArg& in : inputs)
+        if (const DeviceArray* a = std::get_if<DeviceArray>(&in))
+            refuseStruct(*a);
     // A map with no outputs (a scatter, writing through an address it is given) runs over the shape
     // of its first array input.
     const DeviceArray* first = outputs.empty() ? nullptr : &outputs[0];

@@ -144,6 +144,8 @@ std::string_view opName(UnaryOp op) noexcept
 
 bool supports(BinaryOp op, DType a, DType b) noexcept
 {
+    if (a == DType::Struct || b == DType::Struct)
+        return false;
     const DType c = promoteTypes(a, b);
     switch (op) {
     case BinaryOp::Subtract: return c != DType::Bool;
@@ -156,6 +158,8 @@ bool supports(BinaryOp op, DType a, DType b) noexcept
 
 bool supports(UnaryOp op, DType a) noexcept
 {
+    if (a == DType::Struct)
+        return false;
     switch (op) {
     case UnaryOp::Negative: return a != DType::Bool;
     case UnaryOp::Fabs:
@@ -211,6 +215,7 @@ bool canCastSameKind(DType from, DType to) noexcept
         case DTypeKind::SignedInt: return 2;
         case DTypeKind::Float: return 3;
         case DTypeKind::Complex: return 4;
+        case DTypeKind::Struct: return 5;
         }
         return 0;
     };
@@ -220,7 +225,7 @@ bool canCastSameKind(DType from, DType to) noexcept
 MapSpec binarySpec(BinaryOp op, MapOperand a, MapOperand b, std::optional<DType> out)
 {
     const DType r = binaryResultType(op, a.dtype, b.dtype);
-    const DType c = computeType(op, a.dtype, b.dtype);
+    const DType c = arithmeticType(computeType(op, a.dtype, b.dtype));
     const std::string x = castTo(c, "in0"), y = castTo(c, "in1");
     const bool exactIntegers = isInteger(a.dtype) && isInteger(b.dtype);
     std::string e;
@@ -250,15 +255,17 @@ MapSpec binarySpec(BinaryOp op, MapOperand a, MapOperand b, std::optional<DType>
 MapSpec unarySpec(UnaryOp op, DType a, std::optional<DType> out)
 {
     const DType r = unaryResultType(op, a);
+    // float16 goes through float (arithmeticType); the result is rounded once, by assignResult.
+    const std::string x = arithmeticType(a) == a ? "in0" : castTo(arithmeticType(a), "in0");
     std::string e;
     switch (op) {
-    case UnaryOp::Negative: e = isInteger(a) ? "0 - in0" : "-in0"; break;
-    case UnaryOp::Absolute: e = "ks::absolute(in0)"; break;
+    case UnaryOp::Negative: e = isInteger(a) ? "0 - in0" : "-" + x; break;
+    case UnaryOp::Absolute: e = "ks::absolute(" + x + ")"; break;
     case UnaryOp::LogicalNot: e = "!ks::truth(in0)"; break;
     case UnaryOp::Real: e = castTo(r, "in0"); break;
     case UnaryOp::Imag: e = isComplex(a) ? "in0.im" : "0"; break;
     case UnaryOp::Conj: e = isComplex(a) ? "ks::conj(in0)" : "in0"; break;
-    default: e = "ks::" + std::string(opName(op)) + "(" + castTo(r, "in0") + ")"; break;
+    default: e = "ks::" + std::string(opName(op)) + "(" + castTo(arithmeticType(r), "in0") + ")"; break;
     }
     return makeSpec(std::string(opName(op)), {{a, false}}, {out.value_or(r)}, assignResult(r, out, e));
 }
@@ -277,9 +284,10 @@ MapSpec whereSpec(MapOperand cond, MapOperand a, MapOperand b)
 
 MapSpec mulAddSpec(DType x, DType y)
 {
-    const DType c = promoteTypes(x, y);
+    const DType c = promoteTypes(x, y), t = arithmeticType(c);
     return makeSpec("mul_add", {{c, true}, {x, false}, {c, true}, {y, false}}, {c},
-                    "out0 = (" + type(c) + ")(in0 * " + castTo(c, "in1") + " + in2 * " + castTo(c, "in3") + ");");
+                    "out0 = (" + type(c) + ")(" + castTo(t, "in0") + " * " + castTo(t, "in1") + " + " +
+                        castTo(t, "in2") + " * " + castTo(t, "in3") + ");");
 }
 
 MapSpec ldexpSpec(DType x, MapOperand exponent)
@@ -288,16 +296,17 @@ MapSpec ldexpSpec(DType x, MapOperand exponent)
         unsupported("ldexp", x, &exponent.dtype);
     const DType r = inexactType(x);
     return makeSpec("ldexp", {{x, false}, exponent}, {r},
-                    "out0 = ks::ldexp(" + castTo(r, "in0") + ", ks::cast<int>(in1));");
+                    "out0 = (" + type(r) + ")(ks::ldexp(" + castTo(arithmeticType(r), "in0") + ", ks::cast<int>(in1)));");
 }
 
 MapSpec modfSpec(DType x)
 {
     if (isComplex(x))
         unsupported("modf", x);
-    const DType r = inexactType(x);
+    const DType r = inexactType(x), t = arithmeticType(r);
     return makeSpec("modf", {{x, false}}, {r, r},
-                    type(r) + " integral;\nout0 = ks::modf(" + castTo(r, "in0") + ", &integral);\nout1 = integral;");
+                    type(t) + " integral;\nout0 = (" + type(r) + ")(ks::modf(" + castTo(t, "in0") +
+                        ", &integral));\nout1 = (" + type(r) + ")(integral);");
 }
 
 MapSpec frexpSpec(DType x)
@@ -306,15 +315,18 @@ MapSpec frexpSpec(DType x)
         unsupported("frexp", x);
     const DType r = inexactType(x);
     return makeSpec("frexp", {{x, false}}, {r, DType::Int32},
-                    "int e = 0;\nout0 = ks::frexp(" + castTo(r, "in0") + ", &e);\nout1 = e;");
+                    "int e = 0;\nout0 = (" + type(r) + ")(ks::frexp(" + castTo(arithmeticType(r), "in0") +
+                        ", &e));\nout1 = e;");
 }
 
 MapSpec arangeSpec(DType dtype)
 {
     if (isComplex(dtype) || dtype == DType::Bool)
         unsupported("arange", dtype);
+    const DType t = arithmeticType(dtype);
     return makeSpec("arange", {{dtype, true}, {dtype, true}}, {dtype},
-                    "out0 = (" + type(dtype) + ")(in0 + (" + type(dtype) + ")i * in1);");
+                    "out0 = (" + type(dtype) + ")(" + castTo(t, "in0") + " + (" + type(t) + ")i * " + castTo(t, "in1") +
+                        ");");
 }
 
 MapSpec linspaceSpec(DType dtype)

@@ -15,6 +15,14 @@ Runtime& sameRuntime(const DeviceArray& a, const DeviceArray& b, std::string_vie
     return rt;
 }
 
+// Struct elements (float3, user structs) have no arithmetic: refused naming the type.
+void requireNumbers(std::string_view op, const DeviceArray& a)
+{
+    if (a.structType())
+        throwUsage(op, "ufunc '" + std::string(op) + "' is not defined for the " + a.describe() +
+                           ": struct elements support fills, copies, take/put and ElementwiseKernel");
+}
+
 void checkOutput(std::string_view op, DType result, const DeviceArray& out)
 {
     if (!canCastSameKind(result, out.dtype()))
@@ -32,6 +40,9 @@ void run1(const MapSpec& spec, const DeviceArray& out, std::initializer_list<Map
 
 void binaryInto(BinaryOp op, const DeviceArray& a, const DeviceArray& b, const DeviceArray& out)
 {
+    requireNumbers(opName(op), a);
+    requireNumbers(opName(op), b);
+    requireNumbers(opName(op), out);
     sameRuntime(a, b, opName(op));
     const DType r = binaryResultType(op, a.dtype(), b.dtype());
     checkOutput(opName(op), r, out);
@@ -40,6 +51,8 @@ void binaryInto(BinaryOp op, const DeviceArray& a, const DeviceArray& b, const D
 
 void binaryInto(BinaryOp op, const DeviceArray& a, const Scalar& b, const DeviceArray& out)
 {
+    requireNumbers(opName(op), a);
+    requireNumbers(opName(op), out);
     const DType bt = scalarOperandType(op, a.dtype(), b);
     checkOutput(opName(op), binaryResultType(op, a.dtype(), bt), out);
     run1(binarySpec(op, {a.dtype(), false}, {bt, true}, out.dtype()), out, {a, b});
@@ -47,6 +60,8 @@ void binaryInto(BinaryOp op, const DeviceArray& a, const Scalar& b, const Device
 
 void binaryInto(BinaryOp op, const Scalar& a, const DeviceArray& b, const DeviceArray& out)
 {
+    requireNumbers(opName(op), b);
+    requireNumbers(opName(op), out);
     const DType at = scalarOperandType(op, b.dtype(), a);
     checkOutput(opName(op), binaryResultType(op, at, b.dtype()), out);
     run1(binarySpec(op, {at, true}, {b.dtype(), false}, out.dtype()), out, {a, b});
@@ -54,6 +69,8 @@ void binaryInto(BinaryOp op, const Scalar& a, const DeviceArray& b, const Device
 
 DeviceArray binary(BinaryOp op, const DeviceArray& a, const DeviceArray& b)
 {
+    requireNumbers(opName(op), a);
+    requireNumbers(opName(op), b);
     Runtime& rt = sameRuntime(a, b, opName(op));
     DeviceArray out = DeviceArray::empty(rt, broadcastShapes(a.shape(), b.shape()),
                                          binaryResultType(op, a.dtype(), b.dtype()));
@@ -63,6 +80,7 @@ DeviceArray binary(BinaryOp op, const DeviceArray& a, const DeviceArray& b)
 
 DeviceArray binary(BinaryOp op, const DeviceArray& a, const Scalar& b)
 {
+    requireNumbers(opName(op), a);
     const DType r = binaryResultType(op, a.dtype(), scalarOperandType(op, a.dtype(), b));
     DeviceArray out = DeviceArray::empty(a.runtime(), a.shape(), r);
     binaryInto(op, a, b, out);
@@ -71,6 +89,7 @@ DeviceArray binary(BinaryOp op, const DeviceArray& a, const Scalar& b)
 
 DeviceArray binary(BinaryOp op, const Scalar& a, const DeviceArray& b)
 {
+    requireNumbers(opName(op), b);
     const DType r = binaryResultType(op, scalarOperandType(op, b.dtype(), a), b.dtype());
     DeviceArray out = DeviceArray::empty(b.runtime(), b.shape(), r);
     binaryInto(op, a, b, out);
@@ -79,12 +98,15 @@ DeviceArray binary(BinaryOp op, const Scalar& a, const DeviceArray& b)
 
 void unaryInto(UnaryOp op, const DeviceArray& a, const DeviceArray& out)
 {
+    requireNumbers(opName(op), a);
+    requireNumbers(opName(op), out);
     checkOutput(opName(op), unaryResultType(op, a.dtype()), out);
     run1(unarySpec(op, a.dtype(), out.dtype()), out, {a});
 }
 
 DeviceArray unary(UnaryOp op, const DeviceArray& a)
 {
+    requireNumbers(opName(op), a);
     DeviceArray out = DeviceArray::empty(a.runtime(), a.shape(), unaryResultType(op, a.dtype()));
     unaryInto(op, a, out);
     return out;

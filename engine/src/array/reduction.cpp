@@ -94,10 +94,29 @@ std::string builtinKey(const std::string& kind, DType in, DType in2, DType out, 
            std::string(dtypeName(out)) + (strided ? ":strided" : ":contiguous");
 }
 
+// Struct elements (float3, user structs) are no numbers: refused naming the type.
+void refuseStructs(const std::string& kind, const DeviceArray& a, const DeviceArray* b)
+{
+    for (const DeviceArray* x : {&a, b})
+        if (x && x->structType())
+            throwUsage("ks::array::" + kind, "the " + x->describe() + " has no " + kind +
+                                                 ": struct elements are no numbers (a ReductionKernel with the "
+                                                 "struct as its type reduces them)");
+}
+
 // Runs built-in `kind` over the arrays into `out` (a device address holding one `outType`).
 void runBuiltin(const std::string& kind, const DeviceArray& a, const DeviceArray* b, DType outType, CUdeviceptr out)
 {
     Runtime& rt = a.runtime();
+    refuseStructs(kind, a, b);
+    if (arithmeticType(outType) != outType) {
+        // A float16 result accumulates in float32 and is rounded once at the end, as numpy's float16
+        // sum and dot do (for min and max that changes nothing).
+        const DeviceArray accumulated = DeviceArray::empty(rt, Dims{}, arithmeticType(outType));
+        runBuiltin(kind, a, b, accumulated.dtype(), accumulated.data());
+        DeviceArray::view(rt, out, outType, Dims{}).assign(accumulated);
+        return;
+    }
     const bool subset = kind.rfind("subset_", 0) == 0;
     if (b && !subset && a.shape() != b->shape())
         throwUsage("ks::array::dot", "shapes differ: " + a.shape().toString() + " and " + b->shape().toString());
@@ -162,6 +181,7 @@ void requireSlot(const DeviceArray& out, const char* function)
 
 DeviceArray builtin(const std::string& kind, const DeviceArray& a, const DeviceArray* b, DType outType)
 {
+    refuseStructs(kind, a, b);
     DeviceArray result = scalarResult(a, outType);
     runBuiltin(kind, a, b, outType, result.data());
     return result;

@@ -1,6 +1,7 @@
 #include "ks/io/host_array.hpp"
 
 #include "ks/core/error.hpp"
+#include "ks/core/half.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -23,40 +24,6 @@ void storeBits(std::uint64_t v, std::size_t size, std::uint8_t* out) noexcept
 {
     for (std::size_t b = 0; b < size; ++b)
         out[b] = std::uint8_t(v >> (8 * b));
-}
-
-double halfToDouble(std::uint16_t h) noexcept
-{
-    const int exponent = (h >> 10) & 31;
-    const int mantissa = h & 1023;
-    double v;
-    if (exponent == 0)
-        v = std::ldexp(double(mantissa), -24);
-    else if (exponent == 31)
-        v = mantissa ? std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::infinity();
-    else
-        v = std::ldexp(double(mantissa + 1024), exponent - 25);
-    return (h & 0x8000) ? -v : v;
-}
-
-// Rounded to nearest even straight from the double, so there is no double rounding through float.
-std::uint16_t doubleToHalf(double x) noexcept
-{
-    if (std::isnan(x))
-        return 0x7E00;
-    const std::uint16_t sign = std::signbit(x) ? 0x8000 : 0;
-    const double a = std::fabs(x);
-    if (a >= 65520.0) // halfway between the largest half (65504) and 65536 rounds to infinity
-        return sign | 0x7C00;
-    int e = 0;
-    (void)std::frexp(a, &e); // a = m * 2^e, m in [0.5, 1): a in [2^(e-1), 2^e)
-    const int exponent = std::max(e - 1, -14);
-    // In units of the spacing of halves at this exponent; for subnormals, 2^-24. rint rounds to
-    // nearest even. A result of 2048 (or 1024 for a subnormal) carries into the exponent field.
-    const double units = std::rint(std::ldexp(a, 10 - exponent));
-    if (a < std::ldexp(1.0, -14))
-        return sign | std::uint16_t(units);
-    return sign | std::uint16_t(((exponent + 15) << 10) + int(units) - 1024);
 }
 
 // An element as one of three exact representations.

@@ -18,6 +18,7 @@
 
 #include "ks/array/dims.hpp"
 #include "ks/array/dtype.hpp"
+#include "ks/array/struct_type.hpp"
 #include "ks/cuda/driver.hpp"
 
 #include <complex>
@@ -105,6 +106,9 @@ public:
     // message says how much was asked and is free).
     static DeviceArray empty(Runtime& rt, const Dims& shape, DType dtype = DType::Float32, Order order = Order::C,
                              const Dims& like = {});
+    // The same with elements of a struct type (DType::Struct): CUDA's float3, a user struct.
+    static DeviceArray empty(Runtime& rt, const Dims& shape, std::shared_ptr<const StructType> type,
+                             Order order = Order::C, const Dims& like = {});
     // A view of memory the array does not own: `pointer` is the device address of the allocation
     // (or mapped buffer), `offsetBytes` where element 0 lies, `strides` in bytes (empty: C-contiguous).
     // The caller keeps the memory alive and valid while the view is used.
@@ -124,7 +128,9 @@ public:
     Runtime& runtime() const; // throws for an empty array
     Runtime* runtimePtr() const noexcept { return m_runtime; }
     DType dtype() const noexcept { return m_dtype; }
-    std::size_t itemSize() const noexcept { return array::itemSize(m_dtype); }
+    // The element type of a DType::Struct array; null for numbers.
+    const std::shared_ptr<const StructType>& structType() const noexcept { return m_struct; }
+    std::size_t itemSize() const noexcept { return m_struct ? m_struct->size : array::itemSize(m_dtype); }
     int ndim() const noexcept { return m_shape.size(); }
     const Dims& shape() const noexcept { return m_shape; }
     const Dims& strides() const noexcept { return m_strides; } // bytes
@@ -183,6 +189,11 @@ public:
     // Reinterprets the bytes as `dtype` (numpy's a.view(dtype)): the last axis must be contiguous
     // when the item sizes differ; its extent scales by the size ratio.
     DeviceArray viewAs(DType dtype) const;
+    // The bytes of a struct array as unsigned integers of min(alignment, 8) bytes with one more,
+    // last, axis: the words of each element (a float3 array of shape (n,) is a uint32 view of shape
+    // (n, 3)). What copies, fills, take and put of struct elements run on. Throws for numbers and
+    // for an array that already has kMaxDims axes.
+    DeviceArray elementWords() const;
 
     // ----- transfers and copies (on the runtime's stream)
     // Host -> this array's elements (any layout). `bytes` must equal nbytes(). Pageable host memory:
@@ -197,7 +208,7 @@ public:
     template <class T>
     std::vector<T> toHost() const
     {
-        checkHostType(dtypeOf<T>(), "toHost");
+        checkHost<T>("toHost");
         if constexpr (std::is_same_v<T, bool>) { // std::vector<bool> has no data()
             std::vector<unsigned char> bytes(static_cast<std::size_t>(size()));
             copyToHost(bytes.data(), bytes.size());
@@ -211,13 +222,24 @@ public:
     template <class T>
     void setFromHost(std::span<const T> values)
     {
-        checkHostType(dtypeOf<T>(), "setFromHost");
+        checkHost<T>("setFromHost");
         copyFromHost(values.data(), values.size_bytes());
     }
     // Copies `source` (broadcast to this shape, converted to this dtype) into this array's elements.
     void assign(const DeviceArray& source);
-    // Every element = value (converted to dtype with C++ casts, numpy's unsafe casting).
+    // Every element = value (converted to dtype with C++ casts, numpy's unsafe casting). A struct
+    // array refuses numbers: see fillElement.
     void fill(const Scalar& value);
+    // Every element of a struct array = the bytes of `value`, a host object of the element's size
+    // and alignment (struct Float3 { float x, y, z; } for float3). One fill kernel per word of an
+    // element (elementWords). Throws for numeric arrays and for a size or alignment that differs.
+    template <class T>
+        requires std::is_trivially_copyable_v<T>
+    void fillElement(const T& value)
+    {
+        fillElementBytes(&value, sizeof(T), alignof(T));
+    }
+    void fillElementBytes(const void* value, std::size_t size, std::size_t align);
     // New storage with the same values, in `order`. The default keeps the layout as PyCUDA's copy
     // does (an F-contiguous array gives an F-contiguous copy; see Order::Keep); numpy's
     // ndarray.copy() is copy(Order::C), what a function that needs C order asks for.
@@ -238,10 +260,23 @@ public:
 
 private:
     void checkHostType(DType hostType, const char* call) const;
+    // A host element type for a struct array: any trivially copyable T of its size and alignment.
+    void checkHostStruct(std::size_t size, std::size_t align, const char* call) const;
+    template <class T>
+    void checkHost(const char* call) const
+    {
+        if constexpr (hasDType<T>())
+            checkHostType(dtypeOf<T>(), call);
+        else {
+            static_assert(std::is_trivially_copyable_v<T>, "host elements are copied as bytes");
+            checkHostStruct(sizeof(T), alignof(T), call);
+        }
+    }
     DeviceArray withLayout(const Dims& shape, const Dims& strides, std::int64_t offset) const;
 
     Runtime* m_runtime = nullptr;
     DType m_dtype = DType::Float32;
+    std::shared_ptr<const StructType> m_struct; // set exactly when m_dtype is Struct
     Dims m_shape;
     Dims m_strides;
     std::shared_ptr<cuda::DeviceMemory> m_memory; // null for foreign memory
@@ -252,6 +287,9 @@ private:
 // ----- creation (numpy names)
 DeviceArray empty(Runtime& rt, const Dims& shape, DType dtype = DType::Float32, Order order = Order::C);
 DeviceArray zeros(Runtime& rt, const Dims& shape, DType dtype = DType::Float32, Order order = Order::C);
+// Struct elements (all bytes zero for zeros).
+DeviceArray empty(Runtime& rt, const Dims& shape, std::shared_ptr<const StructType> type, Order order = Order::C);
+DeviceArray zeros(Runtime& rt, const Dims& shape, std::shared_ptr<const StructType> type, Order order = Order::C);
 DeviceArray ones(Runtime& rt, const Dims& shape, DType dtype = DType::Float32, Order order = Order::C);
 DeviceArray full(Runtime& rt, const Dims& shape, const Scalar& value, DType dtype, Order order = Order::C);
 // numpy's empty_like, zeros_like and ones_like: a's shape, `dtype` (a's when none) and `order` (the

@@ -10,8 +10,10 @@
 // In the operation, `i` and `n` are `long long` (64-bit, unlike PyCUDA's unsigned), pointers are the
 // arrays' element-0 addresses (arrays must be C-contiguous, as in PyCUDA), and the device prelude
 // (ks::complex64/128, ks::cast, ks::sin, ...) is available. Argument types: any name parseDType
-// knows ("float", "unsigned int", "double", "ks::complex64", "pycuda::complex<float>", ...), with an
-// optional `const` and `*`. Compile errors point at the user's lines ("operation", line N; the
+// knows ("float", "unsigned int", "double", "ks::complex64", "pycuda::complex<float>", "half", ...),
+// with an optional `const` and `*`; and for arrays (`float3 *v`), CUDA's vector types and structs
+// the preamble defines (StructType, ks/array/struct_type.hpp), whose arrays must have that element
+// type. A struct is passed in an array, never by value. Compile errors point at the user's lines ("operation", line N; the
 // preamble as "preamble").
 
 #include "ks/array/device_array.hpp"
@@ -36,10 +38,16 @@ struct KernelArgument {
     bool pointer = false;
     bool isConst = false;
     std::string typeText; // as written ("unsigned int")
+    std::shared_ptr<const StructType> structType; // for DType::Struct
 };
 
-// Parses PyCUDA's argument string. Throws ks::Error naming the argument it cannot read.
-std::vector<KernelArgument> parseKernelArguments(std::string_view arguments);
+// Parses PyCUDA's argument string. Throws ks::Error naming the argument it cannot read. With
+// `structPreamble`, a pointer argument's type that is no dtype may be a CUDA vector type or a struct
+// that the preamble defines (DType::Struct); without, it is an error.
+std::vector<KernelArgument> parseKernelArguments(std::string_view arguments,
+                                                 const std::string* structPreamble = nullptr);
+// The type generated code declares the argument with: the dtype's CUDA type or the struct's name.
+std::string argumentTypeName(const KernelArgument& a);
 
 // How an ElementwiseKernel's operation touches its arrays, for the vectorised contiguous entry
 // (name() + "_vec": `width` elements per 16-byte-or-narrower access, then a scalar tail). It exists

@@ -22,7 +22,14 @@ namespace ks::array {
 // (ks::floordiv, ks::mod, ks::ipow, ks::pow, ks::maximum/minimum propagating NaN, exact mixed-sign
 // integer comparisons), overloaded math (ks::sin(float) is sinf), and ks::Vec<T, V> (an aligned
 // vector of V elements for wide loads). No #include: it compiles with bare NVRTC.
-std::string_view devicePrelude();
+// With `float16`, it also includes the toolkit's cuda_fp16.h (NVRTC finds it on the toolkit include
+// path every compile gets) and adds ks::cast to and from __half and the ks:: math overloads for
+// __half, which compute in float and round once.
+std::string devicePrelude(bool float16 = false);
+// The prelude that `code` (the generated or user device code that follows it) needs: with float16
+// support when `code` names the identifier __half or half (every kernel with a float16 operand does,
+// through cudaTypeName).
+std::string preludeFor(std::string_view code);
 
 struct MapOperand {
     DType dtype = DType::Float32;

@@ -8,7 +8,7 @@
 //   exponent gives the truncated result (1, +-1 for base -1, else 0) where numpy raises.
 // - Float -> integer conversions of out-of-range values saturate and NaN gives 0 (the GPU's cvt);
 //   numpy's result there is platform-defined.
-// - math of bool/int8/uint8 inputs computes in float32 (numpy: float16, which we lack).
+// - math of bool/int8/uint8 inputs computes in float32 (numpy: float16; float32 keeps more digits).
 // - `operator/` is numpy's true division; floor division is floorDivide(); C++ has no `//`.
 // - Comparisons return Bool arrays; C++'s && || ! are not overloaded (use logicalAnd/Or/Not).
 

@@ -1,6 +1,13 @@
 // The device prelude of generated array kernels (ks/array/kernel_source.hpp): compiled with every
 // generated kernel. Compiled into the engine as text (cmake/KsEmbed.cmake); a unit test compiles it
-// with NVRTC for sm_90.
+// with NVRTC for sm_90, bare and with float16 support. (The build drops this first paragraph.)
+
+// float16 support (KS_FLOAT16 defined before this text, which devicePrelude(true) does): cuda_fp16.h's
+// __half from the toolkit's headers, ks::cast to and from it, and ks:: math overloads for __half. It is
+// left out of kernels without float16 because cuda_fp16.h adds about 20 ms to every NVRTC compile.
+#ifdef KS_FLOAT16
+#include <cuda_fp16.h>
+#endif
 
 // ---- Kernelscope array prelude
 // Accesses written once for raw and checked pointers: reinterpret_cast<U*>(p) is ks_cast<U>(p),
@@ -228,6 +235,46 @@ template <class U> struct Cast<bool, complex<U>> {
 template <> struct Cast<bool, bool> { __device__ static bool apply(bool v) { return v; } };
 template <class To, class From> __device__ __forceinline__ To cast(From v) { return Cast<To, From>::apply(v); }
 template <class T> __device__ __forceinline__ bool truth(T v) { return Cast<bool, T>::apply(v); }
+
+#ifdef KS_FLOAT16
+// float16 converts through float, as numpy's casts do: every integer a half can hold is exact in
+// float (larger ones round to infinity either way), and double goes straight to half so that it is
+// rounded once. Each specialisation below is more specialised than the generic ones it would
+// otherwise tie with (Cast<bool, From>, Cast<complex<T>, From>, Cast<To, complex<U>>).
+template <class To> struct Cast<To, __half> {
+    __device__ static To apply(__half v) { return Cast<To, float>::apply(__half2float(v)); }
+};
+template <class From> struct Cast<__half, From> {
+    __device__ static __half apply(From v) { return __float2half_rn(Cast<float, From>::apply(v)); }
+};
+template <> struct Cast<__half, double> { __device__ static __half apply(double v) { return __double2half(v); } };
+template <> struct Cast<__half, __half> { __device__ static __half apply(__half v) { return v; } };
+template <> struct Cast<bool, __half> {
+    __device__ static bool apply(__half v) { return __half2float(v) != 0.0f; }
+};
+template <class T> struct Cast<complex<T>, __half> {
+    __device__ static complex<T> apply(__half v) { return make_complex((T)__half2float(v), T(0)); }
+};
+template <class U> struct Cast<__half, complex<U>> {
+    __device__ static __half apply(complex<U> v) { return Cast<__half, U>::apply(v.re); }
+};
+// Math on __half computes in float and rounds once (numpy's float16 ufuncs do the same).
+#define KS_HALF_UNARY(name) \
+    __device__ __forceinline__ __half name(__half x) { return __float2half_rn(name(__half2float(x))); }
+KS_HALF_UNARY(sin) KS_HALF_UNARY(cos) KS_HALF_UNARY(tan) KS_HALF_UNARY(asin) KS_HALF_UNARY(acos)
+KS_HALF_UNARY(atan) KS_HALF_UNARY(sinh) KS_HALF_UNARY(cosh) KS_HALF_UNARY(tanh) KS_HALF_UNARY(exp)
+KS_HALF_UNARY(log) KS_HALF_UNARY(log10) KS_HALF_UNARY(sqrt) KS_HALF_UNARY(fabs) KS_HALF_UNARY(ceil)
+KS_HALF_UNARY(floor)
+#undef KS_HALF_UNARY
+#define KS_HALF_BINARY(name) \
+    __device__ __forceinline__ __half name(__half x, __half y) \
+    { \
+        return __float2half_rn(name(__half2float(x), __half2float(y))); \
+    }
+KS_HALF_BINARY(fmod) KS_HALF_BINARY(atan2) KS_HALF_BINARY(hypot) KS_HALF_BINARY(copysign) KS_HALF_BINARY(powr)
+#undef KS_HALF_BINARY
+__device__ __forceinline__ bool isnan(__half x) { return __hisnan(x); }
+#endif
 
 // ---- numpy semantics of integer and floating operations
 // Floor division and remainder (Python's sign rules). Integer division by zero gives 0 (numpy

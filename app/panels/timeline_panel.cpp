@@ -88,25 +88,25 @@ void drawTimelinePanel(AppState& s, Commands& commands)
     }
     if (ImGui::Button("record"))
         commands.teach.recordTimeline = true;
-    ImGui::SameLine();
-    ImGui::TextDisabled("one launch of %s: every block's SM, start and end",
+    sameLineIfFits(ImGui::CalcTextSize("one launch of").x);
+    textWrappedDisabled("one launch of %s: every block's SM, start and end",
                         s.project.session->pipeline().stage(std::size_t(stage)).desc().name.c_str());
     const teach::ProbeCapture* c = s.project.probe ? s.project.probe->latest(teach::VariantKind::BlockTimeline) : nullptr;
     if (!c || int(c->stage) != stage) {
-        ImGui::TextDisabled(s.teach.timelineRequested ? "recording on the next frame..." : "not recorded yet");
+        textWrappedDisabled("%s", s.teach.timelineRequested ? "recording on the next frame..." : "not recorded yet");
         ImGui::End();
         return;
     }
     const teach::TimelineModel& m = c->model;
-    ImGui::Text("%zu blocks on %u of %u SMs, %d resident per SM: %llu wave%s; last wave %.0f%% full", m.blocks.size(),
+    ImGui::TextWrapped("%zu blocks on %u of %u SMs, %d resident per SM: %llu wave%s; last wave %.0f%% full", m.blocks.size(),
                 m.smsUsed, m.smCount, c->residentBlocksPerSm, m.waves, m.waves == 1 ? "" : "s", m.lastWaveFill * 100);
-    ImGui::Text("utilisation %.0f%%, SMs busy %.0f%%, tail %.2f us (%.0f%%), imbalance %.0f%%, %.2f us in all",
+    ImGui::TextWrapped("utilisation %.0f%%, SMs busy %.0f%%, tail %.2f us (%.0f%%), imbalance %.0f%%, %.2f us in all",
                 m.utilisation * 100, m.busyFraction * 100, m.tailUs, m.tailFraction * 100, m.imbalance * 100,
                 m.makespanUs);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s", teach::describeTimeline(m).c_str());
     for (const std::string& p : m.problems)
-        ImGui::TextColored(ImVec4(1.f, 0.45f, 0.4f, 1.f), "%s", p.c_str());
+        textWrappedColored(ImVec4(1.f, 0.45f, 0.4f, 1.f), "%s", p.c_str());
     drawBars(*c);
     ImGui::End();
 }

@@ -283,6 +283,7 @@ struct ListingState {
     std::vector<std::future<std::shared_ptr<const Sass>>> retiredSass;
 
     bool showSass = false;   // the tab shows SASS, else PTX
+    bool ownWindow = false;  // shown in a window of its own (kListingWindow), not in the tab
     int scrolledForLine = 0; // the editor line the listing last scrolled to
     bool scrollToLine = false; // scroll to scrollLine's first instruction in the next frame
     std::size_t scrollLine = 0;

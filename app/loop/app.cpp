@@ -275,6 +275,7 @@ void App::frame(float timeSeconds, float deltaSeconds)
         placePanel(kConsolePanel, layout);
         drawConsolePanel(s);
     }
+    drawListingWindow(s, s.commands);
     drawRecordWindow(s, *this);
     std::string status = statusLine();
     if (s.record.running)

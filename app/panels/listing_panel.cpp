@@ -111,7 +111,9 @@ void drawLines(const rtc::Listing& listing, ListingState& l, int highlightLine, 
 
 } // namespace
 
-void drawListingTab(AppState& s, Commands& commands)
+namespace {
+
+void drawListing(AppState& s, Commands& commands)
 {
     ListingState& l = s.listing;
     uiProbe().forget("asm:");
@@ -167,6 +169,41 @@ void drawListingTab(AppState& s, Commands& commands)
     const bool cursorMoved = cursorLine != l.scrolledForLine;
     l.scrolledForLine = cursorLine;
     drawLines(*listing, l, cursorLine, cursorMoved, s.editor.monoFont, commands);
+}
+
+} // namespace
+
+void drawListingTab(AppState& s, Commands& commands)
+{
+    ListingState& l = s.listing;
+    if (l.ownWindow) {
+        ImGui::TextDisabled("In its own window.");
+        ImGui::SameLine();
+        if (ImGui::SmallButton("Bring it back here"))
+            l.ownWindow = false;
+        uiProbe().record("listing:back", lastItemRect());
+        return;
+    }
+    if (ImGui::SmallButton("Open in a window"))
+        l.ownWindow = true;
+    uiProbe().record("listing:window", lastItemRect());
+    if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The listing in a window of its own, as large as you make it");
+    drawListing(s, commands);
+}
+
+void drawListingWindow(AppState& s, Commands& commands)
+{
+    ListingState& l = s.listing;
+    if (!l.ownWindow)
+        return;
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    ImGui::SetNextWindowSize(ImVec2(display.x * 0.42f, display.y * 0.7f), ImGuiCond_FirstUseEver);
+    // Right of the editor (47% of the width in the standard layout), so both show at once.
+    ImGui::SetNextWindowPos(ImVec2(display.x * 0.48f, display.y * 0.5f), ImGuiCond_FirstUseEver, ImVec2(0.f, 0.5f));
+    if (ImGui::Begin(kListingWindow, &l.ownWindow, ImGuiWindowFlags_NoCollapse))
+        drawListing(s, commands);
+    ImGui::End();
 }
 
 } // namespace ks::app

@@ -56,12 +56,15 @@ inline constexpr const char* kRecordWindow = "Record";
 inline constexpr const char* kShortcutsWindow = "Keyboard shortcuts";
 inline constexpr const char* kExamplesWindow = "Examples";
 inline constexpr const char* kAboutWindow = "About Kernelscope";
+inline constexpr const char* kListingWindow = "PTX / SASS";
 
 void drawDevicePanel(const AppState& state);
 // The Compile log (compile_log_panel.cpp): a "Log" tab (each file's build and diagnostics, the
 // messages) and a "PTX / SASS" tab, drawListingTab (listing_panel.cpp).
 void drawCompileLogPanel(AppState& state, Commands& commands);
 void drawListingTab(AppState& state, Commands& commands);
+// The same listing in a window of its own, larger than the tab (ListingState::ownWindow).
+void drawListingWindow(AppState& state, Commands& commands);
 void drawEditorPanel(EditorState& editor, Commands& commands);
 void drawTimingsPanel(const AppState& state);
 // File > Examples: each shipped project with its picture and description (examples_window.cpp).

@@ -12,6 +12,7 @@
 #include "test_support.hpp"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <chrono>
 
@@ -129,4 +130,26 @@ TEST_F(ListingHeadless, ShowsPtxMapsLinesBothWaysAndSaysWhereSassComesFrom)
             sassShown = sassShown || ks::app::uiProbe().find("asm:" + std::to_string(i));
         EXPECT_TRUE(sassShown);
     }
+}
+
+// The tab's listing opens in a window of its own, larger than the tab, and comes back.
+TEST_F(ListingHeadless, OpensInAWindowOfItsOwnAndComesBack)
+{
+    const ks::app::ListingState& l = state().listing;
+    ASSERT_TRUE(framesUntil([&] { return bool(l.made); })) << "the PTX listing of the first build";
+    ks::test::clickAt(*m_session, ks::test::drawnAt("tab:PTX / SASS"));
+    ks::test::clickAt(*m_session, ks::test::drawnAt("listing:window"));
+    ASSERT_TRUE(l.ownWindow);
+    m_session->renderFrame();
+    const ImGuiWindow* own = ImGui::FindWindowByName(ks::app::kListingWindow);
+    const ImGuiWindow* log = ImGui::FindWindowByName(ks::app::kCompileLogPanel);
+    ASSERT_TRUE(own && own->Active && log);
+    EXPECT_GT(own->Size.y, 2 * log->Size.y) << "more lines than the tab has room for";
+    const auto ptx = ks::test::drawnAt("asm:PTX");
+    EXPECT_GE(ptx[1], own->Pos.y) << "the listing is drawn in the window";
+    keepScreenshot("listing_window.png");
+    ks::test::clickAt(*m_session, ks::test::drawnAt("listing:back"));
+    EXPECT_FALSE(l.ownWindow);
+    m_session->renderFrame();
+    EXPECT_FALSE(ImGui::FindWindowByName(ks::app::kListingWindow)->Active);
 }

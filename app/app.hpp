@@ -214,6 +214,7 @@ private:
     std::unique_ptr<scene::Session> m_retiredSession;
     std::unique_ptr<proc::OutputCapture> m_deviceOutput; // standard output, while the Console captures it
     std::optional<supervise::FaultNotice> m_restartRequest;
+    bool m_printfKernelRan = false; // a stage whose kernel prints has run (the driver's printf buffer is fixed)
     log::Sink m_previousSink;
 };
 

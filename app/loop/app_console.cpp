@@ -75,17 +75,22 @@ void App::setPrintfBuffer(std::size_t bytes)
         c.printfBuffer = cuda::contextLimit(cuda::ContextLimit::PrintfFifoSize);
         return;
     } catch (const Error& e) {
-        // The driver takes a new size only until a kernel that prints has run in the context.
-        if (m_options.workerMode == "window") {
+        // The driver takes a new size only until a kernel that prints has run in the context. A
+        // refusal before any has (a size the driver will not take) is not helped by a new process:
+        // asking for one then would replace process after process.
+        if (m_options.workerMode == "window" && m_printfKernelRan) {
             supervise::FaultNotice n;
             n.kind = "restart";
             n.summary = "giving device printf a " + cuda::formatBytes(bytes) + " buffer (the driver takes a new size "
                         "only in a new CUDA context once a kernel that prints has run)";
             m_restartRequest = std::move(n);
             c.bufferNote = cuda::formatBytes(bytes) + " from the next frame on (a new GPU process)";
-        } else {
+        } else if (m_printfKernelRan) {
             c.bufferNote = cuda::formatBytes(bytes) + " at the next start (the driver keeps the size once a kernel "
                            "that prints has run): " + e.what();
+            log::warning("device printf's buffer: " + c.bufferNote);
+        } else {
+            c.bufferNote = cuda::formatBytes(bytes) + " refused by the driver: " + e.what();
             log::warning("device printf's buffer: " + c.bufferNote);
         }
     }
@@ -109,6 +114,7 @@ void App::takeDeviceOutput(std::int64_t frame, std::optional<std::size_t> stage,
         const pipeline::Stage& st = m_state.project.session->pipeline().stage(*stage);
         if (!printsFromDevice(st))
             return; // its output, if any, comes with the next read
+        m_printfKernelRan = true;
         // The stages run on the app's stream (PipelineOptions::stream); waiting flushes the buffer.
         (void)stream;
         m_state.stream.synchronize();

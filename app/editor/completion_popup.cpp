@@ -17,6 +17,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <string>
 #include <string_view>
@@ -216,6 +217,14 @@ ListInput completionKeys(EditorState& /*ed*/, EditorTab& tab)
         io.MouseClicked[0] = false;
         accept(tab, r);
         return r;
+    }
+    // The wheel over the list scrolls it, three rows a notch, and leaves the selection where it is
+    // (as VS Code's list does); the text under the list does not scroll.
+    if (io.MouseWheel != 0.f && c.rowHeight > 0 && io.MousePos.x >= c.rect[0] && io.MousePos.x < c.rect[2] &&
+        io.MousePos.y >= c.rect[1] && io.MousePos.y < c.rect[3]) {
+        const int notches = int(std::lround(io.MouseWheel * 3.f));
+        c.firstRow = std::clamp(c.firstRow - notches, 0, std::max(0, count - CompletionState::kRows));
+        io.MouseWheel = 0.f;
     }
     if (io.KeyCtrl || io.KeyAlt)
         return r;

@@ -280,3 +280,32 @@ TEST_F(CompletionHeadless, OffersTheProjectsParametersAndResources)
         EXPECT_NE(param.find("(the project runs "), std::string::npos) << param;
     }
 }
+
+// The wheel over a long list scrolls it without moving the selection, and never past its ends.
+TEST_F(CompletionHeadless, TheWheelScrollsALongList)
+{
+    open();
+    settle();
+    auto& t = *app().state().editor.tabs.at(0);
+    cursorToLine(t, 5);
+    press(kSpace, true); // nothing typed: every name
+    ASSERT_TRUE(t.completion.open);
+    const int count = int(t.completion.shown.size());
+    ASSERT_GT(count, ks::app::CompletionState::kRows + 6);
+    ASSERT_EQ(t.completion.firstRow, 0);
+    ImGuiIO& io = ImGui::GetIO();
+    const auto& r = t.completion.rect;
+    const auto wheel = [&](float notches) {
+        io.MousePos = ImVec2((r[0] + r[2]) / 2, (r[1] + r[3]) / 2);
+        io.MouseWheel = notches;
+        m_session->renderFrame();
+    };
+    wheel(-1.f); // down one notch
+    EXPECT_EQ(t.completion.firstRow, 3);
+    EXPECT_EQ(t.completion.selected, 0) << "the selection stays";
+    EXPECT_TRUE(t.completion.open);
+    wheel(-1000.f);
+    EXPECT_EQ(t.completion.firstRow, count - ks::app::CompletionState::kRows) << "no further than the last row";
+    wheel(1000.f);
+    EXPECT_EQ(t.completion.firstRow, 0);
+}

@@ -135,11 +135,11 @@ void drawOptionsPopup(EditorState& ed, Commands& commands)
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("A frame running longer than this asks you to wait or stop it (0: never).\n"
                           "Applies to the window's GPU process (not with --no-supervise).");
-    int printfMiB = int(ed.printfBuffer >> 20);
+    int printfMiB = int((ed.printfBuffer ? ed.printfBuffer : EditorState::kDriverPrintfBuffer) >> 20);
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::InputInt("printf buffer (MiB)", &printfMiB, 0, 0);
     if (ImGui::IsItemDeactivatedAfterEdit() && printfMiB > 0)
-        commands.printfBuffer = std::size_t(std::clamp(printfMiB, 1, 4096)) << 20;
+        commands.printfBuffer = std::min(std::size_t(printfMiB) << 20, EditorState::kMaxPrintfBuffer);
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Device printf's buffer (CU_LIMIT_PRINTF_FIFO_SIZE); what one launch prints past it is lost.\n"
                           "The driver takes a new size only until a kernel that prints has run: after that,\n"

@@ -204,6 +204,8 @@ struct EditorState {
     // Device printf's buffer as chosen (--printf-buffer, the Options popup), bytes; 0: the driver's
     // default. ConsoleState::printfBuffer is what the driver has.
     std::size_t printfBuffer = 0;
+    static constexpr std::size_t kDriverPrintfBuffer = std::size_t(1) << 20; // CUDA's default size
+    static constexpr std::size_t kMaxPrintfBuffer = std::size_t(4) << 30;    // what the popup and the file take
     double pauseSeconds = 0.35;
     // Text fields of the options UI (parsed into `options` when applied).
     std::string definesText, includesText;

@@ -50,7 +50,6 @@ void App::startDeviceOutput()
             log::warning(std::string("device printf's buffer: ") + e.what());
         }
     }
-    m_state.editor.printfBuffer = c.printfBuffer;
     if (m_options.printfBuffer > 0)
         setPrintfBuffer(m_options.printfBuffer);
     if (!m_options.captureDeviceOutput)
@@ -85,12 +84,12 @@ void App::setPrintfBuffer(std::size_t bytes)
                         "only in a new CUDA context once a kernel that prints has run)";
             m_restartRequest = std::move(n);
             c.bufferNote = cuda::formatBytes(bytes) + " from the next frame on (a new GPU process)";
-        } else if (m_printfKernelRan) {
-            c.bufferNote = cuda::formatBytes(bytes) + " at the next start (the driver keeps the size once a kernel "
-                           "that prints has run): " + e.what();
-            log::warning("device printf's buffer: " + c.bufferNote);
         } else {
-            c.bufferNote = cuda::formatBytes(bytes) + " refused by the driver: " + e.what();
+            c.bufferNote = cuda::formatBytes(bytes) +
+                           (m_printfKernelRan ? " at the next start (the driver keeps the size once a kernel that "
+                                                "prints has run): "
+                                              : " refused by the driver: ") +
+                           e.what();
             log::warning("device printf's buffer: " + c.bufferNote);
         }
     }

@@ -88,7 +88,7 @@ void App::restoreEditorSettings(const supervise::EditorSettings& es, bool fromFi
     ed.syntaxColours = es.syntaxColours;
     ed.zoom = std::isfinite(es.zoom) ? std::clamp(es.zoom, EditorState::kMinZoom, EditorState::kMaxZoom) : ed.zoom;
     if (es.printfBuffer > 0 && !(fromFile && m_options.printfBuffer > 0)) // --printf-buffer wins over the file
-        setPrintfBuffer(std::size_t(std::min<std::uint64_t>(es.printfBuffer, std::uint64_t(4) << 30)));
+        setPrintfBuffer(std::size_t(std::min<std::uint64_t>(es.printfBuffer, EditorState::kMaxPrintfBuffer)));
     const bool rebuild = rtc::buildOptionList(ed.options) != before;
     for (auto& tab : ed.tabs) { // the files this process opened before it was told (--kernel, --edit)
         tab->debounce.setDelay(ed.pauseSeconds);

@@ -135,7 +135,6 @@ rtc::CompileOptions App::stageCompileOptions() const
 void App::submitBuild(EditorTab& tab, bool optionsChanged)
 {
     AppState& s = m_state;
-    EditorState& ed = s.editor;
     // Unsaved edits reach the disk before the compiler sees them: a crash in a build (or after it)
     // cannot take them away.
     if (tab.doc.dirty() && tab.recoveredRevision != tab.doc.revision() && !tab.recovery) {

@@ -27,11 +27,6 @@ std::string_view trimLeft(std::string_view s)
     return s;
 }
 
-bool startsWith(std::string_view s, std::string_view prefix)
-{
-    return s.substr(0, prefix.size()) == prefix;
-}
-
 // The next whitespace-separated word of `s`, taken off it.
 std::string_view word(std::string_view& s)
 {
@@ -136,7 +131,7 @@ Listing parsePtxListing(std::string_view ptx)
     std::map<int, int> fileOf; // .file number -> 1 + index into out.files
     for (std::string_view l : lines) { // NVVM writes the .file table after the functions
         std::string_view rest = trimLeft(l);
-        if (!startsWith(rest, ".file"))
+        if (!rest.starts_with(".file"))
             continue;
         word(rest);
         const std::string_view number = word(rest);
@@ -158,7 +153,7 @@ Listing parsePtxListing(std::string_view ptx)
                 file = line = 0;
             }
         }
-        if (startsWith(rest0, ".loc") && rest0.size() > 4 && (rest0[4] == ' ' || rest0[4] == '\t')) {
+        if (rest0.starts_with(".loc") && rest0.size() > 4 && (rest0[4] == ' ' || rest0[4] == '\t')) {
             std::string_view rest = rest0.substr(4);
             const std::string_view number = word(rest), row = word(rest);
             const auto it = isDigits(number) ? fileOf.find(leadingInt(number)) : fileOf.end();
@@ -192,10 +187,10 @@ Listing parseSassListing(std::string_view text)
     };
     for (std::string_view l : splitLines(text)) {
         const std::string_view rest0 = trimLeft(l);
-        if (startsWith(rest0, "//## File ")) {
+        if (rest0.starts_with("//## File ")) {
             // //## File "/path/k.cu", line 9[ inlined at "/path/k.cu", line 20]
             std::string_view rest = rest0.substr(10), name;
-            if (quoted(rest, name) && startsWith(trimLeft(rest), ", line ")) {
+            if (quoted(rest, name) && trimLeft(rest).starts_with(", line ")) {
                 rest = trimLeft(rest).substr(7);
                 auto [it, added] = fileOf.try_emplace(std::string(name), int(out.files.size()) + 1);
                 if (added)
@@ -206,18 +201,18 @@ Listing parseSassListing(std::string_view text)
                 continue;
             }
         }
-        const bool section = startsWith(rest0, ".section") && rest0.size() > 8 && (rest0[8] == ' ' || rest0[8] == '\t');
+        const bool section = rest0.starts_with(".section") && rest0.size() > 8 && (rest0[8] == ' ' || rest0[8] == '\t');
         if (section && rest0.find(".text.") != std::string_view::npos) {
             endFunction();
             std::string_view rest = rest0.substr(rest0.find(".text.") + 6);
             out.functions.push_back({std::string(rest.substr(0, rest.find_first_of(", \t"))), false,
                                      out.lines.size(), 0});
-        } else if (startsWith(rest0, "Function : ")) { // cuobjdump -sass
+        } else if (rest0.starts_with("Function : ")) { // cuobjdump -sass
             endFunction();
             out.functions.push_back({std::string(rest0.substr(11)), true, out.lines.size(), 0});
         } else if (section) { // .sectioninfo and the like belong to the section they follow
             endFunction();
-        } else if (startsWith(rest0, ".other") && rest0.find("STO_CUDA_ENTRY") != std::string_view::npos &&
+        } else if (rest0.starts_with(".other") && rest0.find("STO_CUDA_ENTRY") != std::string_view::npos &&
                    !out.functions.empty() && out.functions.back().end == 0) {
             out.functions.back().entry = true;
         }

@@ -23,16 +23,11 @@ bool identChar(char c)
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_';
 }
 
-bool startsWith(std::string_view s, std::string_view prefix)
-{
-    return s.substr(0, prefix.size()) == prefix;
-}
-
 // Identifiers that name something -minimal leaves out (or that tell the two modes apart).
 bool needsFullHeaders(std::string_view id)
 {
     for (std::string_view prefix : {"tex", "surf", "cuda", "make_cuda", "__CUDACC_RTC_MINIMAL"})
-        if (startsWith(id, prefix))
+        if (id.starts_with(prefix))
             return true;
     return id == "CUDART_VERSION";
 }

@@ -100,11 +100,6 @@ bool isVectorType(std::string_view w)
     return std::find(kVectorBases.begin(), kVectorBases.end(), base) != kVectorBases.end();
 }
 
-bool startsWith(std::string_view s, std::string_view p)
-{
-    return s.substr(0, p.size()) == p;
-}
-
 bool isUpper(char c)
 {
     return c >= 'A' && c <= 'Z';
@@ -118,11 +113,11 @@ SyntaxClass classify(std::string_view w)
         return SyntaxClass::Type;
     // Intrinsics: __syncthreads, __shfl_sync, __ldg, __float2int_rn ... (any other "__x"), the
     // atomics (atomicAdd ...), surface and texture functions (surf2Dwrite, tex2D), make_float4.
-    const bool surf = startsWith(w, "surf"), tex = startsWith(w, "tex");
+    const bool surf = w.starts_with("surf"), tex = w.starts_with("tex");
     const std::size_t dims = surf ? 4 : 3;
-    if ((w.size() > 2 && startsWith(w, "__")) || (startsWith(w, "atomic") && w.size() > 6 && isUpper(w[6])) ||
+    if ((w.size() > 2 && w.starts_with("__")) || (w.starts_with("atomic") && w.size() > 6 && isUpper(w[6])) ||
         ((surf || tex) && w.size() > dims && w[dims] >= '1' && w[dims] <= '3') ||
-        (startsWith(w, "make_") && (isVectorType(w.substr(5)) || w.substr(5) == "cudaExtent")))
+        (w.starts_with("make_") && (isVectorType(w.substr(5)) || w.substr(5) == "cudaExtent")))
         return SyntaxClass::Intrinsic;
     return SyntaxClass::Plain;
 }

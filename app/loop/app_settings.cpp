@@ -43,7 +43,6 @@ supervise::UiSettings App::uiSettings() const
     const EditorState& ed = s.editor;
     supervise::EditorSettings& es = ui.editor;
     es.fastMath = ed.options.fastMath;
-    es.lineInfo = ed.options.lineInfo;
     es.debug = ed.options.debug;
     es.fastCompile = rtc::fastCompileName(ed.options.fastCompile);
     es.cppStandard = ed.options.cppStandard;
@@ -74,7 +73,6 @@ void App::restoreEditorSettings(const supervise::EditorSettings& es, bool fromFi
     EditorState& ed = m_state.editor;
     const std::vector<std::string> before = rtc::buildOptionList(ed.options); // what NVRTC was given
     ed.options.fastMath = es.fastMath;
-    ed.options.lineInfo = es.lineInfo;
     ed.options.debug = es.debug;
     ed.options.fastCompile = rtc::parseFastCompile(es.fastCompile).value_or(ed.options.fastCompile);
     ed.options.cppStandard = es.cppStandard.empty() ? ed.options.cppStandard : es.cppStandard;

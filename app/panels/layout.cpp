@@ -138,6 +138,15 @@ float fieldWidth(const char* label, float wanted)
     return std::max(ImGui::GetFontSize() * 4, std::min(wanted, beside));
 }
 
+const char* overlayOrAbove(const char* text)
+{
+    const float inside = ImGui::GetContentRegionAvail().x - 2 * ImGui::GetStyle().FramePadding.x;
+    if (ImGui::CalcTextSize(text).x <= inside)
+        return text;
+    ImGui::TextWrapped("%s", text);
+    return "";
+}
+
 void textWrappedColored(const ImVec4& colour, const char* fmt, ...)
 {
     va_list args;

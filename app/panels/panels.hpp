@@ -34,6 +34,10 @@ float buttonWidth(const char* label);
 // The width for a control whose `label` ImGui draws to its right: `wanted`, or what the line has
 // left beside the label, but not under four times the font size.
 float fieldWidth(const char* label, float wanted);
+// The overlay for a bar or plot as wide as the line (ImGui::ProgressBar, PlotLines with width -1 or
+// the region's): `text` where it fits inside the frame, else "" after drawing `text` wrapped on
+// the lines above, so a narrow panel moves it instead of cutting it.
+const char* overlayOrAbove(const char* text);
 // ImGui::TextWrapped in `colour`, and in the disabled text's colour.
 void textWrappedColored(const ImVec4& colour, const char* fmt, ...) IM_FMTARGS(2);
 void textWrappedDisabled(const char* fmt, ...) IM_FMTARGS(1);

@@ -18,7 +18,7 @@ void plot(const char* label, const std::vector<float>& values, const char* unit)
     const float peak = *std::max_element(values.begin(), values.end());
     char overlay[96];
     std::snprintf(overlay, sizeof overlay, "%s %.3f %s (max %.3f)", label, double(last), unit, double(peak));
-    ImGui::PlotLines("##plot", values.data(), int(values.size()), 0, overlay, 0.f, peak * 1.15f + 1e-6f,
+    ImGui::PlotLines("##plot", values.data(), int(values.size()), 0, overlayOrAbove(overlay), 0.f, peak * 1.15f + 1e-6f,
                      ImVec2(ImGui::GetContentRegionAvail().x, ImGui::GetTextLineHeight() * 2.6f));
 }
 
@@ -46,7 +46,7 @@ static void drawPipelineTimings(const AppState& s)
                           st.gbPerSecond());
         else
             std::snprintf(overlay, sizeof overlay, "%s: %.4f ms", st.name.c_str(), double(st.ms));
-        ImGui::ProgressBar(st.ran ? st.ms / longest : 0.f, ImVec2(-1, 0), overlay);
+        ImGui::ProgressBar(st.ran ? st.ms / longest : 0.f, ImVec2(-1, 0), overlayOrAbove(overlay));
     }
     ImGui::TextWrapped("map %.1f us (call %.1f) + unmap %.1f us  |  render %.3f ms (GL timer)", t.mapUs, t.mapCallUs,
                        t.unmapUs, t.renderMs);

@@ -132,8 +132,9 @@ NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(TabSnapshot, path, modified, tex
 
 // The editor's settings for the session: its Options popup (compile options, typing pause) and the
 // Edit and View menus' switches, and the source's zoom.
+// Line information is not one of them: every build carries it (App::buildOptions).
 struct EditorSettings {
-    bool fastMath = false, lineInfo = false, debug = false;
+    bool fastMath = false, debug = false;
     std::string fastCompile = "off"; // rtc::fastCompileName
     std::string cppStandard = "c++17";
     std::string arch;                // the target picked without a device; "": the process's own
@@ -143,8 +144,8 @@ struct EditorSettings {
     float zoom = 1.f;
     std::uint64_t printfBuffer = 0;  // device printf's buffer chosen in the Options popup, bytes; 0: not chosen
 };
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditorSettings, fastMath, lineInfo, debug, fastCompile, cppStandard,
-                                                arch, defines, includes, pauseSeconds, buildOnPause, syntaxColours,
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE_WITH_DEFAULT(EditorSettings, fastMath, debug, fastCompile, cppStandard, arch,
+                                                defines, includes, pauseSeconds, buildOnPause, syntaxColours,
                                                 zoom, printfBuffer)
 
 // A line of device printf output (the Console panel): the frame, and the stage that printed it

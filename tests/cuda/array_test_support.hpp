@@ -13,6 +13,7 @@
 #include <complex>
 #include <optional>
 #include <random>
+#include <string>
 #include <vector>
 
 namespace ks::test {
@@ -35,6 +36,14 @@ protected:
         m_rt.reset();
     }
     array::Runtime& rt() { return *m_rt; }
+    // Options for a runtime of a test's own on the test's stream, its launches through `interposer`.
+    array::RuntimeOptions optionsWith(array::LaunchInterposer& interposer)
+    {
+        array::RuntimeOptions options;
+        options.stream = m_stream.get();
+        options.interposer = &interposer;
+        return options;
+    }
 
     template <class T>
     array::DeviceArray toGpu(const std::vector<T>& v)
@@ -108,6 +117,27 @@ std::vector<T> arangeHost(std::size_t n, T start = T(0))
         v[i] = T(start + T(i));
     return v;
 }
+
+// Records every generated launch (its entry point and stream), then launches it as asked
+// (RuntimeOptions::interposer).
+class LaunchRecorder : public array::LaunchInterposer {
+public:
+    std::vector<std::string> entries;
+    std::vector<CUstream> streams;
+    void launch(const array::GeneratedLaunch& kernel, const cuda::LaunchConfig& config, CUstream stream,
+                void** params) override
+    {
+        entries.push_back(kernel.name);
+        streams.push_back(stream);
+        kernel.function.launch(config, stream, params);
+    }
+    std::string last() const { return entries.empty() ? "" : entries.back(); }
+    void clear()
+    {
+        entries.clear();
+        streams.clear();
+    }
+};
 
 // numpy.linalg.norm(a - b) for real vectors.
 template <class A, class B>

@@ -3,6 +3,7 @@
 // semantics, views of foreign memory, the loaded-kernel cache, and error messages.
 #include "array_test_support.hpp"
 
+#include "ks/array/map.hpp"
 #include "ks/cuda/memory.hpp"
 
 #include <climits>
@@ -102,6 +103,103 @@ TEST_F(ArrayTest, BroadcastingAndTwoDimensionalStrides)
     const auto ref = ks::test::hostView(hm, m, v);
     for (std::size_t i = 0; i < ref.size(); ++i)
         ASSERT_EQ(got[i], ref[i] * 2);
+}
+
+TEST_F(ArrayTest, TransposedOperandsRunTiledAndMatchTheHost)
+{
+    ks::test::LaunchRecorder recorder;
+    ks::array::Runtime r(optionsWith(recorder));
+    // Element (i, j) of a view in C order, from its host base.
+    auto expectView = [](const auto& got, const auto& ref, const std::string& what) {
+        ASSERT_EQ(got.size(), ref.size()) << what;
+        for (std::size_t i = 0; i < ref.size(); ++i)
+            ASSERT_EQ(got[i], ref[i]) << what << " at " << i;
+    };
+
+    // copy() in C order of a transposed 70x45 float32 view: partial tiles on both axes.
+    const auto hf = ks::test::uniform<float>(70 * 45, -1, 1, 230);
+    const DeviceArray f = ks::array::fromHost(r, std::span<const float>(hf), Dims{70, 45});
+    const DeviceArray ft = f.transpose();
+    const DeviceArray fc = ft.copy(ks::array::Order::C);
+    EXPECT_EQ(recorder.last(), ks::array::kMapTiledKernel);
+    EXPECT_TRUE(fc.isCContiguous());
+    expectView(fc.toHost<float>(), ks::test::hostView(hf, f, ft), "copy of f32 transposed");
+
+    // astype of a transposed int16 view (2-byte elements), 33 x 1000.
+    std::vector<std::int16_t> hs(33 * 1000);
+    for (std::size_t i = 0; i < hs.size(); ++i)
+        hs[i] = std::int16_t(int(i * 7919 % 65536) - 32768);
+    const DeviceArray s = ks::array::fromHost(r, std::span<const std::int16_t>(hs), Dims{33, 1000});
+    const DeviceArray sd = s.transpose().astype(DType::Float64);
+    EXPECT_EQ(recorder.last(), ks::array::kMapTiledKernel);
+    {
+        const auto ref = ks::test::hostView(hs, s, s.transpose());
+        const auto got = sd.toHost<double>();
+        ASSERT_EQ(got.size(), ref.size());
+        for (std::size_t i = 0; i < ref.size(); ++i)
+            ASSERT_EQ(got[i], double(ref[i])) << i;
+    }
+
+    // copy(Order::F) of a C-ordered complex128 50x40 matrix: the output runs along axis 0, so the
+    // kernel turns the problem around.
+    std::vector<std::complex<double>> hz(50 * 40);
+    for (std::size_t i = 0; i < hz.size(); ++i)
+        hz[i] = {double(i), -0.5 * double(i)};
+    const DeviceArray z = ks::array::fromHost(r, std::span<const std::complex<double>>(hz), Dims{50, 40});
+    const DeviceArray zf = z.copy(ks::array::Order::F);
+    EXPECT_EQ(recorder.last(), ks::array::kMapTiledKernel);
+    EXPECT_TRUE(zf.isFContiguous());
+    expectView(zf.toHost<std::complex<double>>(), hz, "F copy of complex128");
+
+    // a + b.T: only b is staged; a (96x64) and the output run along axis 1.
+    const auto ha = ks::test::uniform<float>(96 * 64, -1, 1, 231), hb = ks::test::uniform<float>(64 * 96, -1, 1, 232);
+    const DeviceArray a = ks::array::fromHost(r, std::span<const float>(ha), Dims{96, 64});
+    const DeviceArray b = ks::array::fromHost(r, std::span<const float>(hb), Dims{64, 96});
+    const DeviceArray sum = a + b.transpose();
+    EXPECT_EQ(recorder.last(), ks::array::kMapTiledKernel);
+    {
+        const auto got = sum.toHost<float>();
+        for (std::size_t i = 0; i < 96; ++i)
+            for (std::size_t j = 0; j < 64; ++j)
+                ASSERT_EQ(got[i * 64 + j], ha[i * 64 + j] + hb[j * 96 + i]) << i << "," << j;
+    }
+
+    // A 3-D permutation that collapses to two axes: (4, 8, 50) -> axes (2, 0, 1) is (50, 32) in memory.
+    const auto h3 = ks::test::uniform<float>(4 * 8 * 50, -1, 1, 233);
+    const DeviceArray t3 = ks::array::fromHost(r, std::span<const float>(h3), Dims{4, 8, 50});
+    const DeviceArray p3 = t3.transpose(Dims{2, 0, 1});
+    const DeviceArray c3 = p3.copy(ks::array::Order::C);
+    EXPECT_EQ(recorder.last(), ks::array::kMapTiledKernel);
+    expectView(c3.toHost<float>(), ks::test::hostView(h3, t3, p3), "copy of a 3-D permutation");
+
+    // The element index the operation sees is its C-order index, in both orientations.
+    ks::array::MapSpec indexed;
+    indexed.name = "plus_index";
+    indexed.inputs = {{DType::Float32, false}};
+    indexed.outputs = {DType::Float32};
+    indexed.body = "out0 = in0 + (float)i;";
+    for (const ks::array::Order order : {ks::array::Order::C, ks::array::Order::F}) {
+        const DeviceArray out = ks::array::empty(r, ft.shape(), DType::Float32, order);
+        const DeviceArray outs[] = {out};
+        const ks::array::MapArg ins[] = {order == ks::array::Order::C ? ft : f.reshapeView(ft.shape())};
+        ks::array::runMap(indexed, outs, ins);
+        EXPECT_EQ(recorder.last(), ks::array::kMapTiledKernel);
+        const auto src = order == ks::array::Order::C ? ks::test::hostView(hf, f, ft) : hf;
+        const auto got = out.toHost<float>();
+        for (std::size_t i = 0; i < got.size(); ++i)
+            ASSERT_EQ(got[i], src[i] + float(i)) << (order == ks::array::Order::C ? "C" : "F") << " at " << i;
+    }
+
+    // Not worth a tile: an axis shorter than one (2 x 1000 transposed), and nothing transposed (a
+    // step-2 slice): the strided kernel, with the same answers.
+    const auto hn = ks::test::uniform<float>(2 * 1000, -1, 1, 234);
+    const DeviceArray narrow = ks::array::fromHost(r, std::span<const float>(hn), Dims{1000, 2});
+    const DeviceArray nc = narrow.transpose().copy(ks::array::Order::C);
+    EXPECT_EQ(recorder.last(), ks::array::kMapStridedKernel);
+    expectView(nc.toHost<float>(), ks::test::hostView(hn, narrow, narrow.transpose()), "2 x 1000");
+    const DeviceArray stepped = a.slice(1, Slice::range(0, 64, 2));
+    expectView((stepped * 1.f).toHost<float>(), ks::test::hostView(ha, a, stepped), "step 2");
+    EXPECT_EQ(recorder.last(), ks::array::kMapStridedKernel);
 }
 
 TEST_F(ArrayTest, OverlappingInPlaceMatchesNumpy)

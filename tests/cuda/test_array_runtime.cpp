@@ -220,34 +220,15 @@ TEST_F(ArrayTest, DriverGpuArray)
         ASSERT_EQ(diff[i], a[i] * b[i]) << i;
 }
 
-namespace {
-
-// Records the stream of every generated launch, then launches it there.
-class StreamRecorder : public ks::array::LaunchInterposer {
-public:
-    std::vector<CUstream> streams;
-    void launch(const ks::array::GeneratedLaunch& kernel, const ks::cuda::LaunchConfig& config, CUstream stream,
-                void** params) override
-    {
-        streams.push_back(stream);
-        kernel.function.launch(config, stream, params);
-    }
-};
-
-} // namespace
-
 TEST_F(ArrayTest, StreamScopeQueuesOnItsStreamThenRestores)
 {
-    StreamRecorder recorder;
-    ks::array::RuntimeOptions options;
-    options.stream = m_stream.get();
-    options.interposer = &recorder;
-    ks::array::Runtime r(options);
+    ks::test::LaunchRecorder recorder;
+    ks::array::Runtime r(optionsWith(recorder));
     const ks::cuda::Stream other(ks::cuda::Stream::Create{});
     const auto a = ks::test::arangeHost<float>(1000);
     const DeviceArray ag = ks::array::fromHost(r, a);
     r.synchronize();
-    recorder.streams.clear();
+    recorder.clear();
     {
         ks::array::StreamScope on(r, other.get());
         EXPECT_EQ(r.stream(), other.get());

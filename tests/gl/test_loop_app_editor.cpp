@@ -644,7 +644,7 @@ TEST_F(EditorHeadless, EditorSettingsComeBackInTheProcessThatReplacesThisOne)
     defaults.arch = ownArch ? "" : app().state().editor.options.arch; // else the target picked
     EXPECT_EQ(nlohmann::json(es), nlohmann::json(defaults)) << "the defaults";
     es.arch = ownArch ? "" : "sm_80";
-    es.fastMath = es.lineInfo = true;
+    es.fastMath = true;
     es.fastCompile = "mid";
     es.cppStandard = "c++20";
     es.defines = "N=3 EXTRA";
@@ -664,7 +664,6 @@ TEST_F(EditorHeadless, EditorSettingsComeBackInTheProcessThatReplacesThisOne)
     ASSERT_TRUE(stage && stage->lastBuild());
     EXPECT_TRUE(stage->lastBuild()->ok) << stage->status();
     EXPECT_TRUE(ed.options.fastMath);
-    EXPECT_TRUE(ed.options.lineInfo);
     EXPECT_EQ(ed.options.fastCompile, ks::rtc::FastCompile::Mid);
     EXPECT_EQ(ed.options.cppStandard, "c++20");
     if (!ownArch) {

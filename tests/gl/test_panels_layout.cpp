@@ -6,6 +6,7 @@
 // 80 columns of source. The classroom layout and a saved project (heat) cut nothing either.
 #include "app.hpp"
 #include "cli/options.hpp"
+#include "panels/panels.hpp"
 #include "panels/ui_probe.hpp"
 #include "platform/platforms.hpp"
 
@@ -79,6 +80,43 @@ TEST_P(LayoutFits, NoPanelCutsALabelAndTheEditorIsWide)
     EXPECT_EQ(fit.clipped, "") << "what the panels cut";
     EXPECT_GE(fit.columns, size.minColumns) << "the editor's columns";
     std::cout << ::testing::PrintToString(size) << ": the editor shows " << fit.columns << " columns\n";
+}
+
+// A bar's overlay (the Timings panel's "stage: 0.1234 ms, 2950.1 GB/s") stays inside the bar where
+// it fits, and goes on wrapped lines above an empty overlay where it does not (the bar would cut it).
+TEST(LayoutOverlay, ABarsTextMovesAboveItWhereTheBarIsTooNarrow)
+{
+    ImGuiContext* context = ImGui::CreateContext();
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr; // writes no imgui.ini
+    io.DisplaySize = ImVec2(800, 600);
+    unsigned char* pixels = nullptr;
+    int w = 0, h = 0;
+    io.Fonts->GetTexDataAsRGBA32(&pixels, &w, &h); // the default font, built in
+    const char* text = "mandelbrot: 0.1234 ms, 2950.1 GB/s";
+    std::string wide, narrow;
+    float narrowCursor = 0, narrowStart = 0, line = 0;
+    for (int frame = 0; frame < 2; ++frame) { // window sizes apply from the first frame
+        ImGui::NewFrame();
+        const float textWidth = ImGui::CalcTextSize(text).x;
+        ImGui::SetNextWindowSize(ImVec2(textWidth + 100, 200));
+        ImGui::Begin("wide");
+        wide = ks::app::overlayOrAbove(text);
+        ImGui::End();
+        ImGui::SetNextWindowSize(ImVec2(textWidth * 0.5f, 200));
+        ImGui::Begin("narrow");
+        narrowStart = ImGui::GetCursorPosY();
+        narrow = ks::app::overlayOrAbove(text);
+        narrowCursor = ImGui::GetCursorPosY();
+        line = ImGui::GetTextLineHeight();
+        ImGui::End();
+        ImGui::EndFrame();
+    }
+    ImGui::DestroyContext(context);
+    EXPECT_EQ(wide, text) << "it fits: inside the bar";
+    EXPECT_EQ(narrow, "") << "too wide for the bar: the bar shows none";
+    EXPECT_GT(narrowCursor - narrowStart, 2 * line)
+        << "the text went above the bar, on more than one line";
 }
 
 INSTANTIATE_TEST_SUITE_P(Sizes, LayoutFits,

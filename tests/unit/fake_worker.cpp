@@ -12,6 +12,9 @@
 //   notjson    sends a well-framed body that is not JSON
 //   badfield   sends a "frame-done" whose width is a string
 //   fault      sends a fault notice (as the worker does after a sticky CUDA error) and exits 3
+//   restart    asks to be replaced, as the worker does for a printf buffer its context can no longer
+//              take: its state (with an 8 MiB printf buffer chosen), a notice of kind "restart",
+//              exit status 5; restored with that buffer, it answers every frame
 //   slow       starts the frame and never finishes it, heartbeating (a kernel that never ends)
 //   limitoff   as slow, after saying (in its state) that the user set the frame limit to 0: off
 //   nohello    exits with status 7 before saying hello
@@ -30,7 +33,8 @@
 //   inplacebadsize  as inplace, but its frames are not the size its "frame-memory" says
 //
 // After a Restore it sends a ClipboardSet "restored <fault kind>|<summary>|<projectPath>", which the
-// tests read back through ShellLink::takeClipboard(); with kept memory it adds "|kept <slotBytes>
+// tests read back through ShellLink::takeClipboard(); with a printf buffer chosen in the state it
+// adds "|printf <bytes>"; with kept memory it adds "|kept <slotBytes>
 // <entry names>|<the text at the start of each descriptor's memory>". Every frame's pixels are the
 // frame's number.
 #include "fake_worker.hpp"
@@ -52,7 +56,7 @@ namespace ks::test {
 
 namespace sv = ks::app::supervise;
 
-int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
+int runFakeWorker(std::string mode, int framesBeforeTrouble)
 {
     std::optional<proc::Channel> channel = proc::inheritedChannel();
     if (!channel)
@@ -101,6 +105,11 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
             sv::ClipboardSet c;
             c.text = "restored " + (r && r->fault ? r->fault->kind + "|" + r->fault->summary : std::string("-|-")) + "|" +
                      (r ? r->state.projectPath : std::string());
+            if (r && r->state.ui.editor.printfBuffer) {
+                c.text += "|printf " + std::to_string(r->state.ui.editor.printfBuffer);
+                if (mode == "restart")
+                    mode = "good"; // the new process set the size before its first kernel: no more asking
+            }
             if (r && r->kept) {
                 c.text += "|kept " + std::to_string(r->kept->layout.slotBytes);
                 for (const ks::pipeline::KeptEntry& e : r->kept->layout.entries)
@@ -191,6 +200,17 @@ int runFakeWorker(const std::string& mode, int framesBeforeTrouble)
                 n.summary = "frame " + std::to_string(served) + ": stage \"scatter\" faulted";
                 channel->send(sv::encode(n));
                 std::_Exit(3);
+            }
+            if (mode == "restart") {
+                sv::StateUpdate update;
+                update.state.projectPath = "printing.json";
+                update.state.ui.editor.printfBuffer = std::uint64_t(8) << 20;
+                channel->send(sv::encode(update));
+                sv::FaultNotice n;
+                n.kind = "restart";
+                n.summary = "a printf buffer of 8.00 MiB takes a new GPU process";
+                channel->send(sv::encode(n));
+                std::_Exit(5); // kExitRestart
             }
             if (mode == "slow" || mode == "limitoff") {
                 const auto began = std::chrono::steady_clock::now();

@@ -5,6 +5,6 @@
 namespace ks::test {
 
 // Runs the fake worker on this process's inherited channel; returns its exit status.
-int runFakeWorker(const std::string& mode, int framesBeforeTrouble);
+int runFakeWorker(std::string mode, int framesBeforeTrouble);
 
 } // namespace ks::test

@@ -57,7 +57,8 @@ public:
         ASSERT_NE(at, std::string::npos);
         std::string body = source.substr(at + marker.size());
         const std::string suffix = "_" + std::to_string(m_count++);
-        for (const char* name : {"ks_map_op", "ks_map_vec", "ks_map_scalar", "ks_map_strided", "ks_map_layout"})
+        for (const char* name : {"ks_map_op", "ks_map_vec", "ks_map_scalar", "ks_map_strided", "ks_map_layout",
+                                 "ks_map_tiled", "ks_map_tiled_layout"})
             body = std::regex_replace(body, std::regex(std::string("\\b") + name + "\\b"), name + suffix);
         m_text += body;
     }
@@ -168,6 +169,34 @@ TEST(ArrayKernels, StridedSourceCompilesForEveryRankAndIndexWidth)
     ASSERT_TRUE(r.ok) << errors(r);
     EXPECT_NE(r.ptx.find(".entry ks_map_strided"), std::string::npos);
     EXPECT_THROW(mapStridedSource(spec, 0, false), ks::Error);
+}
+
+TEST(ArrayKernels, TiledSourceStagesOnlyTheTransposedInputs)
+{
+    // out0 = in0 + in1 * in2 with in0 staged, in1 a scalar, in2 read directly.
+    MapSpec spec;
+    spec.name = "tiled";
+    spec.inputs = {{DType::Float64, false}, {DType::Float32, true}, {DType::Float32, false}};
+    spec.outputs = {DType::Float64};
+    spec.body = "out0 = in0 + in1 * in2;";
+    const std::string source = mapTiledSource(spec, {true, false, false});
+    EXPECT_NE(source.find("__shared__ double t0[32][33]"), std::string::npos) << source;
+    EXPECT_EQ(source.find("t2["), std::string::npos) << "in2 runs along the outputs: not staged";
+    const auto r = compileSm90(source, "tiled.cu");
+    ASSERT_TRUE(r.ok) << errors(r);
+    EXPECT_NE(r.ptx.find(".entry ks_map_tiled"), std::string::npos);
+    EXPECT_NE(r.ptx.find("st.shared.f64"), std::string::npos);
+    EXPECT_NE(r.ptx.find("bar.sync"), std::string::npos);
+    // Nothing staged: no shared memory and no barrier. A flag per input, or an error.
+    const auto plain = compileSm90(mapTiledSource(spec, {false, false, false}), "tiled_plain.cu");
+    ASSERT_TRUE(plain.ok) << errors(plain);
+    EXPECT_EQ(plain.ptx.find("bar.sync"), std::string::npos);
+    EXPECT_THROW(mapTiledSource(spec, {true}), ks::Error);
+    // Every dtype staged (complex128's 16-byte elements included).
+    Batch batch;
+    for (DType t : kAllDTypes)
+        batch.add(mapTiledSource(castSpec(t, t), {true}));
+    batch.compileAndCheck("tiled_casts");
 }
 
 TEST(ArrayKernels, EveryBinaryOpForEveryDtypePairCompiles)

@@ -280,6 +280,25 @@ TEST(ShellLink, FrameMemoryWithoutBothDescriptorsIsACrash)
         << link.history().front().summary;
 }
 
+// A worker that asks to be replaced (a printf buffer only a new CUDA context takes): the shell
+// starts the next one with the state it sent last, the new size in it, and says why, not "crash".
+TEST(ShellLink, RestartRequestStartsTheNextWorkerWithTheStateItSent)
+{
+    ShellLink link(fake("restart", 2));
+    const pid_t first = link.workerPid();
+    EXPECT_EQ(drive(link, [&] { return link.restarts() > 0; }), 2);
+    ASSERT_EQ(link.restarts(), 1);
+    EXPECT_NE(link.workerPid(), first);
+    ASSERT_EQ(link.history().size(), 1u);
+    EXPECT_EQ(link.history().back().kind, "restart");
+    EXPECT_EQ(link.keptState().ui.editor.printfBuffer, std::uint64_t(8) << 20);
+    const std::string seen = restoreSeen(link);
+    EXPECT_EQ(seen, "restored restart|a printf buffer of 8.00 MiB takes a new GPU process|printing.json|printf 8388608");
+    EXPECT_GE(drive(link, [] { return false; }, 300ms), 1) << "no frame from the new worker";
+    EXPECT_EQ(link.restarts(), 1) << "the new worker, with the size set, asked again";
+    EXPECT_EQ(link.dialog(), ShellLink::Dialog::None);
+}
+
 TEST(ShellLink, FaultNoticeKeepsWhereAndWhat)
 {
     ShellLink link(fake("fault", 3));

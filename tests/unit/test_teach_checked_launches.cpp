@@ -64,6 +64,7 @@ TEST(CheckedEngineKernels, MapEntriesCompileChecked)
         for (bool index64 : {false, true})
             expectCheckedVariantCompiles("map", ks::array::mapStridedSource(m, rank, index64),
                                          ks::array::kMapStridedKernel);
+    expectCheckedVariantCompiles("map", ks::array::mapTiledSource(m, {true, false, false}), ks::array::kMapTiledKernel);
 }
 
 TEST(CheckedEngineKernels, ReductionEntriesCompileChecked)

@@ -51,6 +51,21 @@ std::string contiguousParams(const MapSpec& spec)
     return p.str();
 }
 
+// "(char* o0, const char* p0, T1 s1, " for the kernels that address elements by byte strides.
+std::string byteParams(const MapSpec& spec)
+{
+    std::ostringstream p;
+    for (std::size_t k = 0; k < spec.outputs.size(); ++k)
+        p << "char* o" << k << ", ";
+    for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
+        if (spec.inputs[k].scalar)
+            p << typeOf(spec.inputs[k].dtype) << " s" << k << ", ";
+        else
+            p << "const char* p" << k << ", ";
+    }
+    return p.str();
+}
+
 // "ks_map_op(i, n, o0[i], p0[i], s1);": element i of contiguous operands.
 std::string elementCall(const MapSpec& spec)
 {
@@ -137,15 +152,7 @@ std::string mapStridedSource(const MapSpec& spec, int rank, bool index64)
     emitHeader(out, spec);
     out << "struct ks_map_layout {\n    long long shape[" << rank << "];\n    long long strides["
         << std::max<std::size_t>(arrays, 1) << "][" << rank << "];\n};\n\n";
-    out << "extern \"C\" __global__ void __launch_bounds__(256) " << kMapStridedKernel << "(";
-    for (std::size_t k = 0; k < spec.outputs.size(); ++k)
-        out << "char* o" << k << ", ";
-    for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
-        if (spec.inputs[k].scalar)
-            out << typeOf(spec.inputs[k].dtype) << " s" << k << ", ";
-        else
-            out << "const char* p" << k << ", ";
-    }
+    out << "extern \"C\" __global__ void __launch_bounds__(256) " << kMapStridedKernel << "(" << byteParams(spec);
     const char* idx = index64 ? "unsigned long long" : "unsigned int";
     out << "const ks_map_layout L, long long n)\n{\n";
     out << "    typedef " << idx << " index_t;\n";
@@ -174,6 +181,69 @@ std::string mapStridedSource(const MapSpec& spec, int rank, bool index64)
             out << ", *ks_cast<const " << typeOf(spec.inputs[k].dtype) << ">(p" << k << " + off" << a << ")";
             ++a;
         }
+    }
+    out << ");\n    }\n}\n";
+    return withPrelude(spec, out.str());
+}
+
+std::string mapTiledSource(const MapSpec& spec, const std::vector<bool>& staged)
+{
+    if (staged.size() != spec.inputs.size())
+        throwUsage("mapTiledSource", "one staged flag per input: " + std::to_string(spec.inputs.size()) + " inputs, " +
+                                         std::to_string(staged.size()) + " flags");
+    std::size_t arrays = spec.outputs.size();
+    for (const MapOperand& in : spec.inputs)
+        arrays += in.scalar ? 0 : 1;
+    const int tile = kMapTile, rows = kMapTileRows;
+    std::ostringstream out;
+    emitHeader(out, spec);
+    out << "struct ks_map_tiled_layout {\n    long long shape[2];\n    long long index[2];\n    long long strides["
+        << arrays << "][2];\n};\n\n";
+    out << "extern \"C\" __global__ void __launch_bounds__(" << tile * rows << ") " << kMapTiledKernel << "("
+        << byteParams(spec);
+    out << "const ks_map_tiled_layout L, long long n)\n{\n";
+    out << "    const long long y0 = (long long)blockIdx.y * " << tile << ", x0 = (long long)blockIdx.x * " << tile
+        << ";\n";
+    // Staged inputs: read with threadIdx.x along axis 0 (their contiguous axis), kept as [x][y].
+    std::size_t a = spec.outputs.size();
+    bool any = false;
+    for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
+        if (spec.inputs[k].scalar)
+            continue;
+        if (staged[k]) {
+            const std::string t = typeOf(spec.inputs[k].dtype);
+            out << "    __shared__ " << t << " t" << k << "[" << tile << "][" << tile + 1 << "];\n";
+            out << "    for (int j = threadIdx.y; j < " << tile << "; j += " << rows << ") {\n";
+            out << "        const long long y = y0 + threadIdx.x, x = x0 + j;\n";
+            out << "        if (y < L.shape[0] && x < L.shape[1])\n";
+            out << "            t" << k << "[j][threadIdx.x] = *ks_cast<const " << t << ">(p" << k << " + y * L.strides["
+                << a << "][0] + x * L.strides[" << a << "][1]);\n    }\n";
+            any = true;
+        }
+        ++a;
+    }
+    if (any)
+        out << "    __syncthreads();\n";
+    // Every element with threadIdx.x along axis 1 (the outputs' contiguous axis).
+    out << "    for (int j = threadIdx.y; j < " << tile << "; j += " << rows << ") {\n";
+    out << "        const long long y = y0 + j, x = x0 + threadIdx.x;\n";
+    out << "        if (y >= L.shape[0] || x >= L.shape[1])\n            continue;\n";
+    out << "        ks_map_op(y * L.index[0] + x * L.index[1], n";
+    a = 0;
+    for (std::size_t k = 0; k < spec.outputs.size(); ++k, ++a)
+        out << ", ks_at(ks_cast<" << typeOf(spec.outputs[k]) << ">(o" << k << " + y * L.strides[" << a
+            << "][0] + x * L.strides[" << a << "][1]), 0)";
+    for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
+        if (spec.inputs[k].scalar) {
+            out << ", s" << k;
+            continue;
+        }
+        if (staged[k])
+            out << ", t" << k << "[threadIdx.x][j]";
+        else
+            out << ", *ks_cast<const " << typeOf(spec.inputs[k].dtype) << ">(p" << k << " + y * L.strides[" << a
+                << "][0] + x * L.strides[" << a << "][1])";
+        ++a;
     }
     out << ");\n    }\n}\n";
     return withPrelude(spec, out.str());

@@ -19,6 +19,75 @@ bool sameLayout(const DeviceArray& a, const DeviceArray& b)
     return a.data() == b.data() && a.shape() == b.shape() && a.strides() == b.strides() && a.dtype() == b.dtype();
 }
 
+// Which of two axes an array runs along in memory: 1 or 0 for the one of smaller byte stride, -1
+// when neither (a broadcast axis, or equal strides), so that either reading order suits it.
+int contiguousAxis(const Dims& strides)
+{
+    const std::int64_t s0 = strides[0] < 0 ? -strides[0] : strides[0];
+    const std::int64_t s1 = strides[1] < 0 ? -strides[1] : strides[1];
+    if (s0 == 0 || s1 == 0 || s0 == s1)
+        return -1;
+    return s1 < s0 ? 1 : 0;
+}
+
+// Two collapsed axes along which some array input runs against the outputs (a transposed copy,
+// `a + b.T`): the tiled kernel (mapTiledSource), oriented so the outputs run along axis 1. Returns
+// false, launching nothing, where it does not apply or would not pay (an extent below a tile, too
+// many rows of tiles for the grid, staging beyond static shared memory).
+template <class PushOperands>
+bool runTiled(Runtime& rt, const MapSpec& spec, Dims shape, std::vector<Dims> strides, PushOperands pushOperands,
+              std::vector<void*>& params, long long& count)
+{
+    int along = -1; // the outputs' axis
+    for (std::size_t k = 0; k < spec.outputs.size(); ++k) {
+        const int c = contiguousAxis(strides[k]);
+        if (c >= 0 && along >= 0 && c != along)
+            return false;
+        along = c >= 0 ? c : along;
+    }
+    along = along < 0 ? 1 : along;
+    std::vector<bool> staged(spec.inputs.size(), false);
+    bool any = false;
+    std::size_t sharedBytes = 0;
+    for (std::size_t k = 0, a = spec.outputs.size(); k < spec.inputs.size(); ++k) {
+        if (spec.inputs[k].scalar)
+            continue;
+        const int c = contiguousAxis(strides[a++]);
+        staged[k] = c >= 0 && c != along;
+        any = any || staged[k];
+        if (staged[k])
+            sharedBytes += std::size_t(kMapTile) * (kMapTile + 1) * itemSize(spec.inputs[k].dtype);
+    }
+    if (!any || sharedBytes > 48 * 1024)
+        return false;
+    std::int64_t index[2] = {shape[1], 1};
+    if (along == 0) {
+        std::swap(shape[0], shape[1]);
+        std::swap(index[0], index[1]);
+        for (Dims& st : strides)
+            std::swap(st[0], st[1]);
+    }
+    const std::int64_t tilesX = (shape[1] + kMapTile - 1) / kMapTile, tilesY = (shape[0] + kMapTile - 1) / kMapTile;
+    if (shape[0] < kMapTile || shape[1] < kMapTile || tilesY > 65535 || tilesX > std::numeric_limits<int>::max())
+        return false;
+    std::vector<long long> layout = {shape[0], shape[1], index[0], index[1]};
+    for (const Dims& st : strides)
+        layout.insert(layout.end(), {st[0], st[1]});
+    std::string key = mapKey(spec) + ":tiled:";
+    for (const bool b : staged)
+        key += b ? 't' : '-';
+    const cuda::Function& f = rt.kernel(key, kMapTiledKernel, [&] { return mapTiledSource(spec, staged); },
+                                        "ks_map_" + spec.name + ".cu");
+    pushOperands();
+    params.push_back(layout.data());
+    params.push_back(&count);
+    cuda::LaunchConfig config;
+    config.grid = {unsigned(tilesX), unsigned(tilesY), 1};
+    config.block = {unsigned(kMapTile), unsigned(kMapTileRows), 1};
+    rt.launch(f, config, params.data());
+    return true;
+}
+
 } // namespace
 
 Dims collapseDims(const Dims& shape, std::span<Dims> strides)
@@ -160,6 +229,8 @@ void runMap(const MapSpec& spec, std::span<const DeviceArray> outputs, std::span
         strides.push_back(a.strides());
     const Dims collapsed = collapseDims(shape, strides);
     const int rank = collapsed.size();
+    if (rank == 2 && runTiled(rt, spec, collapsed, strides, [&] { pushOperands(); }, params, count))
+        return;
     const bool index64 = std::uint64_t(n) > std::numeric_limits<unsigned int>::max();
     std::vector<long long> layout;
     for (int d = 0; d < rank; ++d)

@@ -397,16 +397,15 @@ void ResourceSet::createBuffers()
             r->buffer.size = r->desc.bytes();
             size += (r->desc.bytes() + alignment - 1) / alignment * alignment;
         }
-        // Each member's first contents go straight from where they were read (a 256 MiB .npy is
-        // one host copy, not two) into its range of the shared buffer.
         b->buffer = gl::Buffer(std::max<std::size_t>(size, 1));
-        for (Resource* r : b->members) {
-            const std::vector<std::uint8_t> init = initialBytes(r->desc);
-            if (!init.empty())
-                b->buffer.upload(init.data(), init.size(), r->buffer.offset);
-        }
         if (b->flags)
             b->registration = interop::GraphicsResource::registerBuffer(b->buffer.name(), *b->flags);
+        // Each member's first contents go straight from where they were read (a 256 MiB .npy is
+        // one host copy, not two) into its range of the shared buffer.
+        for (Resource* r : b->members) {
+            const std::vector<std::uint8_t> init = initialBytes(r->desc);
+            write(*b, r->buffer.offset, init.data(), init.size());
+        }
         for (Resource* r : b->members) {
             r->buffer.name = b->buffer.name();
             r->registrations += b->flags ? 1 : 0;
@@ -594,8 +593,36 @@ void ResourceSet::upload(std::string_view name, const void* data, std::size_t by
     if (bytes != r.buffer.size)
         throwUsage("ResourceSet::upload", "\"" + r.desc.name + "\" holds " + std::to_string(r.buffer.size) +
                                               " bytes, " + std::to_string(bytes) + " given");
-    if (bytes > 0)
-        KS_GL(glNamedBufferSubData(r.buffer.name, GLintptr(r.buffer.offset), GLsizeiptr(bytes), data));
+    for (auto& b : m_shared)
+        if (b->buffer.name() == r.buffer.name)
+            write(*b, r.buffer.offset, data, bytes);
+}
+
+void ResourceSet::write(SharedBuffer& b, std::size_t offset, const void* data, std::size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    if (b.registration.empty()) {
+        b.buffer.upload(data, bytes, offset);
+        return;
+    }
+    // Through CUDA where CUDA has the buffer: the bytes are then the same, and compute-sanitizer's
+    // initcheck sees them written (a GL write is invisible to it, so every kernel that read a
+    // project's first contents was reported as reading uninitialized memory). This one map reads
+    // and writes whatever the registration promised; the frames' maps keep its promise.
+    const CUgraphicsResource h = b.registration.get();
+    const unsigned promised = unsigned(b.registration.flags()) &
+                              (CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY | CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD);
+    if (promised)
+        KS_CU(cuGraphicsResourceSetMapFlags, h, CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE);
+    {
+        const interop::ScopedMap map({&b.registration}, nullptr);
+        KS_CU(cuMemcpyHtoD, map.pointer(0) + offset, data, bytes);
+    }
+    static_assert(CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY == CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY &&
+                  CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD == CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD);
+    if (promised)
+        KS_CU(cuGraphicsResourceSetMapFlags, h, promised);
 }
 
 void ResourceSet::resizeTexture(std::string_view name, int width, int height)

@@ -48,6 +48,9 @@ struct MapSpec {
 inline constexpr const char* kMapVectorKernel = "ks_map_vec";     // contiguous, V elements per access
 inline constexpr const char* kMapScalarKernel = "ks_map_scalar";  // contiguous, any alignment
 inline constexpr const char* kMapStridedKernel = "ks_map_strided"; // N-D strided (views, broadcasting)
+inline constexpr const char* kMapTiledKernel = "ks_map_tiled";     // 2-D, inputs transposed to the outputs
+inline constexpr int kMapTile = 32;     // the tiled kernel's tile: kMapTile x kMapTile elements
+inline constexpr int kMapTileRows = 8;  // its block: kMapTile x kMapTileRows threads
 
 // Elements per vector access in the contiguous kernel: 16 bytes of the widest array operand
 // (4 for float32, 2 for float64, 1 for complex128). An array operand's pointer must be aligned to
@@ -64,6 +67,16 @@ std::string mapContiguousSource(const MapSpec& spec);
 // strides[arrays][rank]; } in bytes, arrays = outputs then array inputs. `index64` selects 64-bit
 // index arithmetic (needed when n >= 2^32; 32-bit division is much cheaper).
 std::string mapStridedSource(const MapSpec& spec, int rank, bool index64);
+
+// The tiled kernel for two collapsed dimensions whose outputs are contiguous along axis 1 and whose
+// `staged` inputs (one flag per input; scalars ignored) along axis 0: a block reads a kMapTile square
+// of each staged input along its contiguous axis into shared memory, then writes the outputs along
+// theirs, so both sides are coalesced (a transposed copy or `a + b.T` at copy bandwidth, where the
+// strided kernel reads one element per memory sector). Parameters as the strided kernel's, with
+// Layout { long long shape[2]; long long index[2]; long long strides[arrays][2]; }: element (y, x)
+// is ks_map_op's element y * index[0] + x * index[1]. Grid: (ceil(shape[1] / kMapTile),
+// ceil(shape[0] / kMapTile)); block (kMapTile, kMapTileRows).
+std::string mapTiledSource(const MapSpec& spec, const std::vector<bool>& staged);
 
 // A compact identity of the spec (name, dtypes, scalar flags, body, preamble) for Runtime::kernel keys.
 std::string mapKey(const MapSpec& spec);

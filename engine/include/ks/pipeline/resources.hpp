@@ -164,7 +164,8 @@ public:
     std::size_t sharedCount() const;     // textures CUDA reaches through "interop": "shared"
     std::size_t registrationCount() const; // CUDA registrations: one per shared buffer, one per texture
 
-    // Replaces a buffer's bytes from `data` (resource size) through GL. Not while mapped.
+    // Replaces a buffer's bytes from `data` (resource size): through CUDA when the buffer is
+    // registered, else through GL. Not while mapped.
     void upload(std::string_view name, const void* data, std::size_t bytes);
     // Copies a buffer's bytes (or a texture's texels, rows top to bottom as GL stores them) to the
     // host through GL. Not while mapped.
@@ -190,6 +191,8 @@ private:
         Resource* texture = nullptr;
     };
     void createBuffers();
+    // `bytes` at `offset` of `b`: a CUDA copy into the mapped buffer when registered, else GL's.
+    void write(SharedBuffer& b, std::size_t offset, const void* data, std::size_t bytes);
     void createTexture(Resource& r);
     void registerTexture(Resource& r);
     void createMirror(Resource& r);

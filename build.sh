@@ -15,7 +15,7 @@ command=${1:-run}
 
 packages=(cmake ninja-build g++ pkg-config python3 python3-glad
           libglfw3-dev libglm-dev libimgui-dev libgtest-dev nlohmann-json3-dev libstb-dev libcli11-dev
-          libegl-dev libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core xvfb xauth ffmpeg ccache)
+          libegl-dev libegl-mesa0 libgl1-mesa-dri fonts-dejavu-core xvfb xauth x11-xserver-utils ffmpeg ccache)
 
 install_missing() {
     local missing=()

@@ -172,9 +172,12 @@ void drawTour(AppState& s)
     }
 
     const float width = ImGui::GetFontSize() * 30.f;
-    const ImGuiWindow* last = ImGui::FindWindowByName(kTourWindow);
+    // The corner is chosen for a window of a fixed size, not the one it had: an auto-resized
+    // window takes a new step's size two frames late, and chosen by its size the window jumped to
+    // another corner under the pointer (a quick click on Next missed it).
     ImVec2 pivot;
-    const ImVec2 at = cornerAwayFrom(target, last ? last->Size : ImVec2(width, width / 2), s.menu.height, &pivot);
+    const ImVec2 nominal(width + 2 * ImGui::GetStyle().WindowPadding.x, ImGui::GetFontSize() * 14.f);
+    const ImVec2 at = cornerAwayFrom(target, nominal, s.menu.height, &pivot);
     ImGui::SetNextWindowPos(at, ImGuiCond_Always, pivot);
     bool open = true;
     ImGui::Begin(kTourWindow, &open,

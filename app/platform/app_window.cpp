@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 
 namespace ks::app {
@@ -111,7 +112,13 @@ float AppWindow::uiScale(const AppOptions& options) const
         return options.uiScale;
     float x = 1.f, y = 1.f;
     glfwGetWindowContentScale(m_handle, &x, &y);
-    return std::clamp(std::isfinite(x) ? x : 1.f, 0.5f, 4.f);
+    const float scale = std::clamp(std::isfinite(x) ? x : 1.f, 0.5f, 4.f);
+    if (scale != 1.f) {
+        char text[96];
+        std::snprintf(text, sizeof text, "UI scale %.2f: the screen's content scale (--ui-scale sets another)", double(scale));
+        log::info(text);
+    }
+    return scale;
 }
 
 AppWindow::~AppWindow()

@@ -62,7 +62,7 @@ protected:
 
     // What the workload computed, to compare with the host.
     struct Results {
-        std::vector<float> axpby, axpbyRange, sumVec, sumStrided, flipped;
+        std::vector<float> axpby, axpbyRange, sumVec, sumStrided, sumTiled, flipped;
         double sumBig = 0, dotSmall = 0, minOdd = 0;
         std::vector<int> scanIncl, scanExclInPlace;
         std::vector<float> scanFloatMisaligned;
@@ -96,12 +96,14 @@ protected:
         axpby(rt, {zr, 2.0f, x.slice(Slice::to(kSmall)), 3.0f, y.slice(Slice::to(kSmall))}, range);
         r.axpbyRange = zr.toHost<float>();
 
-        // Map kernels: contiguous aligned (vector), misaligned views (scalar), transposed (strided).
+        // Map kernels: contiguous aligned (vector), misaligned views (scalar), every second column
+        // (strided), transposed (tiled).
         const DeviceArray sumV = x + y;
         r.sumVec = sumV.toHost<float>();
         (void)(x.slice(Slice::range(1, kSmall + 1)) + y.slice(Slice::range(2, kSmall + 2))).toHost<float>();
         const DeviceArray m = x.slice(Slice::to(1024 * 512)).reshape({1024, 512});
-        r.sumStrided = (m.transpose() + 1.0f).toHost<float>();
+        r.sumStrided = (m.slice(1, Slice::from(0, 2)) + 1.0f).toHost<float>();
+        r.sumTiled = (m.transpose() + 1.0f).toHost<float>();
 
         // Reductions: the vector kernel with many blocks, the general one (misaligned), one block.
         r.sumBig = ks::array::sum(x).toHost<float>()[0];
@@ -195,7 +197,8 @@ TEST_F(CheckedEngineKernels, EveryGeneratedKernelRunsCheckedWithNoFinding)
         const float expected = (kSmall - 1 - i) % 3 == 0 ? 2 * m_hx[std::size_t(i)] + 3 * m_hy[std::size_t(i)] : 0.f;
         ASSERT_NEAR(r.axpbyRange[std::size_t(i)], expected, 1e-5) << i;
     }
-    ASSERT_NEAR(r.sumStrided[1], m_hx[512] + 1.0f, 1e-6); // transposed (512, 1024): [0][1] is m[1][0]
+    ASSERT_NEAR(r.sumStrided[1], m_hx[2] + 1.0f, 1e-6); // every second column: [0][1] is m[0][2]
+    ASSERT_NEAR(r.sumTiled[1], m_hx[512] + 1.0f, 1e-6);  // transposed (512, 1024): [0][1] is m[1][0]
     double sum = 0, dot = 0;
     for (std::int64_t i = 0; i < kN; ++i)
         sum += m_hx[std::size_t(i)];
@@ -242,7 +245,7 @@ TEST_F(CheckedEngineKernels, EveryGeneratedKernelRunsCheckedWithNoFinding)
         EXPECT_EQ(count.unknownPointers, 0u) << entry;
     }
     for (const char* entry : {"checked_axpby", "checked_axpby_range", "checked_axpby_vec", "ks_map_vec", "ks_map_scalar",
-                              "ks_map_strided", "ks_rng_flip_f32", "ks_sum_float32_float32_float32_s_reduce",
+                              "ks_map_strided", "ks_map_tiled", "ks_rng_flip_f32", "ks_sum_float32_float32_float32_s_reduce",
                               "ks_dot_float32_float32_float32_s_reduce", "checked_mirror_sum_reduce_vec"})
         EXPECT_TRUE(launched.count(entry)) << entry << " did not run";
     int reduceVec = 0, reduceGeneral = 0, scanVec = 0, scanGeneral = 0;

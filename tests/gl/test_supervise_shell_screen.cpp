@@ -13,6 +13,7 @@
 
 #include "ks/core/sha256.hpp"
 #include "ks/cuda/driver.hpp"
+#include "ks/gl/egl_context.hpp"
 
 #include <gtest/gtest.h>
 
@@ -42,6 +43,17 @@ TEST_F(WindowFrames, EveryFrameTheShellShowsIsWhatTheWorkerRendered)
 {
     if (!std::filesystem::exists(test::appBinary()))
         GTEST_SKIP() << "no app binary at " << test::appBinary() << " (set KS_KERNELSCOPE)";
+    // The shell's GL on the GPU the worker computes on (CUDA device 0, as a desktop with one GPU
+    // has it): on a host of several GPUs the first EGL device may be another (CUDA_VISIBLE_DEVICES),
+    // and frames then rightly come through CPU memory.
+    // The old context goes first: the same device gives the same EGL display, which its end
+    // terminates (a context made before it would be gone with it).
+    if (cuda::driverStatus().available) {
+        gl::EglOptions options;
+        options.cudaOrdinal = 0;
+        m_egl = gl::EglContext();
+        m_egl = gl::EglContext(options);
+    }
     app::ShellLink::Config config;
     config.executable = test::appBinary();
     config.args = {"--data-dir", test::sourceDir().string(), "--size", "640x360", "--worker", "window"};

@@ -5,12 +5,10 @@
 # opens at the default 1600x900 and leaves both files as they were.
 #   tests/gl/window_keeps_settings.sh KERNELSCOPE OUT_DIR
 set -uo pipefail
+. "$(dirname "$0")/window_lib.sh"
 app=$1
 out=$2
-rm -rf "$out"
-mkdir -p "$out"
-export XDG_CONFIG_HOME="$out/config"
-command -v xvfb-run >/dev/null || { echo "window_keeps_settings: no xvfb-run"; exit 77; }
+window_test_start window_keeps_settings "$out"
 size_of() { python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); print('%dx%d' % struct.unpack('>II', d[16:24]))" "$1"; }
 run() { # NAME ARGS...
     local name=$1

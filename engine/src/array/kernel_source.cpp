@@ -213,7 +213,8 @@ std::string mapTiledSource(const MapSpec& spec, const std::vector<bool>& staged)
         if (staged[k]) {
             const std::string t = typeOf(spec.inputs[k].dtype);
             out << "    __shared__ " << t << " t" << k << "[" << tile << "][" << tile + 1 << "];\n";
-            out << "    for (int j = threadIdx.y; j < " << tile << "; j += " << rows << ") {\n";
+            out << "#pragma unroll\n    for (int k = 0; k < " << tile / rows << "; ++k) {\n";
+            out << "        const int j = threadIdx.y + k * " << rows << ";\n";
             out << "        const long long y = y0 + threadIdx.x, x = x0 + j;\n";
             out << "        if (y < L.shape[0] && x < L.shape[1])\n";
             out << "            t" << k << "[j][threadIdx.x] = *ks_cast<const " << t << ">(p" << k << " + y * L.strides["
@@ -225,7 +226,9 @@ std::string mapTiledSource(const MapSpec& spec, const std::vector<bool>& staged)
     if (any)
         out << "    __syncthreads();\n";
     // Every element with threadIdx.x along axis 1 (the outputs' contiguous axis).
-    out << "    for (int j = threadIdx.y; j < " << tile << "; j += " << rows << ") {\n";
+    // Unrolled (a constant trip count), so that the row offsets are one multiply and additions.
+    out << "#pragma unroll\n    for (int k = 0; k < " << tile / rows << "; ++k) {\n";
+    out << "        const int j = threadIdx.y + k * " << rows << ";\n";
     out << "        const long long y = y0 + j, x = x0 + threadIdx.x;\n";
     out << "        if (y >= L.shape[0] || x >= L.shape[1])\n            continue;\n";
     out << "        ks_map_op(y * L.index[0] + x * L.index[1], n";

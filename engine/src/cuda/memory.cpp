@@ -7,6 +7,20 @@
 
 namespace ks::cuda {
 
+namespace {
+
+// A copy from pageable host memory returns once the bytes are staged; the DMA may still be running
+// on the legacy default stream, which a non-blocking stream does not wait for. Seen: a kernel on
+// such a stream reading the old contents past the first 2 MiB of an upload, and a texture read of
+// a CUDA array uploaded just before (PyCUDA's test_2d_texture on a busy H200) giving zeros.
+// Waiting for that stream makes "copied" mean "on the device".
+void waitForStagedCopies()
+{
+    KS_CU(cuStreamSynchronize, CU_STREAM_LEGACY);
+}
+
+} // namespace
+
 void DeviceMemoryTraits::destroy(CUdeviceptr h) noexcept
 {
     KS_CU_NOTHROW(cuMemFree, h);
@@ -108,19 +122,20 @@ void DeviceMemory::releaseOrdered() noexcept
     m_handle.reset();
 }
 
+void copyHostToDevice(CUdeviceptr device, const void* host, std::size_t bytes)
+{
+    if (bytes == 0)
+        return;
+    KS_CU(cuMemcpyHtoD, device, host, bytes);
+    waitForStagedCopies();
+}
+
 void DeviceMemory::upload(const void* host, std::size_t bytes, std::size_t offset)
 {
     if (offset + bytes > m_size)
         throwUsage("DeviceMemory::upload", "range " + std::to_string(offset) + "+" + std::to_string(bytes) +
                                                " exceeds the allocation of " + std::to_string(m_size) + " bytes");
-    if (bytes) {
-        KS_CU(cuMemcpyHtoD, get() + offset, host, bytes);
-        // From pageable memory the call returns once the bytes are staged, and the DMA may still be
-        // running on the legacy default stream, which a non-blocking stream does not wait for: seen
-        // as a kernel on such a stream reading the old contents past the first 2 MiB. Waiting for
-        // that stream makes "uploaded" mean "on the device".
-        KS_CU(cuStreamSynchronize, CU_STREAM_LEGACY);
-    }
+    copyHostToDevice(get() + offset, host, bytes);
 }
 
 void DeviceMemory::download(void* host, std::size_t bytes, std::size_t offset) const
@@ -321,6 +336,8 @@ void copy2D(const CopyEnd2D& to, const CopyEnd2D& from, std::size_t widthBytes, 
         throwUsage("cuda::copy2D", *why);
     const CUDA_MEMCPY2D c = describe(to, from, widthBytes, height);
     KS_CU(cuMemcpy2D, &c);
+    if (from.type == CU_MEMORYTYPE_HOST && to.type != CU_MEMORYTYPE_HOST)
+        waitForStagedCopies();
 }
 
 void copy2DAsync(const CopyEnd2D& to, const CopyEnd2D& from, std::size_t widthBytes, std::size_t height,

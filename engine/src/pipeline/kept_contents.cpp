@@ -2,6 +2,7 @@
 
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
+#include "ks/cuda/memory.hpp"
 
 #include <atomic>
 #include <chrono>
@@ -77,7 +78,7 @@ KeptContents::KeptContents(KeptLayout layout) : m_layout(std::move(layout))
     for (cuda::ExportedMemory& slot : m_slots) {
         slot = cuda::ExportedMemory::create(m_layout.slotBytes);
         const std::uint32_t header[3] = {0, kIncomplete, kMagic};
-        KS_CU(cuMemcpyHtoD, slot.pointer(), header, sizeof header);
+        cuda::copyHostToDevice(slot.pointer(), header, sizeof header);
     }
 }
 

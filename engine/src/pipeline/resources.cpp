@@ -617,7 +617,7 @@ void ResourceSet::write(SharedBuffer& b, std::size_t offset, const void* data, s
         KS_CU(cuGraphicsResourceSetMapFlags, h, CU_GRAPHICS_MAP_RESOURCE_FLAGS_NONE);
     {
         const interop::ScopedMap map({&b.registration}, nullptr);
-        KS_CU(cuMemcpyHtoD, map.pointer(0) + offset, data, bytes);
+        cuda::copyHostToDevice(map.pointer(0) + offset, data, bytes);
     }
     static_assert(CU_GRAPHICS_MAP_RESOURCE_FLAGS_READ_ONLY == CU_GRAPHICS_REGISTER_FLAGS_READ_ONLY &&
                   CU_GRAPHICS_MAP_RESOURCE_FLAGS_WRITE_DISCARD == CU_GRAPHICS_REGISTER_FLAGS_WRITE_DISCARD);

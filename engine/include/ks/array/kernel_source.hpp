@@ -51,6 +51,7 @@ inline constexpr const char* kMapStridedKernel = "ks_map_strided"; // N-D stride
 inline constexpr const char* kMapTiledKernel = "ks_map_tiled";     // 2-D, inputs transposed to the outputs
 inline constexpr int kMapTile = 32;     // the tiled kernel's tile: kMapTile x kMapTile elements
 inline constexpr int kMapTileRows = 8;  // its block: kMapTile x kMapTileRows threads
+static_assert(kMapTile % kMapTileRows == 0, "each thread takes kMapTile / kMapTileRows rows of a tile");
 
 // Elements per vector access in the contiguous kernel: 16 bytes of the widest array operand
 // (4 for float32, 2 for float64, 1 for complex128). An array operand's pointer must be aligned to

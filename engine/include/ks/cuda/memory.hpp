@@ -19,6 +19,10 @@ struct DeviceMemoryTraits {
     static void destroy(Handle h) noexcept;
 };
 
+// Copies `bytes` from host memory (pageable or not) to `device` and returns once they are on the
+// device, so that work on any stream, a non-blocking one included, sees them.
+void copyHostToDevice(CUdeviceptr device, const void* host, std::size_t bytes);
+
 class DeviceMemory {
 public:
     DeviceMemory() noexcept = default; // empty, size 0
@@ -172,7 +176,8 @@ struct CopyEnd2D {
 // a pitch); nullopt when it can. Pure host code.
 std::optional<std::string> copy2DRefusal(const CopyEnd2D& to, const CopyEnd2D& from, std::size_t widthBytes,
                                          std::size_t height);
-// Copies `height` rows of `widthBytes` bytes from `from` to `to` (cuMemcpy2D); returns when done.
+// Copies `height` rows of `widthBytes` bytes from `from` to `to` (cuMemcpy2D); returns when done,
+// from host memory too (copyHostToDevice says why that needs more than the call).
 void copy2D(const CopyEnd2D& to, const CopyEnd2D& from, std::size_t widthBytes, std::size_t height);
 // The same in `stream` order (cuMemcpy2DAsync); host ends should be page-locked.
 void copy2DAsync(const CopyEnd2D& to, const CopyEnd2D& from, std::size_t widthBytes, std::size_t height,

@@ -204,6 +204,10 @@ std::string mapTiledSource(const MapSpec& spec, const std::vector<bool>& staged)
     out << "const ks_map_tiled_layout L, long long n)\n{\n";
     out << "    const long long y0 = (long long)blockIdx.y * " << tile << ", x0 = (long long)blockIdx.x * " << tile
         << ";\n";
+    // Element (y, x) of array `a` (outputs, then array inputs), through pointer `p`.
+    auto element = [](const std::string& p, std::size_t a) {
+        return p + " + y * L.strides[" + std::to_string(a) + "][0] + x * L.strides[" + std::to_string(a) + "][1]";
+    };
     // Staged inputs: read with threadIdx.x along axis 0 (their contiguous axis), kept as [x][y].
     std::size_t a = spec.outputs.size();
     bool any = false;
@@ -217,8 +221,8 @@ std::string mapTiledSource(const MapSpec& spec, const std::vector<bool>& staged)
             out << "        const int j = threadIdx.y + k * " << rows << ";\n";
             out << "        const long long y = y0 + threadIdx.x, x = x0 + j;\n";
             out << "        if (y < L.shape[0] && x < L.shape[1])\n";
-            out << "            t" << k << "[j][threadIdx.x] = *ks_cast<const " << t << ">(p" << k << " + y * L.strides["
-                << a << "][0] + x * L.strides[" << a << "][1]);\n    }\n";
+            out << "            t" << k << "[j][threadIdx.x] = *ks_cast<const " << t << ">("
+                << element("p" + std::to_string(k), a) << ");\n    }\n";
             any = true;
         }
         ++a;
@@ -234,8 +238,8 @@ std::string mapTiledSource(const MapSpec& spec, const std::vector<bool>& staged)
     out << "        ks_map_op(y * L.index[0] + x * L.index[1], n";
     a = 0;
     for (std::size_t k = 0; k < spec.outputs.size(); ++k, ++a)
-        out << ", ks_at(ks_cast<" << typeOf(spec.outputs[k]) << ">(o" << k << " + y * L.strides[" << a
-            << "][0] + x * L.strides[" << a << "][1]), 0)";
+        out << ", ks_at(ks_cast<" << typeOf(spec.outputs[k]) << ">(" << element("o" + std::to_string(k), a)
+            << "), 0)";
     for (std::size_t k = 0; k < spec.inputs.size(); ++k) {
         if (spec.inputs[k].scalar) {
             out << ", s" << k;
@@ -244,8 +248,8 @@ std::string mapTiledSource(const MapSpec& spec, const std::vector<bool>& staged)
         if (staged[k])
             out << ", t" << k << "[threadIdx.x][j]";
         else
-            out << ", *ks_cast<const " << typeOf(spec.inputs[k].dtype) << ">(p" << k << " + y * L.strides[" << a
-                << "][0] + x * L.strides[" << a << "][1])";
+            out << ", *ks_cast<const " << typeOf(spec.inputs[k].dtype) << ">(" << element("p" + std::to_string(k), a)
+                << ")";
         ++a;
     }
     out << ");\n    }\n}\n";

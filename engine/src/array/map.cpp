@@ -229,7 +229,7 @@ void runMap(const MapSpec& spec, std::span<const DeviceArray> outputs, std::span
         strides.push_back(a.strides());
     const Dims collapsed = collapseDims(shape, strides);
     const int rank = collapsed.size();
-    if (rank == 2 && runTiled(rt, spec, collapsed, strides, [&] { pushOperands(); }, params, count))
+    if (rank == 2 && runTiled(rt, spec, collapsed, strides, pushOperands, params, count))
         return;
     const bool index64 = std::uint64_t(n) > std::numeric_limits<unsigned int>::max();
     std::vector<long long> layout;

@@ -183,7 +183,7 @@ private:
     // Device printf (app_console.cpp): the printf buffer's size and the capture of standard output;
     // after a stage (`stage`) or after the frame (none), what the GPU printed into the Console.
     void startDeviceOutput();
-    void takeDeviceOutput(std::int64_t frame, std::optional<std::size_t> stage, CUstream stream);
+    void takeDeviceOutput(std::int64_t frame, std::optional<std::size_t> stage);
     void pollFiles();
     void pollBuilds();
     // Builds the open project's kernel stages that run `tab`'s file from its text; returns the

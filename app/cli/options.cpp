@@ -403,9 +403,10 @@ ParseOutcome parseOptions(int argc, char** argv)
     for (int i = 1; i < argc; ++i)
         o.rawArgs.emplace_back(argv[i]);
     o.keepSettings = !noSettings && !o.headless; // a window's GPU process (--worker) too
-    o.captureDeviceOutput = !o.headless;
-    if (!o.workerMode.empty())
+    if (!o.workerMode.empty()) {
+        o.captureDeviceOutput = true;
         return {o, 0}; // the worker renders offscreen for its shell, display or not
+    }
     const char* display = std::getenv("DISPLAY");
     const char* wayland = std::getenv("WAYLAND_DISPLAY");
     if (!o.headless && !(display && *display) && !(wayland && *wayland)) {
@@ -414,6 +415,10 @@ ParseOutcome parseOptions(int argc, char** argv)
         if (o.screenshot.empty())
             o.screenshot = "kernelscope-screenshot.png";
     }
+    // Device printf goes to the Console wherever the panels are drawn: a window, and a headless run
+    // of the whole app (its screenshot shows the Console as a window would). A headless project run
+    // without the panels leaves it on standard output; the capture passes it on there too.
+    o.captureDeviceOutput = !o.headless || o.ui || (o.project.empty() && o.kernelSpec.empty());
     return {o, 0};
 }
 

@@ -79,7 +79,8 @@ struct AppOptions {
     // Window runs (and their GPU process) keep the panel layout and editor settings between launches
     // in $XDG_CONFIG_HOME/kernelscope; headless runs, tests and --no-settings do not.
     bool keepSettings = false;
-    // Device printf: captured for the Console panel in window runs (headless: standard output);
+    // Device printf: captured for the Console panel where the panels are drawn (a window, its GPU
+    // process, a headless run of the whole app; a headless project run: standard output);
     // --printf-buffer sets the driver's printf buffer (0: the driver's default, 1 MiB).
     bool captureDeviceOutput = false;
     std::size_t printfBuffer = 0;

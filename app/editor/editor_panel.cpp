@@ -4,6 +4,7 @@
 #include "editor/editor_parts.hpp"
 #include "panels/panels.hpp"
 
+#include "ks/cuda/memory.hpp"
 #include "ks/rtc/diagnostics.hpp"
 #include "panels/theme.hpp"
 
@@ -135,7 +136,10 @@ void drawOptionsPopup(EditorState& ed, Commands& commands)
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("A frame running longer than this asks you to wait or stop it (0: never).\n"
                           "Applies to the window's GPU process (not with --no-supervise).");
-    int printfMiB = int((ed.printfBuffer ? ed.printfBuffer : EditorState::kDriverPrintfBuffer) >> 20);
+    const std::size_t shown = ed.printfBuffer         ? ed.printfBuffer
+                              : ed.driverPrintfBuffer ? ed.driverPrintfBuffer
+                                                      : EditorState::kDocumentedPrintfBuffer;
+    int printfMiB = std::max(1, int((shown + (std::size_t(1) << 19)) >> 20)); // to the nearest MiB
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     ImGui::InputInt("printf buffer (MiB)", &printfMiB, 0, 0);
     if (ImGui::IsItemDeactivatedAfterEdit() && printfMiB > 0)
@@ -143,7 +147,9 @@ void drawOptionsPopup(EditorState& ed, Commands& commands)
     if (ImGui::IsItemHovered())
         ImGui::SetTooltip("Device printf's buffer (CU_LIMIT_PRINTF_FIFO_SIZE); what one launch prints past it is lost.\n"
                           "The driver takes a new size only until a kernel that prints has run: after that,\n"
-                          "the window's GPU process is replaced to apply it (your work is kept).");
+                          "the window's GPU process is replaced to apply it (your work is kept).\n"
+                          "The driver's own size: %s.",
+                          ed.driverPrintfBuffer ? cuda::formatBytes(ed.driverPrintfBuffer).c_str() : "unknown (no CUDA device)");
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 18);
     ImGui::InputTextWithHint("defines", "NAME NAME=VALUE ...", &ed.definesText);
     changed |= ImGui::IsItemDeactivatedAfterEdit();

@@ -204,7 +204,10 @@ struct EditorState {
     // Device printf's buffer as chosen (--printf-buffer, the Options popup), bytes; 0: the driver's
     // default. ConsoleState::printfBuffer is what the driver has.
     std::size_t printfBuffer = 0;
-    static constexpr std::size_t kDriverPrintfBuffer = std::size_t(1) << 20; // CUDA's default size
+    // The driver's size before any choice, as it said at the start (App::startDeviceOutput); 0:
+    // unknown (no CUDA). CUDA documents 1 MiB; driver 580 on an H200 said 8.25 MiB.
+    std::size_t driverPrintfBuffer = 0;
+    static constexpr std::size_t kDocumentedPrintfBuffer = std::size_t(1) << 20;
     static constexpr std::size_t kMaxPrintfBuffer = std::size_t(4) << 30;    // what the popup and the file take
     double pauseSeconds = 0.35;
     // Text fields of the options UI (parsed into `options` when applied).

@@ -1,10 +1,11 @@
 // Device printf in the Console panel. CUDA's driver writes a kernel's printf output to the
 // process's standard output when it flushes its printf buffer: at the next launch, at a
 // synchronisation, at a module load. A window's GPU process captures its standard output
-// (proc::OutputCapture) and reads it after each stage: a kernel stage whose build calls printf is
-// waited for first, so that its lines are in and can be named by frame and stage. What comes
-// between stages (a kernel not waited for) is shown with its frame alone. Headless runs capture
-// nothing: the output goes to standard output as it always did.
+// (proc::OutputCapture) and reads it after each stage: a kernel stage whose running build calls
+// printf (Stage::printsFromDevice) is waited for first, so that its lines are in and can be named
+// by frame and stage. What comes between stages (a kernel not waited for) is shown with its frame
+// alone. A headless run of the whole app captures too; a headless project run does not: the output
+// goes to standard output as it always did.
 #include "app.hpp"
 
 #include "ks/core/error.hpp"
@@ -46,6 +47,7 @@ void App::startDeviceOutput()
     if (m_state.cuda) {
         try {
             c.printfBuffer = cuda::contextLimit(cuda::ContextLimit::PrintfFifoSize);
+            m_state.editor.driverPrintfBuffer = c.printfBuffer;
         } catch (const Error& e) {
             log::warning(std::string("device printf's buffer: ") + e.what());
         }
@@ -95,27 +97,17 @@ void App::setPrintfBuffer(std::size_t bytes)
     }
 }
 
-// Whether `stage`'s kernel calls printf (found once per build: CompileResult::callsPrintf): such a
-// stage is waited for.
-static bool printsFromDevice(const pipeline::Stage& stage)
-{
-    const auto* k = dynamic_cast<const pipeline::KernelStage*>(&stage);
-    const rtc::CompileResult* build = k ? k->lastBuild() : nullptr;
-    return build && build->callsPrintf;
-}
-
-void App::takeDeviceOutput(std::int64_t frame, std::optional<std::size_t> stage, CUstream stream)
+void App::takeDeviceOutput(std::int64_t frame, std::optional<std::size_t> stage)
 {
     if (!m_deviceOutput)
         return;
     std::string stageName;
     if (stage && m_state.project.session) {
         const pipeline::Stage& st = m_state.project.session->pipeline().stage(*stage);
-        if (!printsFromDevice(st))
+        if (!st.printsFromDevice())
             return; // its output, if any, comes with the next read
         m_printfKernelRan = true;
         // The stages run on the app's stream (PipelineOptions::stream); waiting flushes the buffer.
-        (void)stream;
         m_state.stream.synchronize();
         stageName = st.desc().name;
     }

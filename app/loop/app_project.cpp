@@ -114,8 +114,8 @@ bool App::openLoadedProject(const fs::path& file, project::LoadResult loaded)
     // A supervised GPU process keeps the resources' contents where its successor can take them.
     po.keepContents = m_options.workerMode == "window";
     if (m_deviceOutput) // the Console names the stage that printed
-        po.afterStage = [this](std::int64_t frame, std::size_t stage, CUstream stream) {
-            takeDeviceOutput(frame, stage, stream);
+        po.afterStage = [this](std::int64_t frame, std::size_t stage, CUstream) {
+            takeDeviceOutput(frame, stage);
         };
     try {
         // Built completely before it replaces the running project: a refusal (not enough device
@@ -254,7 +254,7 @@ void App::projectFrame()
         }
     }
     // What kernels printed that no stage waited for: with the newest frame queued.
-    takeDeviceOutput(std::max<std::int64_t>(0, session.pipeline().frameIndex() - 1), std::nullopt, nullptr);
+    takeDeviceOutput(std::max<std::int64_t>(0, session.pipeline().frameIndex() - 1), std::nullopt);
     teachAfterFrame(); // the overlay of a recording this frame made is drawn with it
     if (!s.project.viewSizes.empty())
         session.renderViews(s.project.viewSizes);

@@ -9,6 +9,7 @@
 #include "ks/cuda/context.hpp"
 #include "ks/cuda/device_info.hpp"
 #include "ks/cuda/driver.hpp"
+#include "ks/cuda/memory.hpp"
 #include "ks/cuda/stream.hpp"
 #include "ks/gl/egl_context.hpp"
 #include "ks/gl/objects.hpp"
@@ -223,6 +224,14 @@ int runProject(const AppOptions& options, std::optional<pipeline::FaultReport>& 
     pipeline::PipelineOptions po;
     if (cudaAvailable) {
         cudaContext.emplace(options.device);
+        if (options.printfBuffer > 0) { // before any kernel: the driver takes it only until one prints
+            try {
+                cuda::setContextLimit(cuda::ContextLimit::PrintfFifoSize, options.printfBuffer);
+            } catch (const Error& e) {
+                std::fprintf(stderr, "kernelscope: warning: device printf keeps the driver's buffer of %s: %s\n",
+                             cuda::formatBytes(cuda::contextLimit(cuda::ContextLimit::PrintfFifoSize)).c_str(), e.what());
+            }
+        }
         stream = cuda::Stream(cuda::Stream::Create{});
         const cuda::DeviceInfo info = cuda::queryDevice(options.device);
         device = info.name + " (" + info.archName() + ")";

@@ -111,6 +111,24 @@ TEST(BadCommandLine, TourOpensAtAStepAndNeedsTheWholeApp)
     expectRefused({"--headless", "--project", "p.json", "--timings", "t.json", "--tour"}, "--tour open the app");
 }
 
+// Device printf reaches the Console wherever the panels are drawn, headless ones included; a headless
+// project run without them leaves it on standard output.
+TEST(BadCommandLine, DeviceOutputIsCapturedWhereThePanelsAreDrawn)
+{
+    ks::test::ScopedEnv display("DISPLAY", ":99");
+    const auto capture = [](std::vector<std::string> args) {
+        const auto parsed = ks::test::parseOptions(std::move(args));
+        return parsed.options.has_value() && parsed.options->captureDeviceOutput;
+    };
+    EXPECT_TRUE(capture({}));
+    EXPECT_TRUE(capture({"--project", "p.json"}));
+    EXPECT_TRUE(capture({"--worker", "window"}));
+    EXPECT_TRUE(capture({"--headless"})) << "the whole app, headless";
+    EXPECT_TRUE(capture({"--headless", "--project", "p.json", "--ui"}));
+    EXPECT_FALSE(capture({"--headless", "--project", "p.json"}));
+    EXPECT_FALSE(capture({"--headless", "--kernel", "k.cu:k"}));
+}
+
 TEST(BadCommandLine, TimingsAndDumpsAreNotSilentlyDroppedByTheWholeApp)
 {
     expectRefused({"--headless", "--project", "p.json", "--timings", "t.json", "--ui"}, "are for headless project runs");

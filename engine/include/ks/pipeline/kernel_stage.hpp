@@ -67,6 +67,7 @@ public:
     void run(FrameContext& ctx) override;
     std::optional<double> bytesMoved(const ResourceSet& resources) const override;
     std::string status() const override { return m_status; }
+    bool printsFromDevice() const override { return m_runningBuild && m_runningBuild->callsPrintf; }
 
 private:
     ArgSlot argument(std::size_t i, const FrameContext& ctx) const;

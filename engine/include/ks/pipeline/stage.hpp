@@ -62,6 +62,9 @@ public:
     // Bytes the stage reads plus writes per run, where known (for achieved bandwidth).
     virtual std::optional<double> bytesMoved(const ResourceSet& resources) const = 0;
     virtual std::string status() const = 0;
+    // Whether the code that runs calls device printf (the app waits for such a stage to read what it
+    // printed and name the stage).
+    virtual bool printsFromDevice() const { return false; }
 
 private:
     project::StageDesc m_desc;

@@ -128,12 +128,6 @@ std::vector<fs::path> filesEndingIn(const fs::path& dir, const std::string& endi
     return found;
 }
 
-#define KS_REQUIRE_APP_BINARY()                                                                            \
-    do {                                                                                                   \
-        if (!fs::exists(ks::test::appBinary()))                                                            \
-            GTEST_SKIP() << "no app binary at " << ks::test::appBinary() << " (set KS_KERNELSCOPE)";       \
-    } while (0)
-
 // How to run the app so that file permissions hold: as it is, or, for root (here and in CI),
 // which reads and writes whatever the mode, as the user nobody through setpriv. Empty with
 // `why` set when neither works.
@@ -176,8 +170,7 @@ class StorageTroubleAsNobody : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        if (!fs::exists(ks::test::appBinary()))
-            GTEST_SKIP() << "no app binary at " << ks::test::appBinary() << " (set KS_KERNELSCOPE)";
+        KS_REQUIRE_APP_BINARY();
         std::string why;
         const std::optional<std::string> runAs = unprivileged(why);
         if (!runAs)

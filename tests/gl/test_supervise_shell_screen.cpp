@@ -41,8 +41,7 @@ std::string textureSha256(const app::ShellScreen& screen)
 
 TEST_F(WindowFrames, EveryFrameTheShellShowsIsWhatTheWorkerRendered)
 {
-    if (!std::filesystem::exists(test::appBinary()))
-        GTEST_SKIP() << "no app binary at " << test::appBinary() << " (set KS_KERNELSCOPE)";
+    KS_REQUIRE_APP_BINARY();
     // The shell's GL on the GPU the worker computes on (CUDA device 0, as a desktop with one GPU
     // has it): on a host of several GPUs the first EGL device may be another (CUDA_VISIBLE_DEVICES),
     // and frames then rightly come through CPU memory.

@@ -26,8 +26,7 @@ protected:
     void SetUp() override
     {
         KS_REQUIRE_CUDA();
-        if (!fs::exists(ks::test::appBinary()))
-            GTEST_SKIP() << "no app binary at " << ks::test::appBinary() << " (set KS_KERNELSCOPE)";
+        KS_REQUIRE_APP_BINARY();
     }
     fs::path tutorial(const std::string& file) const { return ks::test::sourceDir() / "kernels" / "tutorials" / file; }
     // Runs `kernel` headless for one frame with `args`; fails the test on a non-zero exit.

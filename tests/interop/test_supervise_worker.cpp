@@ -52,8 +52,7 @@ using test::runApp;
 #define KS_REQUIRE_APP()                                                                                   \
     do {                                                                                                   \
         KS_REQUIRE_CUDA();                                                                                 \
-        if (!fs::exists(appBinary()))                                                                      \
-            GTEST_SKIP() << "no app binary at " << appBinary() << " (set KS_KERNELSCOPE)";                 \
+        KS_REQUIRE_APP_BINARY();                                                                           \
     } while (0)
 
 struct FaultCase {

@@ -58,6 +58,13 @@ void expectMatchesGpuReference(const ks::io::Rgba8Image& shot, const std::string
             GTEST_SKIP() << "no CUDA device: " << ::ks::cuda::driverStatus().reason;                       \
     } while (0)
 
+// Skips the current test when the app binary (appBinary()) is not there, saying where it looked.
+#define KS_REQUIRE_APP_BINARY()                                                                            \
+    do {                                                                                                   \
+        if (!std::filesystem::exists(::ks::test::appBinary()))                                             \
+            GTEST_SKIP() << "no app binary at " << ::ks::test::appBinary() << " (set KS_KERNELSCOPE)";     \
+    } while (0)
+
 // A CUDA device: the primary context of device 0, current, and a stream.
 class CudaTest : public ::testing::Test {
 protected:

@@ -29,4 +29,5 @@ shot index2d-warp --project projects/teaching/index_2d.json --overlay warp
 shot too-few-blocks-timeline --project projects/teaching/too_few_blocks.json --stage "grid stride" --overlay blockIdx --timeline
 shot divergence-timeline --project projects/teaching/divergence.json --stage "by lane" --overlay lane --timeline
 shot occupancy-timeline --project projects/teaching/occupancy.json --stage "block sum" --timeline
+shot hello-printf-console --project projects/teaching/hello_printf.json --layout standard
 exit $status

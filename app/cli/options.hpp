@@ -81,7 +81,7 @@ struct AppOptions {
     bool keepSettings = false;
     // Device printf: captured for the Console panel where the panels are drawn (a window, its GPU
     // process, a headless run of the whole app; a headless project run: standard output);
-    // --printf-buffer sets the driver's printf buffer (0: the driver's default, 1 MiB).
+    // --printf-buffer sets the driver's printf buffer (0: the driver's own size).
     bool captureDeviceOutput = false;
     std::size_t printfBuffer = 0;
     bool paused = false;               // --paused: the first project opened starts paused (frame 0 runs)

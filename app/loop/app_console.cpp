@@ -11,7 +11,7 @@
 #include "ks/core/error.hpp"
 #include "ks/core/log.hpp"
 #include "ks/cuda/context.hpp"
-#include "ks/pipeline/kernel_stage.hpp"
+#include "ks/pipeline/pipeline.hpp"
 #include "ks/proc/output_capture.hpp"
 
 #include <string_view>

@@ -222,7 +222,7 @@ WorkerRun runShoutingWorkers(const ks::test::TempDir& dir, const std::vector<std
             break;
         const bool replaced = link.restarts() > 0;
         std::vector<ConsoleCount>& counts = replaced ? run.next : run.first;
-        if ((replaced ? run.next.size() : run.first.size()) >= 4 && (replaced || !crash))
+        if (counts.size() >= 4 && (replaced || !crash))
             break;
         if (crash && !killed && run.first.size() >= 3) {
             ::kill(link.workerPid(), SIGKILL);
